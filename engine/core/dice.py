@@ -1,0 +1,55 @@
+"""The recorded dice stream (DESIGN principle 1: same scenario + seed + commands = same game).
+
+Every draw is a pure function of the game seed and the draw's index, so a state carries only
+`(seed, draws)` and replays bit for bit on any machine and Python version. A command may bring its
+own results (physical dice rolled at a club table, or a test's fixed dice): those are used first.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from .errors import DiceNeeded
+
+
+def _draw(seed: int | str, index: int, bound: int) -> int:
+    digest = hashlib.sha256(f"herald:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest, "big") % bound
+
+
+class DiceStream:
+    """Draws for one command. `supplied` results (1-based die faces) are consumed before the
+    seeded stream; with `strict` an exhausted supply raises `DiceNeeded` instead of falling back."""
+
+    def __init__(self, seed: int | str, draws: int, supplied: list[int] | None = None,
+                 strict: bool = False):
+        self.seed, self.draws = seed, draws
+        self.supplied = list(supplied or [])
+        self.used_supplied: list[int] = []
+        self.strict = strict
+
+    def roll(self, sides: int, purpose: str) -> int:
+        """One die, 1..sides."""
+        if self.supplied:
+            value = self.supplied.pop(0)
+            if not 1 <= value <= sides:
+                raise ValueError(f"supplied die result {value} is not a face of a d{sides}")
+            self.used_supplied.append(value)
+            return value
+        if self.strict:
+            raise DiceNeeded(purpose)
+        value = _draw(self.seed, self.draws, sides) + 1
+        self.draws += 1
+        return value
+
+    def randbelow(self, bound: int) -> int:
+        """A hidden draw (shuffles): always from the seeded stream, never supplied."""
+        value = _draw(self.seed, self.draws, bound)
+        self.draws += 1
+        return value
+
+    def shuffle(self, items: list) -> list:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out

@@ -1,0 +1,35 @@
+"""Errors a command can meet. Each one leaves the game untouched (DESIGN: bad input is a clear
+answer, never a crash). The bot shows `str(error)` to the player, ephemerally."""
+from __future__ import annotations
+
+
+class HeraldError(Exception):
+    """Base class: a command was refused."""
+
+
+class CannotParse(HeraldError):
+    """The words could not be read as a command."""
+
+
+class Illegal(HeraldError):
+    """The rules forbid this command. Carries the rule section that forbids it."""
+
+    def __init__(self, reason: str, section: str | None = None):
+        self.reason, self.section = reason, section
+        super().__init__(f"{reason} ({section})" if section else reason)
+
+
+class Ambiguous(HeraldError):
+    """The words match more than one thing; `options` lists what they could mean."""
+
+    def __init__(self, what: str, options: list[str]):
+        self.options = options
+        super().__init__(f"'{what}' is ambiguous: it could be {', '.join(options)}")
+
+
+class DiceNeeded(HeraldError):
+    """Physical-dice mode: the supplied results ran out; `count` more are needed for `purpose`."""
+
+    def __init__(self, purpose: str, count: int = 1):
+        self.purpose, self.count = purpose, count
+        super().__init__(f"{count} die result(s) needed for {purpose}")

@@ -1,0 +1,98 @@
+"""The game model every ruleset shares (DESIGN: `apply(state, command) -> (state, events)`).
+
+A `Ruleset` is a pure object: it loads scenarios, creates the first state from a scenario and a
+seed, applies one command for one side, and says who must act. A `Game` bundles a scenario, its
+seed, the accepted commands and the current state: replaying the commands from the seed gives the
+same state, bit for bit (principle 1), which is how the store resumes, undoes and audits games.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .commands import Command, parse
+from .events import Event
+
+
+class Ruleset(Protocol):
+    id: str
+    name: str
+    sides: tuple[str, ...]
+
+    def scenarios(self) -> list[tuple[str, str]]: ...
+    def load_scenario(self, scenario_id: str) -> Any: ...
+    def parse_scenario(self, text: str, source: str = "<upload>") -> Any: ...
+    def new_state(self, scenario: Any, seed: int | str) -> Any: ...
+    def apply(self, scenario: Any, state: Any, side: str, command: Command) -> tuple[Any, list[Event]]: ...
+    def to_act(self, state: Any) -> str | None: ...
+    def status(self, scenario: Any, state: Any, viewer: str | None = None) -> str: ...
+    def state_to_dict(self, state: Any) -> dict: ...
+    def state_from_dict(self, d: dict) -> Any: ...
+    def completions(self, scenario: Any, state: Any, side: str | None, kind: str, prefix: str) -> list[tuple[str, str]]: ...
+
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _RULESETS[ruleset.id] = ruleset
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    if not _RULESETS:
+        _load_builtin()
+    try:
+        return _RULESETS[ruleset_id]
+    except KeyError:
+        raise KeyError(f"unknown ruleset '{ruleset_id}' (known: {', '.join(sorted(_RULESETS))})") from None
+
+
+def rulesets() -> dict[str, Ruleset]:
+    if not _RULESETS:
+        _load_builtin()
+    return dict(_RULESETS)
+
+
+def _load_builtin() -> None:
+    from engine.battlecry.ruleset import BATTLECRY  # noqa: F401  (registers itself)
+
+
+@dataclass
+class Record:
+    """One accepted command: who gave it, the line, the dice it consumed, the events."""
+    side: str
+    text: str
+    events: list[Event]
+    dice: tuple[int, ...] = ()
+
+
+@dataclass
+class Game:
+    ruleset: Ruleset
+    scenario: Any
+    seed: int | str
+    state: Any
+    history: list[Record] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, ruleset_id: str, scenario_id: str, seed: int | str, scenario: Any = None) -> "Game":
+        rs = get_ruleset(ruleset_id)
+        sc = scenario if scenario is not None else rs.load_scenario(scenario_id)
+        return cls(rs, sc, seed, rs.new_state(sc, seed))
+
+    def apply(self, side: str, line: str | Command) -> list[Event]:
+        """Apply one command; on any HeraldError the game is untouched."""
+        cmd = parse(line) if isinstance(line, str) else line
+        new_state, events = self.ruleset.apply(self.scenario, self.state, side, cmd)
+        self.state = new_state
+        self.history.append(Record(side, cmd.text, events, cmd.dice))
+        return events
+
+    def replay(self, records: list[tuple[str, str]]) -> None:
+        for side, text in records:
+            self.apply(side, text)
+
+    @property
+    def to_act(self) -> str | None:
+        return self.ruleset.to_act(self.state)
