@@ -1,0 +1,133 @@
+"""The Battle Cry ruleset object that the bot and the CLI talk to (engine.core.game.Ruleset)."""
+from __future__ import annotations
+
+from engine.core.commands import Command
+from engine.core.game import register
+
+from . import board, cards, rules, tables
+from .scenario import Scenario, list_scenarios, load_scenario, parse_scenario
+from .setup import new_state
+from .state import BattleCryState
+
+
+class BattleCryRuleset:
+    id = "battlecry"
+    name = "Battle Cry"
+    sides = tables.SIDES
+    verbs = rules.VERBS
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        out = []
+        for sid in list_scenarios():
+            sc = load_scenario(sid)
+            out.append((sid, f"{sc.number:02d} {sc.title}" if sc.number else sc.title))
+        return sorted(out, key=lambda x: x[1])
+
+    def load_scenario(self, scenario_id: str) -> Scenario:
+        return load_scenario(scenario_id)
+
+    def parse_scenario(self, text: str, source: str = "<upload>") -> Scenario:
+        return parse_scenario(text, source)
+
+    def new_state(self, scenario: Scenario, seed: int | str) -> BattleCryState:
+        return new_state(scenario, seed)
+
+    def apply(self, scenario: Scenario, state: BattleCryState, side: str, command: Command):
+        return rules.apply(scenario, state, side, command)
+
+    def to_act(self, state: BattleCryState) -> str | None:
+        if state.phase == "over":
+            return None
+        if state.pending:
+            return state.pending["side"]
+        return state.active
+
+    def state_to_dict(self, state: BattleCryState) -> dict:
+        return state.to_dict()
+
+    def state_from_dict(self, d: dict) -> BattleCryState:
+        return BattleCryState.from_dict(d)
+
+    def side_label(self, side: str) -> str:
+        return side.title()
+
+    # -- words for people ------------------------------------------------------------------
+    def hand_text(self, state: BattleCryState, side: str, scenario: Scenario | None = None) -> str:
+        lines = [f"Your hand ({side.title()}):"]
+        for c in state.hands.get(side, []):
+            ct = tables.CARD_TYPES[c]
+            why = cards.playable(scenario, state, side, c) if scenario is not None else None
+            lines.append(f"- **{ct.name}** (`{c}`): {ct.text}" + (f" _(cannot be used now: {why})_" if why else ""))
+        return "\n".join(lines)
+
+    def status(self, scenario: Scenario, state: BattleCryState, viewer: str | None = None) -> str:
+        cur = state.current
+        flags = " · ".join(f"{s.title()} {rules.effective_flags(scenario, state, s)}/{scenario.flags_to_win} flags"
+                           for s in tables.SIDES)
+        lines = [f"**{scenario.title}** · turn {state.turn} · {flags}"]
+        if state.phase == "over":
+            lines.append(f"Battle over: {state.result}")
+            return "\n".join(lines)
+        if state.pending:
+            p = state.pending
+            lines.append(f"Waiting for **{p['side'].title()}**: retreat {p['piece']} "
+                         f"({p['remaining']} to go) to one of {', '.join(p.get('options', []))}")
+        lines.append(f"**{state.active.title()}** to act; phase: {state.phase}")
+        if cur.card:
+            ct = tables.CARD_TYPES[cur.card]
+            eff = tables.CARD_TYPES[cur.effective]
+            lines.append(f"Card in play: {ct.name}" + (f" (as {eff.name})" if cur.card != cur.effective else "")
+                         + (f", section {cur.section}" if cur.section and eff.kind != "section" else ""))
+            limit = cards.order_limit(state) if cur.effective not in cards.SPECIAL_VERB else None
+            if cur.ordered:
+                lines.append(f"Ordered ({len(cur.ordered)}{'/' + str(limit) if limit else ''}): {', '.join(cur.ordered)}")
+        lines.append("Cards in hand: " + ", ".join(f"{s.title()} {len(h)}" for s, h in state.hands.items())
+                     + f" · deck {len(state.deck)}")
+        return "\n".join(lines)
+
+    # -- autocomplete -----------------------------------------------------------------------
+    def completions(self, scenario: Scenario, state: BattleCryState, side: str | None, kind: str,
+                    prefix: str) -> list[tuple[str, str]]:
+        """Choices for a slash option. kind: card, piece, ordered, unit, target, general, hex,
+        retreat, section."""
+        prefix = prefix.lower().strip()
+        out: list[tuple[str, str]] = []
+        if kind == "card" and side:
+            seen = set()
+            for c in state.hands.get(side, []):
+                if c not in seen:
+                    seen.add(c)
+                    out.append((tables.CARD_TYPES[c].name, c))
+        elif kind in ("piece", "unit", "ordered") and side:
+            for p in state.live(side):
+                if kind == "unit" and p.is_general:
+                    continue
+                if kind == "ordered" and p.id not in state.current.ordered:
+                    continue
+                out.append((f"{p.label} in {p.hex}", p.id))
+        elif kind == "target" and side:
+            for p in state.live(state.other(side)):
+                if p.is_general and state.piece_at(p.hex) is not None:
+                    continue
+                out.append((f"{p.label} in {p.hex}", p.hex))
+        elif kind == "general":
+            for p in state.live():
+                if p.is_general and (side is None or p.side != side):
+                    out.append((f"{p.label} in {p.hex}", p.id))
+        elif kind == "retreat" and state.pending:
+            out = [(h, h) for h in state.pending.get("options", [])]
+        elif kind == "section":
+            out = [("left", "left"), ("centre", "centre"), ("right", "right")]
+        elif kind == "hex":
+            for h in scenario.grid:
+                t = scenario.terrain.get(h, "clear")
+                occupant = state.piece_at(h) or state.piece_at(h, general=True)
+                label = f"{h} {t}" + (f" ({occupant.id})" if occupant else "")
+                out.append((label, h))
+        return [(n, v) for n, v in out if prefix in n.lower() or prefix in v.lower()][:25]
+
+    def sections_of(self, scenario: Scenario, side: str, hex_id: str) -> tuple[str, ...]:
+        return board.sections_of(scenario, side, hex_id)
+
+
+BATTLECRY = register(BattleCryRuleset())
