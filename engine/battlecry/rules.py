@@ -351,7 +351,7 @@ def apply(sc: Scenario, state: BattleCryState, side: str, cmd: Command) -> tuple
     st = state.copy()
     stream = DiceStream(st.seed, st.draws, list(cmd.dice))
     events = handler(sc, st, side, cmd, stream)
-    if stream.supplied:
+    if stream.supplied and cmd.exact_dice:
         raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")
     st.draws = stream.draws
     events += check_victory(sc, st)

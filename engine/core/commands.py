@@ -17,6 +17,9 @@ class Command:
     verb: str
     args: tuple[str, ...] = ()
     dice: tuple[int, ...] = field(default=())
+    # False when `dice` is a longer queue to draw from (the CLI's --dice): unused results are
+    # then left for the next command instead of being refused.
+    exact_dice: bool = True
 
     @property
     def text(self) -> str:

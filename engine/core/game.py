@@ -7,7 +7,7 @@ same state, bit for bit (principle 1), which is how the store resumes, undoes an
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .commands import Command, parse
@@ -81,10 +81,21 @@ class Game:
         sc = scenario if scenario is not None else rs.load_scenario(scenario_id)
         return cls(rs, sc, seed, rs.new_state(sc, seed))
 
-    def apply(self, side: str, line: str | Command) -> list[Event]:
-        """Apply one command; on any HeraldError the game is untouched."""
+    def apply(self, side: str, line: str | Command, dice_queue: list[int] | None = None) -> list[Event]:
+        """Apply one command; on any HeraldError the game is untouched.
+
+        `dice_queue` (the CLI's --dice, or a club's physical dice) is drawn from in order; the
+        results this command used are removed from it and recorded with the command, so the
+        game replays exactly."""
         cmd = parse(line) if isinstance(line, str) else line
+        if dice_queue and not cmd.dice:
+            cmd = replace(cmd, dice=tuple(dice_queue), exact_dice=False)
         new_state, events = self.ruleset.apply(self.scenario, self.state, side, cmd)
+        used = sum(len(e.dice) for e in events) if not cmd.exact_dice else len(cmd.dice)
+        used = min(used, len(cmd.dice))
+        if not cmd.exact_dice:
+            del dice_queue[:used]
+            cmd = replace(cmd, dice=cmd.dice[:used], exact_dice=True)
         self.state = new_state
         self.history.append(Record(side, cmd.text, events, cmd.dice))
         return events

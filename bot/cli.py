@@ -1,0 +1,214 @@
+"""The offline face of Herald: the same command language as the slash commands, from a script
+file or a prompt (two players at one keyboard), writing a board PNG per action and a JSON log.
+
+    herald play battlecry first-bull-run --seed 7            # hotseat prompt
+    herald play battlecry first-bull-run --script game.txt   # a script, one command per line
+    herald play ... --dice 1,5,6,2                           # dice results to use (physical dice)
+    herald demo                                              # the scripted demo battle
+
+A script line is ``side: command`` (``union: play probe left``) or just ``command``, given by the
+side the rules wait on. Blank lines and ``#`` comments are skipped; ``# seed: N`` sets the seed.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, TextIO
+
+from engine.core.errors import HeraldError
+from engine.core.game import Game, get_ruleset, rulesets
+
+DEMO_DIR = Path(__file__).parent / "demos"
+
+
+def renderer(ruleset_id: str) -> Callable | None:
+    try:
+        return importlib.import_module(f"renders.{ruleset_id}").render_board
+    except (ImportError, AttributeError):
+        return None
+
+
+def split_side(line: str, sides: Iterable[str]) -> tuple[str | None, str]:
+    head, sep, rest = line.partition(":")
+    if sep and head.strip().lower() in sides:
+        return head.strip().lower(), rest.strip()
+    return None, line.strip()
+
+
+def read_script(path: Path) -> tuple[str | None, list[str]]:
+    """The lines of a script file and the seed its header names, if any."""
+    seed = None
+    lines = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        s = raw.strip()
+        if s.lower().startswith("# seed:"):
+            seed = s.split(":", 1)[1].strip()
+            continue
+        if s and not s.startswith("#"):
+            lines.append(s)
+    return seed, lines
+
+
+class Session:
+    """One offline game: applies lines, writes PNGs and the JSON log."""
+
+    def __init__(self, game: Game, out: Path | None, render: bool = True, echo: TextIO = sys.stdout,
+                 dice: list[int] | None = None):
+        self.game, self.out, self.echo = game, out, echo
+        self.dice = dice or []
+        self.render_fn = renderer(game.ruleset.id) if render else None
+        self.count = 0
+        if out:
+            out.mkdir(parents=True, exist_ok=True)
+            self._write_png("000-start")
+
+    def _write_png(self, name: str) -> None:
+        if self.render_fn and self.out:
+            (self.out / f"{name}.png").write_bytes(self.render_fn(self.game.scenario, self.game.state))
+
+    def step(self, line: str) -> bool:
+        """Apply one line; print the narrative or the refusal. True if accepted."""
+        side, text = split_side(line, self.game.ruleset.sides)
+        side = side or self.game.to_act
+        if side is None:
+            print(f"! the battle is over: {getattr(self.game.state, 'result', '')}", file=self.echo)
+            return False
+        try:
+            events = self.game.apply(side, text, dice_queue=self.dice)
+        except HeraldError as exc:
+            print(f"! {side}: {text}: refused: {exc}", file=self.echo)
+            return False
+        self.count += 1
+        print(f"> {side}: {self.game.history[-1].text}", file=self.echo)
+        for e in events:
+            print(f"  {e.narrative}", file=self.echo)
+        if self.out:
+            verb = text.split()[0] if text.split() else "cmd"
+            self._write_png(f"{self.count:03d}-{side}-{verb}")
+            self.write_log()
+        return True
+
+    def write_log(self) -> None:
+        if not self.out:
+            return
+        g = self.game
+        log = {"ruleset": g.ruleset.id, "scenario": g.scenario.id, "seed": g.seed,
+               "state_hash": g.state.state_hash(),
+               "commands": [{"seq": i + 1, "side": r.side, "text": r.text, "dice": list(r.dice),
+                             "events": [e.to_dict() for e in r.events]}
+                            for i, r in enumerate(g.history)]}
+        (self.out / "log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def run_lines(session: Session, lines: Iterable[str], stop_on_error: bool = False) -> int:
+    refused = 0
+    for line in lines:
+        if not session.step(line):
+            refused += 1
+            if stop_on_error:
+                break
+    return refused
+
+
+def hotseat(session: Session, stdin: TextIO = sys.stdin) -> None:
+    g = session.game
+    print(g.ruleset.status(g.scenario, g.state), file=session.echo)
+    while g.to_act is not None:
+        side = g.to_act
+        hand = getattr(g.state, "hands", {}).get(side)
+        if hand is not None and g.state.phase == "card":
+            print(g.ruleset.hand_text(g.state, side, g.scenario), file=session.echo)
+        print(f"[{side}] > ", end="", file=session.echo, flush=True)
+        line = stdin.readline()
+        if not line:
+            break
+        line = line.strip()
+        if line in ("quit", "exit"):
+            break
+        if line in ("status", "?"):
+            print(g.ruleset.status(g.scenario, g.state), file=session.echo)
+            continue
+        if line == "help":
+            for v in g.ruleset.verbs.values():
+                print("  " + v, file=session.echo)
+            continue
+        if line:
+            session.step(line)
+    print(g.ruleset.status(g.scenario, g.state), file=session.echo)
+
+
+def parse_dice(text: str | None) -> list[int]:
+    if not text:
+        return []
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise SystemExit(f"--dice takes die results separated by commas, e.g. 1,5,6 (got {text!r})")
+
+
+def demo(out: Path, render: bool = True, echo: TextIO = sys.stdout) -> Game:
+    """Replay every bundled demo script to its end (the README's first command runs this)."""
+    last = None
+    for script in sorted(DEMO_DIR.glob("*.txt")):
+        ruleset_id, scenario_id = script.stem.split("--", 1)
+        seed, lines = read_script(script)
+        game = Game.new(ruleset_id, scenario_id, seed or 1)
+        print(f"== demo: {game.ruleset.name}, {game.scenario.title}, seed {game.seed} ==", file=echo)
+        session = Session(game, out / script.stem, render=render, echo=echo)
+        refused = run_lines(session, lines)
+        session.write_log()
+        print(game.ruleset.status(game.scenario, game.state), file=echo)
+        print(f"== {session.count} commands accepted, {refused} refused; boards and log.json in "
+              f"{out / script.stem} ==", file=echo)
+        last = game
+    return last
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="herald", description="Herald: wargames by post")
+    sub = ap.add_subparsers(dest="cmd")
+    p_play = sub.add_parser("play", help="play offline (hotseat prompt or a script)")
+    p_play.add_argument("ruleset", choices=sorted(rulesets()))
+    p_play.add_argument("scenario")
+    p_play.add_argument("--seed", default=None)
+    p_play.add_argument("--script", type=Path)
+    p_play.add_argument("--dice", help="die results to use first, comma separated")
+    p_play.add_argument("--out", type=Path, default=Path("herald-out"))
+    p_play.add_argument("--no-render", action="store_true")
+    p_demo = sub.add_parser("demo", help="replay the bundled demo battles")
+    p_demo.add_argument("--out", type=Path, default=Path("herald-demo"))
+    p_demo.add_argument("--no-render", action="store_true")
+    sub.add_parser("scenarios", help="list the scenarios of every ruleset")
+    args = ap.parse_args(argv)
+    if args.cmd == "scenarios":
+        for rid, rs in sorted(rulesets().items()):
+            for sid, title in rs.scenarios():
+                print(f"{rid:12s} {sid:24s} {title}")
+        return 0
+    if args.cmd == "play":
+        seed, lines = (read_script(args.script) if args.script else (None, None))
+        seed = args.seed or seed or 1
+        try:
+            game = Game.new(args.ruleset, args.scenario, seed)
+        except (KeyError, ValueError) as exc:
+            print(f"herald: {exc}", file=sys.stderr)
+            return 2
+        session = Session(game, args.out, render=not args.no_render, dice=parse_dice(args.dice))
+        if lines is not None:
+            refused = run_lines(session, lines)
+            session.write_log()
+            print(game.ruleset.status(game.scenario, game.state))
+            return 1 if refused else 0
+        hotseat(session)
+        session.write_log()
+        return 0
+    out = getattr(args, "out", Path("herald-demo"))
+    demo(out, render=not getattr(args, "no_render", False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,160 @@
+"""/game: create, join, start, show and end the channel's game (one game per channel or thread)."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine.core.errors import HeraldError
+from engine.core.game import rulesets
+
+from ..store import StoreError
+from ..views import post_board, post_result, quiet_turn, refuse, send, turn_line
+from . import service_of
+
+RULESET_CHOICES = [app_commands.Choice(name=rs.name, value=rid) for rid, rs in sorted(rulesets().items())]
+
+
+async def _scenario_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    rid = getattr(interaction.namespace, "ruleset", None) or "battlecry"
+    try:
+        rs = service_of(interaction).ruleset_of(str(rid))
+        found = rs.scenarios()
+    except Exception:
+        return []
+    cur = (current or "").lower()
+    return [app_commands.Choice(name=title[:100], value=sid[:100]) for sid, title in found
+            if cur in sid.lower() or cur in title.lower()][:25]
+
+
+async def _side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    service = service_of(interaction)
+    rid = getattr(interaction.namespace, "ruleset", None)
+    try:
+        if rid:                                   # /game new: the chosen ruleset's sides
+            sides, taken = service.ruleset_of(str(rid)).sides, {}
+        else:                                     # /game join: the free sides of this game
+            loaded = await service.load(interaction.channel_id)
+            sides, taken = loaded.ruleset.sides, loaded.seats
+    except Exception:
+        return []
+    cur = (current or "").lower()
+    return [app_commands.Choice(name=s.title(), value=s) for s in sides if s not in taken and cur in s][:25]
+
+
+@app_commands.guild_only()
+class GamesCog(commands.GroupCog, group_name="game", group_description="Create, join and manage this channel's game"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description="Set up a new game in this channel (one game per channel)")
+    @app_commands.describe(ruleset="The rule system", scenario="The battle to fight",
+                           side="Take this side yourself (optional)",
+                           seed="Dice seed, to replay a game exactly (optional)")
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    @app_commands.autocomplete(scenario=_scenario_autocomplete, side=_side_autocomplete)
+    async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str,
+                  side: str | None = None, seed: str | None = None) -> None:
+        service = service_of(interaction)
+        try:
+            loaded = await service.new_game(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                            ruleset, scenario, seed, side=side)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        rs, sc = loaded.ruleset, loaded.scenario
+        seated = f" {interaction.user.mention} takes {side.title()}." if side else ""
+        await send(interaction, f"New game #{loaded.row.id}: **{rs.name}**, {getattr(sc, 'title', loaded.row.scenario_id)}."
+                   f"{seated}\nSides: {', '.join(s.title() for s in rs.sides)}. "
+                   "Take one with /game join, then /game start.")
+
+    @app_commands.command(name="join", description="Take a side in this channel's game")
+    @app_commands.describe(side="The side you will command")
+    @app_commands.autocomplete(side=_side_autocomplete)
+    async def join(self, interaction: discord.Interaction, side: str) -> None:
+        try:
+            loaded = await service_of(interaction).join(interaction.channel_id, interaction.user.id, side)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        free = [s.title() for s in loaded.ruleset.sides if s not in loaded.seats]
+        await send(interaction, f"{interaction.user.mention} commands **{side.strip().title()}**."
+                   + (f" Still free: {', '.join(free)}." if free else " All sides are taken: /game start."))
+
+    @app_commands.command(name="leave", description="Give up your side before the game starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        try:
+            side = await service_of(interaction).leave(interaction.channel_id, interaction.user.id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, f"{interaction.user.mention} leaves **{side.title()}**.")
+
+    @app_commands.command(name="start", description="Start the battle once every side has a player")
+    async def start(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        try:
+            loaded = await service.start(interaction.channel_id, interaction.user.id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        title = getattr(loaded.scenario, "title", loaded.row.scenario_id)
+        await post_board(interaction, service, loaded,
+                         f"**{title}** begins.\n{turn_line(loaded, None)}")
+
+    @app_commands.command(name="board", description="Show the board of this channel's game")
+    async def board(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        try:
+            loaded = await service.load(interaction.channel_id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        caption = f"Game #{loaded.row.id} after {loaded.seq} command(s). {quiet_turn(loaded)}"
+        await post_board(interaction, service, loaded, caption, quiet=True)
+
+    @app_commands.command(name="status", description="Whose turn, cards, flags and what is pending")
+    async def status(self, interaction: discord.Interaction) -> None:
+        try:
+            _, text = await service_of(interaction).status(interaction.channel_id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, text, quiet=True)
+
+    @app_commands.command(name="log", description="The latest adjudications, with their rule sections")
+    @app_commands.describe(count="How many events to show (1-25, default 10)")
+    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
+        try:
+            lines = await service_of(interaction).log(interaction.channel_id, max(1, min(25, count)))
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, "\n".join(lines) if lines else "No command has been given yet.")
+
+    @app_commands.command(name="resign", description="Concede the battle to your opponent")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        try:
+            result = await service.resign(interaction.channel_id, interaction.user.id, interaction.id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await post_result(interaction, service, result)
+
+    @app_commands.command(name="abandon", description="End this channel's game without a result (creator or admin)")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        perms = interaction.permissions
+        try:
+            row = await service_of(interaction).abandon(interaction.channel_id, interaction.user.id,
+                                                        bool(perms and perms.administrator))
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, f"Game #{row.id} is abandoned by {interaction.user.mention}; "
+                   "the channel is free for /game new.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GamesCog(bot))

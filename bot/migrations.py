@@ -1,0 +1,67 @@
+"""Schema migrations for the Herald game store.
+
+``MIGRATIONS[i]`` is schema version ``i + 1``. On open, :class:`bot.store.Store` applies every
+migration whose index is >= ``PRAGMA user_version``, each in its own transaction together with
+the ``user_version`` bump, so a migration either lands whole or not at all.
+
+Rules: never edit a migration that has shipped; append a new one. A migration is an SQL script
+(several statements separated by ``;``) and must not contain BEGIN/COMMIT itself.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the command log and its snapshot cache.
+    """
+    CREATE TABLE games (
+        id            INTEGER PRIMARY KEY,
+        guild_id      INTEGER,
+        channel_id    INTEGER NOT NULL,
+        ruleset       TEXT    NOT NULL,
+        scenario_id   TEXT    NOT NULL,
+        scenario_text TEXT,                       -- uploaded/custom scenario file; NULL = built-in
+        seed          TEXT    NOT NULL,
+        status        TEXT    NOT NULL
+                      CHECK (status IN ('setup', 'active', 'over', 'abandoned')),
+        created_by    INTEGER,
+        created_at    TEXT,
+        options       TEXT    NOT NULL DEFAULT '{}',  -- JSON object
+        result        TEXT
+    );
+
+    -- A channel hosts at most one live (setup/active) game at a time.
+    CREATE UNIQUE INDEX games_one_live_per_channel
+        ON games(channel_id) WHERE status IN ('setup', 'active');
+    CREATE INDEX games_by_guild ON games(guild_id, status);
+
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side    TEXT    NOT NULL,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, side),
+        UNIQUE (game_id, user_id)
+    );
+
+    -- The event log is the truth: one row per accepted command, in order.
+    CREATE TABLE commands (
+        game_id        INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq            INTEGER NOT NULL,
+        user_id        INTEGER,
+        side           TEXT,
+        text           TEXT    NOT NULL,
+        dice           TEXT,                      -- JSON list of dice drawn
+        events         TEXT,                      -- JSON list of event records
+        interaction_id TEXT UNIQUE,               -- Discord interaction id; NULL for CLI/tests
+        created_at     TEXT,
+        PRIMARY KEY (game_id, seq)
+    );
+
+    -- Snapshots are a cache: the state after command `seq`.
+    CREATE TABLE snapshots (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        state   TEXT    NOT NULL,                 -- JSON object
+        PRIMARY KEY (game_id, seq)
+    );
+    """,
+]

@@ -1,0 +1,393 @@
+"""The game service: everything the cogs share, with no Discord in it.
+
+Data flows one way (DESIGN): a slash command gives a line of the command language ->
+`GameService.act` loads the channel's game, checks the player's seat, parses the line, lets the
+ruleset apply it, and has the store record the command, its events and the new state in one
+transaction -> the cog renders the committed state and replies.
+
+Concurrency and idempotency (notes/anchors.md §5): load -> check -> apply -> commit runs under the
+store's per-game lock, so two players acting at once are serialized and neither write is lost; a
+Discord interaction id is stored with its command, so a retried interaction is applied once;
+answers to a pending decision (the retreat buttons) carry the seq they were built against and are
+refused once the game has moved on. Rendering happens after the lock is released, from the
+committed state, and is slow CPU work: async callers run `render` in `asyncio.to_thread`.
+
+Every refusal raises a `HeraldError` (the engine's, or `Refused` here) or a `StoreError`, whose
+text says why; nothing is stored in either case.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.core.commands import parse
+from engine.core.errors import HeraldError
+from engine.core.events import Event
+from engine.core.game import Ruleset, get_ruleset, rulesets
+
+from .store import DuplicateInteraction, GameRow, Store
+
+log = logging.getLogger(__name__)
+
+
+# --- refusals ---------------------------------------------------------------------------------
+class Refused(HeraldError):
+    """The bot refuses a request before the rules are consulted (no game, wrong seat...)."""
+
+
+class NoGame(Refused):
+    """The channel has no game in setup or play."""
+
+
+class NotAllowed(Refused):
+    """The user may not do this (not seated, not the creator, not an admin...)."""
+
+
+class StaleChoice(Refused):
+    """A button was built for an earlier moment of the game."""
+
+
+# --- results ----------------------------------------------------------------------------------
+@dataclass
+class LoadedGame:
+    """A game as stored: its row, its rules, its scenario, its current state and seats."""
+    row: GameRow
+    ruleset: Ruleset
+    scenario: Any
+    state: Any
+    seats: dict[str, int]
+    seq: int
+
+    @property
+    def to_act_side(self) -> str | None:
+        return self.ruleset.to_act(self.state)
+
+    @property
+    def to_act_user(self) -> int | None:
+        side = self.to_act_side
+        return self.seats.get(side) if side else None
+
+    def side_of(self, user_id: int) -> str | None:
+        return next((s for s, u in self.seats.items() if u == user_id), None)
+
+
+@dataclass
+class Pending:
+    """A decision the rules hand to a player mid-action (DESIGN: pending decisions)."""
+    kind: str                  # "retreat"
+    side: str
+    piece: str
+    options: list[str]
+    verb: str = "retreat"      # the command that answers it: "<verb> <option>"
+
+
+@dataclass
+class ActResult:
+    """What one accepted command did, for the reply."""
+    game_id: int
+    seq: int
+    side: str
+    text: str
+    events: list[Event]
+    ruleset: Ruleset
+    scenario: Any
+    state: Any
+    seats: dict[str, int]
+    to_act_side: str | None
+    to_act_user: int | None
+    over: bool
+    result: str = ""
+    pending: Pending | None = None
+    duplicate: bool = False    # the interaction had already been applied; nothing new happened
+    png: bytes | None = field(default=None, repr=False)
+
+
+def _seed_value(seed: str | int) -> int | str:
+    """The store keeps seeds as text; the engine draws the same dice from '7' and 7, but the
+    state records the seed, so numeric seeds go back to int for bit-identical replays."""
+    text = str(seed)
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def pending_of(state: Any) -> Pending | None:
+    p = getattr(state, "pending", None)
+    if not p or not p.get("options"):
+        return None
+    return Pending(p.get("kind", "retreat"), p["side"], str(p.get("piece", "")),
+                   list(p["options"]), p.get("kind", "retreat"))
+
+
+class GameService:
+    """Orchestration shared by the cogs: games, seats, actions, logs, renders."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._scenarios: dict[int, Any] = {}     # game id -> parsed custom scenario
+
+    # -- lookup ---------------------------------------------------------------------------
+    @staticmethod
+    def ruleset_of(ruleset_id: str) -> Ruleset:
+        try:
+            return get_ruleset(ruleset_id)
+        except KeyError as exc:
+            raise Refused(str(exc.args[0])) from None
+
+    @staticmethod
+    def ruleset_ids() -> list[str]:
+        return sorted(rulesets())
+
+    async def game_row(self, channel_id: int) -> GameRow:
+        row = await self.store.active_game(channel_id)
+        if row is None:
+            raise NoGame("there is no game in this channel; start one with /game new")
+        return row
+
+    def scenario_of(self, row: GameRow, ruleset: Ruleset | None = None) -> Any:
+        rs = ruleset or self.ruleset_of(row.ruleset)
+        if row.scenario_text:
+            sc = self._scenarios.get(row.id)
+            if sc is None:
+                sc = rs.parse_scenario(row.scenario_text, source=f"game {row.id}")
+                self._scenarios[row.id] = sc
+            return sc
+        return rs.load_scenario(row.scenario_id)
+
+    async def load(self, channel_id: int) -> LoadedGame:
+        """The channel's live game: from its latest snapshot, plus any later commands."""
+        return await self.load_row(await self.game_row(channel_id))
+
+    async def load_row(self, row: GameRow) -> LoadedGame:
+        rs = self.ruleset_of(row.ruleset)
+        sc = self.scenario_of(row, rs)
+        snap = await self.store.latest_snapshot(row.id)
+        last = await self.store.last_seq(row.id)
+        if snap is not None and snap[0] == last:
+            seq, state = snap[0], rs.state_from_dict(snap[1])
+        else:   # no snapshot (or an old one): the command log is the truth
+            base = snap[0] if snap is not None else 0
+            state = rs.state_from_dict(snap[1]) if snap is not None else rs.new_state(sc, _seed_value(row.seed))
+            state, seq = self._replay(rs, sc, state, await self.store.commands(row.id), after=base)
+        return LoadedGame(row, rs, sc, state, await self.store.seats(row.id), seq)
+
+    @staticmethod
+    def _replay(rs: Ruleset, sc: Any, state: Any, commands: list, after: int = 0) -> tuple[Any, int]:
+        seq = after
+        for c in commands:
+            if c.seq <= after:
+                continue
+            state, _ = rs.apply(sc, state, c.side, parse(c.text))
+            seq = c.seq
+        return state, seq
+
+    async def replay_state(self, row: GameRow) -> Any:
+        """The state rebuilt from the seed and the whole command log (restart / audit check)."""
+        rs = self.ruleset_of(row.ruleset)
+        sc = self.scenario_of(row, rs)
+        state, _ = self._replay(rs, sc, rs.new_state(sc, _seed_value(row.seed)),
+                                await self.store.commands(row.id))
+        return state
+
+    async def verify(self, row: GameRow) -> bool:
+        """Whether the latest snapshot equals a replay of the log from the seed."""
+        rs = self.ruleset_of(row.ruleset)
+        snap = await self.store.latest_snapshot(row.id)
+        replayed = rs.state_to_dict(await self.replay_state(row))
+        if snap is None:
+            return await self.store.last_seq(row.id) == 0
+        return snap[1] == replayed
+
+    async def resume_all(self) -> list[int]:
+        """On start-up: check every active game and close those whose battle already ended
+        (a crash between the last command and the status update). Returns the ids checked."""
+        ids = []
+        for row in await self.store.resumable_games():
+            try:
+                loaded = await self.load_row(row)
+                if not await self.verify(row):
+                    log.warning("game %s: snapshot differs from a replay of its log", row.id)
+                if loaded.to_act_side is None:
+                    await self.store.set_status(row.id, "over", getattr(loaded.state, "result", "") or None)
+                ids.append(row.id)
+            except Exception:  # one broken game must not stop the bot
+                log.exception("game %s could not be resumed", row.id)
+        return ids
+
+    # -- setup ----------------------------------------------------------------------------
+    async def new_game(self, guild_id: int | None, channel_id: int, user_id: int, ruleset_id: str,
+                       scenario_id: str, seed: int | str | None = None, *,
+                       scenario_text: str | None = None, side: str | None = None) -> LoadedGame:
+        """Create the channel's game in 'setup' (ChannelBusy if it has one); optionally seat
+        the creator. The scenario is checked before anything is stored."""
+        rs = self.ruleset_of(ruleset_id)
+        try:
+            sc = rs.parse_scenario(scenario_text, source="upload") if scenario_text else rs.load_scenario(scenario_id)
+        except ValueError as exc:          # ScenarioError: the message names what is wrong
+            raise Refused(str(exc)) from None
+        if scenario_text:
+            scenario_id = getattr(sc, "id", scenario_id) or "custom"
+        if side is not None and side not in rs.sides:
+            raise Refused(f"'{side}' is not a side of {rs.name} ({', '.join(rs.sides)})")
+        seed = str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+        game_id = await self.store.create_game(guild_id, channel_id, rs.id, scenario_id, seed, user_id,
+                                               scenario_text=scenario_text)
+        if side is not None:
+            await self.store.take_seat(game_id, side, user_id)
+        row = await self.store.get_game(game_id)
+        return await self.load_row(row)
+
+    async def join(self, channel_id: int, user_id: int, side: str) -> LoadedGame:
+        row = await self.game_row(channel_id)
+        rs = self.ruleset_of(row.ruleset)
+        side = side.lower().strip()
+        if side not in rs.sides:
+            raise Refused(f"'{side}' is not a side of {rs.name} ({', '.join(rs.sides)})")
+        await self.store.take_seat(row.id, side, user_id)   # SeatTaken says why not
+        return await self.load_row(row)
+
+    async def leave(self, channel_id: int, user_id: int) -> str:
+        row = await self.game_row(channel_id)
+        if row.status != "setup":
+            raise Refused("the battle has started: a player leaves it with /game resign")
+        side = await self.store.leave_seat(row.id, user_id)
+        if side is None:
+            raise NotAllowed("you hold no side in this game")
+        return side
+
+    async def start(self, channel_id: int, user_id: int) -> LoadedGame:
+        """Setup -> active, once every side is seated; by a seated player or the creator."""
+        row = await self.game_row(channel_id)
+        async with self.store.game_lock(row.id):
+            row = await self.game_row(channel_id)
+            if row.status != "setup":
+                raise Refused("the game has already started")
+            loaded = await self.load_row(row)
+            empty = [s for s in loaded.ruleset.sides if s not in loaded.seats]
+            if empty:
+                raise Refused(f"every side needs a player first; free: {', '.join(empty)} (/game join)")
+            if user_id not in loaded.seats.values() and user_id != row.created_by:
+                raise NotAllowed("only a seated player or the game's creator may start it")
+            await self.store.set_status(row.id, "active")
+            loaded.row = await self.store.get_game(row.id)
+            return loaded
+
+    async def abandon(self, channel_id: int, user_id: int, is_admin: bool) -> GameRow:
+        row = await self.game_row(channel_id)
+        if user_id != row.created_by and not is_admin:
+            raise NotAllowed("only the game's creator or a server administrator may abandon it")
+        async with self.store.game_lock(row.id):
+            await self.store.set_status(row.id, "abandoned", "abandoned")
+        self._scenarios.pop(row.id, None)
+        return row
+
+    # -- play -----------------------------------------------------------------------------
+    async def act(self, channel_id: int, user_id: int, line: str, interaction_id: str | int | None = None,
+                  *, expect_game: int | None = None, expect_seq: int | None = None) -> ActResult:
+        """Apply one line of the command language for the user's side, all or nothing."""
+        iid = str(interaction_id) if interaction_id is not None else None
+        row = await self.game_row(channel_id)
+        if expect_game is not None and row.id != expect_game:
+            raise StaleChoice("this choice belongs to an earlier game in this channel")
+        async with self.store.game_lock(row.id):
+            if iid is not None and await self.store.has_interaction(iid):
+                return await self._stored_result(row, iid)
+            row = await self.game_row(channel_id)       # it may have ended while we waited
+            if row.status != "active":
+                raise Refused("the game has not started yet; /game start once both sides are seated")
+            loaded = await self.load_row(row)
+            if expect_seq is not None and loaded.seq != expect_seq:
+                raise StaleChoice("this choice is out of date: the game has moved on since it was offered")
+            side = loaded.side_of(user_id)
+            if side is None:
+                raise NotAllowed("you are not a player in this game (only seated players give orders)")
+            cmd = parse(line)
+            state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, side, cmd)
+            seq = loaded.seq + 1
+            try:
+                await self.store.append_command(
+                    row.id, seq=seq, user_id=user_id, side=side, text=cmd.text,
+                    dice=[asdict(d) for e in events for d in e.dice],
+                    events=[e.to_dict() for e in events],
+                    state=loaded.ruleset.state_to_dict(state), interaction_id=iid)
+            except DuplicateInteraction:
+                return await self._stored_result(row, iid)
+            to_act = loaded.ruleset.to_act(state)
+            result = str(getattr(state, "result", "") or "")
+            if to_act is None:
+                await self.store.set_status(row.id, "over", result or "over")
+            return ActResult(row.id, seq, side, cmd.text, events, loaded.ruleset, loaded.scenario, state,
+                             loaded.seats, to_act, loaded.seats.get(to_act) if to_act else None,
+                             to_act is None, result, pending_of(state))
+
+    async def _stored_result(self, row: GameRow, iid: str) -> ActResult:
+        """The answer for an interaction already applied: its stored events, the game as it is."""
+        rec = next(c for c in await self.store.commands(row.id) if c.interaction_id == iid)
+        fresh = await self.store.get_game(row.id)
+        loaded = await self.load_row(fresh)
+        to_act = loaded.to_act_side
+        return ActResult(row.id, rec.seq, rec.side or "", rec.text, [Event.from_dict(e) for e in rec.events],
+                         loaded.ruleset, loaded.scenario, loaded.state, loaded.seats, to_act,
+                         loaded.to_act_user, to_act is None, str(getattr(loaded.state, "result", "") or ""),
+                         pending_of(loaded.state), duplicate=True)
+
+    async def resign(self, channel_id: int, user_id: int, interaction_id: str | int | None = None) -> ActResult:
+        return await self.act(channel_id, user_id, "resign", interaction_id)
+
+    # -- reading --------------------------------------------------------------------------
+    async def hand(self, channel_id: int, user_id: int) -> str:
+        """The user's own hand, for an ephemeral reply."""
+        loaded = await self.load(channel_id)
+        side = loaded.side_of(user_id)
+        if side is None:
+            raise NotAllowed("you are not a player in this game, so you hold no cards")
+        hand_text = getattr(loaded.ruleset, "hand_text", None)
+        if hand_text is None:
+            raise Refused(f"{loaded.ruleset.name} has no hand of cards")
+        return hand_text(loaded.state, side, loaded.scenario)
+
+    async def status(self, channel_id: int) -> tuple[LoadedGame, str]:
+        loaded = await self.load(channel_id)
+        rs, row = loaded.ruleset, loaded.row
+        seats = " · ".join(f"{s.title()}: " + (f"<@{loaded.seats[s]}>" if s in loaded.seats else "_free_")
+                           for s in rs.sides)
+        head = f"Game #{row.id} · {rs.name} · {row.status} · {seats}"
+        if row.status == "setup":
+            return loaded, head + "\nWaiting to start: /game join a side, then /game start."
+        return loaded, head + "\n" + rs.status(loaded.scenario, loaded.state)
+
+    async def log(self, channel_id: int, n: int = 10) -> list[str]:
+        """The last `n` events' narratives, oldest first, each with its command's seq."""
+        row = await self.game_row(channel_id)
+        lines: list[str] = []
+        for c in await self.store.commands(row.id):
+            for e in c.events:
+                section = e.get("section") or ""
+                lines.append(f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else ""))
+        return lines[-n:] if n > 0 else []
+
+    async def completions(self, channel_id: int, user_id: int, kind: str, prefix: str) -> list[tuple[str, str]]:
+        """Autocomplete choices for the user's side; never raises (no game -> no choices)."""
+        try:
+            loaded = await self.load(channel_id)
+            side = loaded.side_of(user_id)
+            return loaded.ruleset.completions(loaded.scenario, loaded.state, side, kind, prefix)
+        except Exception:
+            log.debug("no completions for %s/%s", channel_id, kind, exc_info=True)
+            return []
+
+    # -- pictures -------------------------------------------------------------------------
+    @staticmethod
+    def render(game: LoadedGame | ActResult, viewer: str | None = None) -> bytes | None:
+        """The board PNG (public view), or None if this ruleset has no renderer or it failed:
+        the action is committed either way. Blocking: call through asyncio.to_thread."""
+        try:
+            module = importlib.import_module(f"renders.{game.ruleset.id}")
+            return module.render_board(game.scenario, game.state, viewer=viewer, size="full")
+        except Exception:
+            log.exception("render failed for %s", game.ruleset.id)
+            return None

@@ -1,0 +1,374 @@
+"""The game store: games, seats and the command log in SQLite (aiosqlite, WAL).
+
+Generic on purpose: it stores text and JSON and knows nothing of Discord or of any ruleset.
+
+Concurrency (notes/anchors.md §5, WAL section of notes/toolchain.md): one aiosqlite connection
+with ``isolation_level=None``. aiosqlite runs every coroutine's statements on one thread, so
+without care two tasks interleave inside each other's transaction ("cannot start a transaction
+within a transaction", or reading another task's uncommitted rows). Hence every write is
+``BEGIN IMMEDIATE ... COMMIT/ROLLBACK`` under one ``asyncio.Lock``, and reads take the same lock
+briefly so they only see committed data. :meth:`Store.game_lock` is the per-game lock callers
+hold around load -> apply -> commit; the ``seq`` check rejects any stale writer regardless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import weakref
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import aiosqlite
+
+from .migrations import MIGRATIONS
+
+STATUSES = ("setup", "active", "over", "abandoned")
+
+_GAME_COLUMNS = ("id, guild_id, channel_id, ruleset, scenario_id, scenario_text, seed, status,"
+                 " created_by, created_at, options, result")
+_COMMAND_COLUMNS = "game_id, seq, user_id, side, text, dice, events, interaction_id, created_at"
+
+
+class StoreError(Exception):
+    """Base class for every error the store raises on purpose."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in setup or active status."""
+
+
+class GameNotFound(StoreError):
+    """No game with that id."""
+
+
+class SeatTaken(StoreError):
+    """The side is held by someone else, or the user already holds another side."""
+
+
+class DuplicateInteraction(StoreError):
+    """This interaction id was already applied; the retried write was dropped."""
+
+
+class SeqConflict(StoreError):
+    """The command's seq is not last_seq + 1: the writer worked from a stale state."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of ``games``; ``options`` is the decoded JSON object."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    ruleset: str
+    scenario_id: str
+    scenario_text: str | None
+    seed: str
+    status: str
+    created_by: int | None
+    created_at: str | None
+    options: dict[str, Any]
+    result: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> GameRow:
+        return cls(**{**dict(row), "options": json.loads(row["options"] or "{}")})
+
+
+@dataclass(frozen=True)
+class CommandRow:
+    """One accepted command; ``dice`` and ``events`` are decoded JSON."""
+
+    game_id: int
+    seq: int
+    user_id: int | None
+    side: str | None
+    text: str
+    dice: list[Any]
+    events: list[Any]
+    interaction_id: str | None
+    created_at: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> CommandRow:
+        return cls(**{**dict(row), "dice": json.loads(row["dice"] or "[]"),
+                      "events": json.loads(row["events"] or "[]")})
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Store:
+    """Persistent store for games. Create with ``await Store.open(path)``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        """Use :meth:`open`; this only wraps an already configured connection."""
+        self._db = db
+        self._db_lock = asyncio.Lock()
+        self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
+        self._game_locks = weakref.WeakValueDictionary()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str, *, migrations: Sequence[str] = MIGRATIONS) -> Store:
+        """Open (creating if needed) the database at ``path``, configure it and migrate it."""
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            for pragma in ("journal_mode=WAL", "busy_timeout=5000", "synchronous=NORMAL",
+                           "foreign_keys=ON"):
+                await db.execute(f"PRAGMA {pragma}")
+            store = cls(db)
+            await store._migrate(migrations)
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connection (after any transaction in progress)."""
+        async with self._db_lock:
+            await self._db.close()
+
+    async def _migrate(self, migrations: Sequence[str]) -> None:
+        """Apply each migration at index >= user_version, with its version bump, atomically.
+
+        ``executescript`` commits any open transaction before it runs, so BEGIN/COMMIT are part
+        of the script itself; a failing statement leaves the transaction open and we roll back.
+        """
+        version = await self._one("PRAGMA user_version")
+        if version > len(migrations):
+            raise StoreError(f"database schema v{version} is newer than this code "
+                             f"(v{len(migrations)})")
+        async with self._db_lock:
+            for index in range(version, len(migrations)):
+                try:
+                    await self._db.executescript(
+                        f"BEGIN IMMEDIATE;\n{migrations[index]}\n;"
+                        f"PRAGMA user_version = {index + 1};\nCOMMIT;")
+                except BaseException:
+                    await self._rollback()
+                    raise
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Hold the store lock around ``BEGIN IMMEDIATE``; COMMIT on success, else ROLLBACK."""
+        async with self._db_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        """ROLLBACK, ignoring "no transaction is active" (SQLite may have rolled back itself)."""
+        try:
+            await self._db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass
+
+    async def _rows(self, sql: str, params: Sequence[Any] = (),
+                    db: aiosqlite.Connection | None = None) -> list[sqlite3.Row]:
+        """Run a query. Inside a transaction pass its ``db``; otherwise the read takes the store
+        lock, so it never sees another task's uncommitted rows."""
+        if db is not None:
+            async with db.execute(sql, params) as cursor:
+                return list(await cursor.fetchall())
+        async with self._db_lock:
+            return await self._rows(sql, params, self._db)
+
+    async def _one(self, sql: str, params: Sequence[Any] = (),
+                   db: aiosqlite.Connection | None = None) -> Any:
+        """First column of the first row, or None."""
+        rows = await self._rows(sql, params, db)
+        return rows[0][0] if rows else None
+
+    def game_lock(self, game_id: int) -> asyncio.Lock:
+        """The lock callers hold around load -> apply -> commit for one game.
+
+        Created on demand; the same lock is returned while anyone holds or awaits it (entries
+        vanish once nobody references them, so the map does not grow without bound).
+        """
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = self._game_locks[game_id] = asyncio.Lock()
+        return lock
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(self, guild_id: int | None, channel_id: int, ruleset: str,
+                          scenario_id: str, seed: str, created_by: int | None,
+                          scenario_text: str | None = None,
+                          options: dict[str, Any] | None = None) -> int:
+        """Insert a game in 'setup' status and return its id.
+
+        Raises :class:`ChannelBusy` if the channel already has a setup/active game.
+        """
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, ruleset, scenario_id, scenario_text,"
+                    " seed, status, created_by, created_at, options)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'setup', ?, ?, ?)",
+                    (guild_id, channel_id, ruleset, scenario_id, scenario_text, seed,
+                     created_by, _now(), _dumps(options or {})))
+                return int(cursor.lastrowid)
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc):
+                raise ChannelBusy(f"channel {channel_id} already has a game in progress") from exc
+            raise StoreError(f"cannot create game: {exc}") from exc
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None."""
+        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return GameRow.from_row(rows[0]) if rows else None
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's game in setup or active status, or None."""
+        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+                                " AND status IN ('setup', 'active')", (channel_id,))
+        return GameRow.from_row(rows[0]) if rows else None
+
+    async def list_games(self, guild_id: int | None = None) -> list[GameRow]:
+        """Setup/active games, newest first; only this guild's when ``guild_id`` is given."""
+        rows = await self._rows(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('setup', 'active')"
+            " AND (? IS NULL OR guild_id = ?) ORDER BY id DESC", (guild_id, guild_id))
+        return [GameRow.from_row(r) for r in rows]
+
+    async def resumable_games(self) -> list[GameRow]:
+        """Games in 'active' status, oldest first: what a restarted bot must pick up again."""
+        rows = await self._rows(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
+        return [GameRow.from_row(r) for r in rows]
+
+    async def set_status(self, game_id: int, status: str, result: str | None = None) -> None:
+        """Set a game's status and result text (e.g. the victory summary when 'over').
+
+        Raises ValueError for an unknown status, :class:`GameNotFound`, or :class:`ChannelBusy`
+        when reviving a game in a channel that already has another live game.
+        """
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}; expected one of {STATUSES}")
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute("UPDATE games SET status = ?, result = ? WHERE id = ?",
+                                          (status, result, game_id))
+                if cursor.rowcount == 0:
+                    raise GameNotFound(f"no game {game_id}")
+        except sqlite3.IntegrityError as exc:
+            raise ChannelBusy(f"game {game_id}'s channel already has a game in progress") from exc
+
+    # -- seats -------------------------------------------------------------------------------
+
+    async def take_seat(self, game_id: int, side: str, user_id: int) -> None:
+        """Seat ``user_id`` on ``side``; a no-op if they already hold it.
+
+        Raises :class:`SeatTaken` if another user holds the side or this user holds another
+        side, and :class:`GameNotFound` for an unknown game.
+        """
+        async with self._transaction() as db:
+            holder = await self._one("SELECT user_id FROM seats WHERE game_id = ? AND side = ?",
+                                     (game_id, side), db)
+            if holder == user_id:
+                return
+            if holder is not None:
+                raise SeatTaken(f"side {side!r} is already taken")
+            other = await self._one("SELECT side FROM seats WHERE game_id = ? AND user_id = ?",
+                                    (game_id, user_id), db)
+            if other is not None:
+                raise SeatTaken(f"you already command side {other!r} in this game")
+            if await self._one("SELECT 1 FROM games WHERE id = ?", (game_id,), db) is None:
+                raise GameNotFound(f"no game {game_id}")
+            await db.execute("INSERT INTO seats (game_id, side, user_id) VALUES (?, ?, ?)",
+                             (game_id, side, user_id))
+
+    async def leave_seat(self, game_id: int, user_id: int) -> str | None:
+        """Free the side ``user_id`` holds in the game; returns that side, or None if none."""
+        async with self._transaction() as db:
+            side = await self._one("SELECT side FROM seats WHERE game_id = ? AND user_id = ?",
+                                   (game_id, user_id), db)
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?",
+                             (game_id, user_id))
+            return side
+
+    async def seats(self, game_id: int) -> dict[str, int]:
+        """Map side -> user id for the game's taken seats."""
+        rows = await self._rows(
+            "SELECT side, user_id FROM seats WHERE game_id = ? ORDER BY side", (game_id,))
+        return {r["side"]: r["user_id"] for r in rows}
+
+    # -- command log and snapshots -----------------------------------------------------------
+
+    async def append_command(self, game_id: int, *, seq: int, user_id: int | None,
+                             side: str | None, text: str, dice: list[Any], events: list[Any],
+                             state: dict[str, Any], interaction_id: str | None = None) -> None:
+        """Record an accepted command and the state after it, in ONE transaction.
+
+        Raises :class:`DuplicateInteraction` if ``interaction_id`` was already stored,
+        :class:`SeqConflict` unless ``seq == last_seq + 1``, and :class:`StoreError` if an
+        insert fails (e.g. unknown game); in every case nothing is written.
+        """
+        dice_json, events_json, state_json = _dumps(dice), _dumps(events), _dumps(state)
+        try:
+            async with self._transaction() as db:
+                if interaction_id is not None and await self._one(
+                        "SELECT 1 FROM commands WHERE interaction_id = ?", (interaction_id,), db):
+                    raise DuplicateInteraction(f"interaction {interaction_id} already applied")
+                last = await self._one("SELECT COALESCE(MAX(seq), 0) FROM commands"
+                                       " WHERE game_id = ?", (game_id,), db)
+                if seq != last + 1:
+                    raise SeqConflict(f"game {game_id}: got seq {seq}, expected {last + 1}")
+                await db.execute(
+                    f"INSERT INTO commands ({_COMMAND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, user_id, side, text, dice_json, events_json, interaction_id,
+                     _now()))
+                await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                                 (game_id, seq, state_json))
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"game {game_id}: cannot record command {seq}: {exc}") from exc
+
+    async def commands(self, game_id: int) -> list[CommandRow]:
+        """The game's command log, ordered by seq."""
+        rows = await self._rows(
+            f"SELECT {_COMMAND_COLUMNS} FROM commands WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [CommandRow.from_row(r) for r in rows]
+
+    async def last_seq(self, game_id: int) -> int:
+        """The highest command seq of the game, 0 when it has none."""
+        return int(await self._one(
+            "SELECT COALESCE(MAX(seq), 0) FROM commands WHERE game_id = ?", (game_id,)))
+
+    async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """``(seq, state)`` of the newest snapshot, or None if the game has none."""
+        rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ?"
+                                " ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+
+    async def truncate_after(self, game_id: int, seq: int) -> int:
+        """Delete commands and snapshots with seq > ``seq`` (undo); returns commands removed."""
+        async with self._transaction() as db:
+            cursor = await db.execute("DELETE FROM commands WHERE game_id = ? AND seq > ?",
+                                      (game_id, seq))
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, seq))
+            return cursor.rowcount
+
+    async def has_interaction(self, interaction_id: str) -> bool:
+        """Whether a command with this interaction id was already stored."""
+        return await self._one("SELECT 1 FROM commands WHERE interaction_id = ?",
+                               (interaction_id,)) is not None

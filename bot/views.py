@@ -1,0 +1,195 @@
+"""What the bot shows: the reply to an accepted action, refusals, and the pending-decision buttons.
+
+Replies follow one pattern (DESIGN): after every accepted action ONE public message with the board
+PNG, the events' narratives (dice already drawn as face emoji by the engine) and whose turn it
+is, mentioning the player who must act once. Every refusal is ephemeral and says which rule (or
+which seat/status check) forbids it.
+
+Retreat choices are `discord.ui.DynamicItem` buttons whose custom_id carries the game id, the
+seq they were built against and the hex, so they keep working after a restart (the client
+registers the class with `add_dynamic_items`); a click runs `retreat <hex>` through the same
+`GameService.act` as the slash command, as the clicking user.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+
+from engine.core.errors import HeraldError
+
+from .service import ActResult, GameService, LoadedGame, Pending, pending_of
+from .store import ChannelBusy, StoreError
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+INTERNAL = "internal error, the game is untouched"
+
+
+# --- sending ---------------------------------------------------------------------------------
+async def send(interaction: discord.Interaction, content: str, *, ephemeral: bool = False, quiet: bool = False,
+               **kw: Any) -> None:
+    """Answer an interaction, whether or not it was already acknowledged. `quiet`: mentions
+    are shown but ping nobody (a status or board request is not a move)."""
+    content = clip(content)
+    kw["allowed_mentions"] = discord.AllowedMentions.none() if quiet else MENTIONS
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kw)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
+
+
+def refusal_text(error: BaseException) -> str:
+    if isinstance(error, ChannelBusy):
+        return "this channel already has a game (one game per channel): finish it or /game abandon it first"
+    return str(error) or type(error).__name__
+
+
+async def refuse(interaction: discord.Interaction, error: BaseException | str) -> None:
+    """The ephemeral answer to a refused request; nothing was stored."""
+    text = error if isinstance(error, str) else refusal_text(error)
+    await send(interaction, f"❌ {text}", ephemeral=True)
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- words -----------------------------------------------------------------------------------
+def mention(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id else "(free seat: /game join)"
+
+
+def turn_line(game: ActResult | LoadedGame, pending: Pending | None) -> str:
+    state = game.state
+    side = game.to_act_side
+    if side is None:
+        return f"🏁 **Battle over**: {getattr(state, 'result', '') or 'the game has ended'}"
+    user = game.seats.get(side)
+    if pending is not None:
+        return (f"**{side.title()}** {mention(user)} must choose a {pending.kind} hex for {pending.piece}: "
+                f"{', '.join(pending.options)} (buttons below, or /{pending.verb})")
+    return f"**{side.title()}** to act: {mention(user)}"
+
+
+def quiet_turn(game: LoadedGame) -> str:
+    """Whose turn, without a mention."""
+    side = game.to_act_side
+    if side is None:
+        return f"Battle over: {getattr(game.state, 'result', '') or 'the game has ended'}"
+    pending = pending_of(game.state)
+    if pending is not None:
+        return f"**{side.title()}** must choose a {pending.kind} hex for {pending.piece}."
+    return f"**{side.title()}** to act."
+
+
+def result_text(result: ActResult) -> str:
+    """Narratives, then whose turn: fits one Discord message, the last line always kept."""
+    tail = turn_line(result, result.pending)
+    lines = [e.narrative for e in result.events]
+    body = "\n".join(lines)
+    room = MAX_CONTENT - len(tail) - 1
+    if len(body) > room:
+        keep: list[str] = []
+        used = 60
+        for line in lines:
+            if used + len(line) + 1 > room:
+                break
+            keep.append(line)
+            used += len(line) + 1
+        body = "\n".join(keep) + f"\n… {len(lines) - len(keep)} more event(s): see /game log"
+    return f"{body}\n{tail}" if body else tail
+
+
+def board_file(png: bytes | None) -> discord.File | None:
+    return discord.File(io.BytesIO(png), filename="board.png") if png else None
+
+
+async def post_result(interaction: discord.Interaction, service: GameService, result: ActResult) -> None:
+    """The ONE public message after an accepted action: board, narrative, who acts next."""
+    if result.duplicate:
+        await send(interaction, f"This action was already applied (#{result.seq} `{result.text}`); "
+                   "nothing new happened.", ephemeral=True)
+        return
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    png = await asyncio.to_thread(service.render, result)
+    kwargs: dict[str, Any] = {}
+    if (f := board_file(png)) is not None:
+        kwargs["file"] = f
+    if (view := pending_view(result)) is not None:
+        kwargs["view"] = view
+    await send(interaction, result_text(result), **kwargs)
+
+
+async def post_board(interaction: discord.Interaction, service: GameService, loaded: LoadedGame,
+                     text: str, *, quiet: bool = False) -> None:
+    """A public board picture with a caption (/game start, /game board)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    png = await asyncio.to_thread(service.render, loaded)
+    kwargs: dict[str, Any] = {}
+    if (f := board_file(png)) is not None:
+        kwargs["file"] = f
+    pending = pending_of(loaded.state)
+    if pending is not None and loaded.row.status == "active":
+        kwargs["view"] = retreat_view(loaded.row.id, loaded.seq, pending)
+    await send(interaction, text, quiet=quiet, **kwargs)
+
+
+# --- the pending-decision buttons ------------------------------------------------------------
+class RetreatButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"herald:retreat:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<hex>[0-9a-z]{1,16})"):
+    """One legal retreat hex. custom_id = herald:retreat:<game id>:<seq>:<hex> (<= 100 chars)."""
+
+    def __init__(self, game_id: int, seq: int, hex_id: str):
+        self.game_id, self.seq, self.hex = game_id, seq, hex_id
+        super().__init__(discord.ui.Button(
+            label=f"Retreat to {hex_id}", style=discord.ButtonStyle.primary,
+            custom_id=f"herald:retreat:{game_id}:{seq}:{hex_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str], /) -> "RetreatButton":
+        return cls(int(match["game"]), int(match["seq"]), match["hex"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service: GameService = interaction.client.service  # type: ignore[attr-defined]
+        try:
+            result = await service.act(interaction.channel_id, interaction.user.id, f"retreat {self.hex}",
+                                       interaction.id, expect_game=self.game_id, expect_seq=self.seq)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        except Exception:
+            log.exception("retreat button %s failed", self.custom_id)
+            await refuse(interaction, INTERNAL)
+            return
+        try:
+            if not result.duplicate:     # the choice is made: take the buttons off the old message
+                await interaction.response.edit_message(view=None)
+            await post_result(interaction, service, result)
+        except Exception:
+            log.exception("could not post the retreat result of game %s", self.game_id)
+
+
+def retreat_view(game_id: int, seq: int, pending: Pending) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for hex_id in pending.options[:25]:
+        view.add_item(RetreatButton(game_id, seq, hex_id))
+    return view
+
+
+def pending_view(result: ActResult) -> discord.ui.View | None:
+    if result.pending is None or result.over or result.pending.verb != "retreat":
+        return None
+    return retreat_view(result.game_id, result.seq, result.pending)
+
+
+DYNAMIC_ITEMS = (RetreatButton,)

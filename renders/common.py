@@ -1,0 +1,210 @@
+"""Shared Pillow helpers for every board renderer: fonts, PNG encoding, text and arrows.
+
+Nothing here knows a ruleset. Fonts are the bundled DejaVu files loaded with the BASIC layout
+engine, so the same state gives the same pixels on any machine with the same Pillow (the RAQM
+engine depends on the system's libfribidi; see notes/toolchain.md §3).
+"""
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+Point = tuple[float, float]
+Colour = str | tuple[int, ...]
+
+# PNG: zlib level 1 is ~2x faster than the default 6 on a board image and only ~20 % larger
+# (bench/render_bench.py measures it). Palette quantisation would make files smaller but costs
+# more time than the whole render, and Discord's 10 MiB limit is far away.
+PNG_COMPRESS_LEVEL = 1
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu Sans (or Bold) at `size` px, BASIC layout, cached."""
+    path = FONT_DIR / FONT_FILES[bool(bold)]
+    try:
+        return ImageFont.truetype(str(path), int(size), layout_engine=ImageFont.Layout.BASIC)
+    except OSError:  # pragma: no cover - only if the package was installed without its fonts
+        return ImageFont.load_default(size=int(size))
+
+
+def encode_png(image: Image.Image, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of an image (RGB, RGBA or P), fast zlib level by default."""
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
+def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    return fnt.getlength(text)
+
+
+def outlined_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, fnt: ImageFont.FreeTypeFont,
+                  fill: Colour = "white", outline: Colour = "black", width: int = 2,
+                  anchor: str = "mm") -> None:
+    """Text with a contrasting outline (readable over any terrain)."""
+    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width,
+              stroke_fill=outline)
+
+
+def _polyline_length(points: Sequence[Point]) -> float:
+    return sum(math.dist(a, b) for a, b in zip(points, points[1:]))
+
+
+def dashed_polyline(draw: ImageDraw.ImageDraw, points: Sequence[Point], fill: Colour, width: int,
+                    dash: float = 12.0, gap: float = 8.0) -> None:
+    """A dashed line along a polyline (Pillow has no dash pattern of its own)."""
+    on, left = True, dash
+    for a, b in zip(points, points[1:]):
+        seg = math.dist(a, b)
+        if seg == 0:
+            continue
+        ux, uy = (b[0] - a[0]) / seg, (b[1] - a[1]) / seg
+        pos = 0.0
+        while pos < seg - 1e-9:
+            step = min(left, seg - pos)
+            if on:
+                p = (a[0] + ux * pos, a[1] + uy * pos)
+                q = (a[0] + ux * (pos + step), a[1] + uy * (pos + step))
+                draw.line([p, q], fill=fill, width=width)
+            pos += step
+            left -= step
+            if left <= 1e-9:
+                on = not on
+                left = dash if on else gap
+
+
+def _trim_end(points: list[Point], amount: float) -> list[Point]:
+    """Shorten a polyline at its end by `amount` pixels (room for an arrow head)."""
+    pts = list(points)
+    while len(pts) >= 2 and amount > 0:
+        a, b = pts[-2], pts[-1]
+        seg = math.dist(a, b)
+        if seg > amount:
+            t = (seg - amount) / seg
+            pts[-1] = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            return pts
+        amount -= seg
+        pts.pop()
+    return pts
+
+
+def arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], fill: Colour, width: int = 6,
+          head: float = 18.0, outline: Colour | None = "black", dashed: bool = False) -> None:
+    """An arrow along a polyline, head at the last point; optional dark outline and dashes."""
+    pts = [(float(x), float(y)) for x, y in points]
+    if len(pts) < 2 or _polyline_length(pts) < 1:
+        return
+    (ax, ay), (bx, by) = pts[-2], pts[-1]
+    ang = math.atan2(by - ay, bx - ax)
+    tip = (bx, by)
+    left = (bx - head * math.cos(ang - 0.45), by - head * math.sin(ang - 0.45))
+    right = (bx - head * math.cos(ang + 0.45), by - head * math.sin(ang + 0.45))
+    shaft = _trim_end(pts, head * 0.75)
+    if outline is not None:
+        if dashed:
+            dashed_polyline(draw, shaft, outline, width + 4)
+        elif len(shaft) >= 2:
+            draw.line(shaft, fill=outline, width=width + 4, joint="curve")
+        draw.polygon([tip, left, right], fill=outline, outline=outline, width=3)
+    if dashed:
+        dashed_polyline(draw, shaft, fill, width)
+    elif len(shaft) >= 2:
+        draw.line(shaft, fill=fill, width=width, joint="curve")
+    draw.polygon([tip, left, right], fill=fill)
+
+
+def star_points(cx: float, cy: float, outer: float, inner: float | None = None,
+                points: int = 5, rotation: float = -90.0) -> list[Point]:
+    """Vertices of a star (first point straight up by default)."""
+    inner = outer * 0.45 if inner is None else inner
+    out = []
+    for i in range(points * 2):
+        r = outer if i % 2 == 0 else inner
+        a = math.radians(rotation + i * 180.0 / points)
+        out.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return out
+
+
+def scale_points(points: Iterable[Point], k: float, dx: float = 0.0, dy: float = 0.0) -> list[Point]:
+    return [(x * k + dx, y * k + dy) for x, y in points]
+
+
+def inset_polygon(points: Sequence[Point], centre: Point, factor: float) -> list[Point]:
+    """Shrink a convex polygon toward a centre (factor 1 = unchanged)."""
+    cx, cy = centre
+    return [(cx + (x - cx) * factor, cy + (y - cy) * factor) for x, y in points]
+
+
+def downsample(image: Image.Image, factor: int) -> Image.Image:
+    """Supersampled drawing -> final size (anti-aliasing for Pillow's aliased primitives)."""
+    if factor == 1:
+        return image
+    w, h = image.size
+    return image.resize((w // factor, h // factor), Image.Resampling.LANCZOS)
+
+
+class FlowText:
+    """Left-to-right layout of coloured text runs and small drawn items, wrapping to a width.
+
+    Used for information strips whose content varies (titles, card names); `height` is known
+    after `layout()`, before anything is drawn.
+    """
+
+    def __init__(self, width: int, line_height: int, pad_x: int = 14, gap: int = 18):
+        self.width, self.line_height, self.pad_x, self.gap = width, line_height, pad_x, gap
+        self.groups: list[tuple[list[tuple], bool]] = []  # (items, force_new_line)
+
+    def add(self, items: list[tuple], new_line: bool = False) -> None:
+        """A group is kept on one line: items are ("text", str, font, colour),
+        ("box", w, h, fill, outline), ("flag", w, h, fill, outline) or ("gap", w)."""
+        self.groups.append((items, new_line))
+
+    @staticmethod
+    def _item_width(item: tuple) -> float:
+        if item[0] == "text":
+            return item[2].getlength(item[1])
+        return item[1]
+
+    def layout(self) -> list[list[tuple[float, list[tuple]]]]:
+        lines: list[list[tuple[float, list[tuple]]]] = [[]]
+        x = self.pad_x
+        for items, new_line in self.groups:
+            w = sum(self._item_width(i) for i in items)
+            if lines[-1] and (new_line or x + w > self.width - self.pad_x):
+                lines.append([])
+                x = self.pad_x
+            lines[-1].append((x, items))
+            x += w + self.gap
+        return lines
+
+    def height(self) -> int:
+        return len(self.layout()) * self.line_height + 12
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int) -> None:
+        for n, line in enumerate(self.layout()):
+            mid = top + 6 + n * self.line_height + self.line_height / 2
+            for x, items in line:
+                for item in items:
+                    if item[0] == "text":
+                        draw.text((x, mid), item[1], font=item[2], fill=item[3], anchor="lm")
+                    elif item[0] == "box":
+                        _, w, h, fill, outline = item
+                        draw.rectangle((x + 1, mid - h / 2, x + w - 3, mid + h / 2),
+                                       fill=fill, outline=outline, width=2)
+                    elif item[0] == "flag":
+                        _, w, h, fill, outline = item
+                        pole = x + 2
+                        draw.line([(pole, mid - h / 2), (pole, mid + h / 2)], fill=outline, width=2)
+                        draw.polygon([(pole + 1, mid - h / 2), (x + w - 3, mid - h / 2 + h * 0.22),
+                                      (pole + 1, mid - h / 2 + h * 0.5)],
+                                     fill=fill, outline=outline)
+                    x += self._item_width(item)

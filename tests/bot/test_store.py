@@ -1,0 +1,322 @@
+"""Tests for bot.store: schema, WAL, live-game rule, seats, the atomic command log, concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.migrations import MIGRATIONS
+from bot.store import (
+    ChannelBusy,
+    DuplicateInteraction,
+    GameNotFound,
+    SeatTaken,
+    SeqConflict,
+    Store,
+    StoreError,
+)
+
+CHANNEL = 1001
+GUILD = 7
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "herald.db")
+
+
+@pytest.fixture
+async def store(db_path):
+    s = await Store.open(db_path)
+    yield s
+    await s.close()
+
+
+async def new_game(store: Store, channel: int = CHANNEL, **kw) -> int:
+    return await store.create_game(GUILD, channel, "tacw", "edgehill", "seed-42", 555, **kw)
+
+
+async def append(store: Store, game_id: int, seq: int, **kw) -> None:
+    args = dict(user_id=555, side="royalist", text=f"move {seq}", dice=[seq, 3],
+                events=[{"kind": "move", "n": seq}], state={"turn": seq, "units": {"A": "0101"}})
+    args.update(kw)
+    await store.append_command(game_id, seq=seq, **args)
+
+
+def user_version(path: str) -> int:
+    with sqlite3.connect(path) as con:
+        return con.execute("PRAGMA user_version").fetchone()[0]
+
+
+# -- schema and connection settings --------------------------------------------------------------
+
+async def test_migrations_set_user_version_and_reopen_keeps_data(db_path):
+    store = await Store.open(db_path)
+    game_id = await new_game(store)
+    await store.close()
+    assert user_version(db_path) == len(MIGRATIONS) == 1
+
+    # A second migration is applied once; reopening again re-runs nothing (the non-idempotent
+    # CREATE TABLE / INSERT would fail or duplicate rows if it did).
+    probe = "CREATE TABLE probe (x INTEGER); INSERT INTO probe VALUES (1);"
+    for _ in range(2):
+        store = await Store.open(db_path, migrations=[*MIGRATIONS, probe])
+        assert (await store.get_game(game_id)).scenario_id == "edgehill"
+        await store.close()
+        assert user_version(db_path) == 2
+    with sqlite3.connect(db_path) as con:
+        assert con.execute("SELECT count(*) FROM probe").fetchone()[0] == 1
+
+
+async def test_failed_migration_rolls_back_whole(db_path):
+    await (await Store.open(db_path)).close()
+    broken = "CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);"
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(db_path, migrations=[*MIGRATIONS, broken])
+    assert user_version(db_path) == 1
+    with sqlite3.connect(db_path) as con:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "half" not in tables and "games" in tables
+
+
+async def test_newer_schema_is_refused(db_path):
+    await (await Store.open(db_path)).close()
+    with sqlite3.connect(db_path) as con:
+        con.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(db_path)
+
+
+async def test_pragmas_wal_and_foreign_keys_on(store, db_path):
+    assert await store._one("PRAGMA journal_mode") == "wal"
+    assert await store._one("PRAGMA foreign_keys") == 1
+    assert await store._one("PRAGMA busy_timeout") == 5000
+    assert await store._one("PRAGMA synchronous") == 1  # NORMAL
+    with sqlite3.connect(db_path) as con:  # WAL is persistent in the file itself
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# -- games -------------------------------------------------------------------------------------
+
+async def test_create_and_read_game(store):
+    game_id = await new_game(store, scenario_text="[map]\nhexes = 3", options={"fog": True})
+    game = await store.get_game(game_id)
+    assert (game.id, game.guild_id, game.channel_id, game.ruleset, game.seed) == (
+        game_id, GUILD, CHANNEL, "tacw", "seed-42")
+    assert game.status == "setup" and game.created_by == 555 and game.created_at
+    assert game.options == {"fog": True} and game.scenario_text == "[map]\nhexes = 3"
+    assert game.result is None
+    assert await store.active_game(CHANNEL) == game
+    assert await store.get_game(9999) is None and await store.active_game(42) is None
+    with pytest.raises(AttributeError):
+        game.status = "over"  # frozen
+
+
+@pytest.mark.parametrize("ending", ["over", "abandoned"])
+async def test_one_live_game_per_channel(store, ending):
+    first = await new_game(store)
+    with pytest.raises(ChannelBusy):
+        await new_game(store)
+    await store.set_status(first, "active")
+    with pytest.raises(ChannelBusy):
+        await new_game(store)
+    assert await new_game(store, channel=CHANNEL + 1)  # other channels are free
+
+    await store.set_status(first, ending, result="Parliament wins")
+    second = await new_game(store)
+    assert (await store.active_game(CHANNEL)).id == second
+    assert (await store.get_game(first)).result == "Parliament wins"
+    with pytest.raises(ChannelBusy):  # cannot revive the old one while the new one is live
+        await store.set_status(first, "active")
+
+
+async def test_set_status_validation(store):
+    game_id = await new_game(store)
+    with pytest.raises(ValueError):
+        await store.set_status(game_id, "paused")
+    with pytest.raises(GameNotFound):
+        await store.set_status(9999, "over")
+
+
+async def test_list_and_resumable_games(store):
+    a = await store.create_game(1, 10, "tacw", "s", "x", None)
+    b = await store.create_game(2, 20, "jdg", "s", "x", None)
+    c = await store.create_game(1, 30, "lion", "s", "x", None)
+    d = await store.create_game(1, 40, "lion", "s", "x", None)
+    await store.set_status(a, "active")
+    await store.set_status(c, "active")
+    await store.set_status(d, "over")
+    assert [g.id for g in await store.list_games()] == [c, b, a]
+    assert [g.id for g in await store.list_games(guild_id=1)] == [c, a]
+    assert [g.id for g in await store.resumable_games()] == [a, c]
+
+
+# -- seats -------------------------------------------------------------------------------------
+
+async def test_seat_rules(store):
+    game_id = await new_game(store)
+    await store.take_seat(game_id, "royalist", 1)
+    await store.take_seat(game_id, "royalist", 1)  # same seat again: no-op
+    with pytest.raises(SeatTaken):
+        await store.take_seat(game_id, "royalist", 2)  # held by someone else
+    with pytest.raises(SeatTaken):
+        await store.take_seat(game_id, "parliament", 1)  # user already holds a side
+    await store.take_seat(game_id, "parliament", 2)
+    assert await store.seats(game_id) == {"royalist": 1, "parliament": 2}
+
+    assert await store.leave_seat(game_id, 1) == "royalist"
+    assert await store.leave_seat(game_id, 1) is None
+    await store.take_seat(game_id, "royalist", 3)
+    assert await store.seats(game_id) == {"royalist": 3, "parliament": 2}
+    other = await new_game(store, channel=CHANNEL + 1)
+    await store.take_seat(other, "royalist", 2)  # seats are per game
+    with pytest.raises(GameNotFound):
+        await store.take_seat(9999, "royalist", 1)
+
+
+# -- command log -------------------------------------------------------------------------------
+
+async def test_append_and_read_back(store):
+    game_id = await new_game(store)
+    assert await store.last_seq(game_id) == 0 and await store.latest_snapshot(game_id) is None
+    await append(store, game_id, 1, interaction_id="i-1")
+    await append(store, game_id, 2, side="parliament", text="charge", events=[{"kind": "charge"}])
+    rows = await store.commands(game_id)
+    assert [(r.seq, r.side, r.text) for r in rows] == [(1, "royalist", "move 1"),
+                                                       (2, "parliament", "charge")]
+    assert rows[0].dice == [1, 3] and rows[0].events == [{"kind": "move", "n": 1}]
+    assert rows[0].interaction_id == "i-1" and rows[1].interaction_id is None
+    assert await store.last_seq(game_id) == 2
+    assert await store.latest_snapshot(game_id) == (2, {"turn": 2, "units": {"A": "0101"}})
+    assert await store.has_interaction("i-1") and not await store.has_interaction("i-2")
+
+
+async def test_command_and_snapshot_are_one_transaction(store):
+    game_id = await new_game(store)
+    # Plant a snapshot at seq 1 behind the store's back so the snapshot insert fails
+    # after the command insert has already succeeded inside the transaction.
+    async with store._transaction() as db:
+        await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, 1, '{}')",
+                         (game_id,))
+    with pytest.raises(StoreError):
+        await append(store, game_id, 1, interaction_id="i-1")
+    assert await store.commands(game_id) == []
+    assert not await store.has_interaction("i-1")
+    assert await store.latest_snapshot(game_id) == (1, {})
+    await store.truncate_after(game_id, 0)  # no transaction was left open: writes still work
+    await append(store, game_id, 1, interaction_id="i-1")
+    assert [r.seq for r in await store.commands(game_id)] == [1]
+    with pytest.raises(StoreError):
+        await append(store, 9999, 1)  # unknown game: foreign key refuses it
+
+
+async def test_duplicate_interaction_applied_once(store):
+    game_id = await new_game(store)
+    await append(store, game_id, 1, interaction_id="click-1")
+    with pytest.raises(DuplicateInteraction):
+        await append(store, game_id, 2, interaction_id="click-1")  # retried/double click
+    other = await new_game(store, channel=CHANNEL + 1)
+    with pytest.raises(DuplicateInteraction):  # ids are unique across games
+        await append(store, other, 1, interaction_id="click-1")
+    assert [r.seq for r in await store.commands(game_id)] == [1]
+    assert await store.latest_snapshot(game_id) == (1, {"turn": 1, "units": {"A": "0101"}})
+    assert await store.commands(other) == []
+
+
+async def test_seq_conflict(store):
+    game_id = await new_game(store)
+    with pytest.raises(SeqConflict):
+        await append(store, game_id, 2)  # gap
+    await append(store, game_id, 1)
+    with pytest.raises(SeqConflict):
+        await append(store, game_id, 1)  # stale writer
+    with pytest.raises(SeqConflict):
+        await append(store, game_id, 3)
+    assert await store.last_seq(game_id) == 1
+
+
+async def test_truncate_after(store):
+    game_id = await new_game(store)
+    for seq in range(1, 5):
+        await append(store, game_id, seq)
+    assert await store.truncate_after(game_id, 2) == 2
+    assert [r.seq for r in await store.commands(game_id)] == [1, 2]
+    assert (await store.latest_snapshot(game_id))[0] == 2
+    await append(store, game_id, 3)  # the log continues from the truncation point
+
+
+async def test_delete_game_cascades(store):
+    game_id = await new_game(store)
+    await store.take_seat(game_id, "royalist", 1)
+    await append(store, game_id, 1)
+    async with store._transaction() as db:
+        await db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+    assert await store.seats(game_id) == {} and await store.commands(game_id) == []
+    assert await store.latest_snapshot(game_id) is None
+
+
+# -- concurrency -------------------------------------------------------------------------------
+
+async def test_concurrent_appends_to_two_games(store):
+    games = [await new_game(store, channel=CHANNEL + i) for i in range(2)]
+
+    async def play(game_id: int, n: int) -> None:
+        for seq in range(1, n + 1):
+            await append(store, game_id, seq, interaction_id=f"{game_id}-{seq}")
+
+    await asyncio.gather(*(play(g, 60) for g in games))
+    for g in games:
+        assert [r.seq for r in await store.commands(g)] == list(range(1, 61))
+        assert (await store.latest_snapshot(g))[0] == 60
+
+
+async def test_racing_same_seq_exactly_one_wins(store):
+    game_id = await new_game(store)
+    results = await asyncio.gather(
+        *(append(store, game_id, 1, user_id=u, interaction_id=f"i-{u}") for u in range(8)),
+        return_exceptions=True,
+    )
+    assert sum(r is None for r in results) == 1
+    assert all(isinstance(r, SeqConflict) for r in results if r is not None)
+    assert len(await store.commands(game_id)) == 1
+
+
+async def test_game_lock_serializes_load_apply_commit(store):
+    game_id = await new_game(store)
+    assert store.game_lock(game_id) is store.game_lock(game_id)
+    assert store.game_lock(game_id) is not store.game_lock(game_id + 1)
+
+    async def act(user: int) -> None:
+        async with store.game_lock(game_id):
+            seq = await store.last_seq(game_id) + 1  # load
+            await asyncio.sleep(0.01)  # apply (other tasks run meanwhile)
+            await append(store, game_id, seq, user_id=user)  # commit
+
+    await asyncio.gather(*(act(u) for u in range(5)))
+    rows = await store.commands(game_id)
+    assert [r.seq for r in rows] == [1, 2, 3, 4, 5]
+    assert sorted(r.user_id for r in rows) == [0, 1, 2, 3, 4]
+
+
+async def test_survives_close_and_reopen_mid_game(db_path):
+    store = await Store.open(db_path)
+    game_id = await new_game(store)
+    await store.set_status(game_id, "active")
+    await store.take_seat(game_id, "royalist", 1)
+    for seq in range(1, 4):
+        await append(store, game_id, seq, interaction_id=f"i-{seq}")
+    before = (await store.commands(game_id), await store.latest_snapshot(game_id))
+    await store.close()
+
+    store = await Store.open(db_path)
+    try:
+        assert (await store.commands(game_id), await store.latest_snapshot(game_id)) == before
+        assert [g.id for g in await store.resumable_games()] == [game_id]
+        assert await store.seats(game_id) == {"royalist": 1}
+        assert await store.has_interaction("i-3")
+        await append(store, game_id, 4)
+        assert await store.last_seq(game_id) == 4
+    finally:
+        await store.close()
