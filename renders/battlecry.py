@@ -31,7 +31,8 @@ from engine.battlecry import tables
 from engine.battlecry.scenario import Scenario, board_grid
 from engine.battlecry.state import BattleCryState
 
-from .battlecry_art import (GOLD, LABEL_ON_DARK, SIDE_COLOURS, SIDE_NAMES, SS, TERRAIN_COLOURS,
+from .battlecry_art import (GOLD, LABEL_ON_DARK, SIDE_COLOURS, SIDE_DARK, SIDE_NAMES, SS,
+                            TERRAIN_COLOURS,
                             counter_sprite, general_sprite, hex_polygon, paste_centred,
                             terrain_tile)
 from .common import FlowText, arrow, dashed_polyline, downsample, encode_png, font, star_points
@@ -220,7 +221,7 @@ def _draw_static_text(img: Image.Image, scenario: Scenario) -> None:
         arrowhead = "\u25b2" if setup.home_edge == "north" else "\u25bc"
         who = f" ({setup.commander})" if setup.commander else ""
         d.text((centres["centre"], y), f"{arrowhead} {SIDE_NAMES[side]} home edge{who}",
-               font=bold, fill=SIDE_COLOURS[side], anchor="mm")
+               font=bold, fill=SIDE_DARK[side], anchor="mm")
         for compass in ("west", "east"):
             flank = bc_board.side_section(scenario, side, compass)
             d.text((centres[compass], y), f"{SIDE_NAMES[side]} {flank}", font=label,
@@ -299,18 +300,27 @@ def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
             a, b = g.hex_center(item["from"]), g.hex_center(item["to"])
             arrow(d, _trim([a, b], 0.3 * g.r, 0.78 * g.r), BATTLE_COLOUR, width=5, head=18,
                   outline=(255, 255, 255))
+        if kind == "battle" and _hex_ok(scenario, item.get("to")):
+            _ring(d, g, item["to"], BATTLE_COLOUR)
+        elif kind in ("rally", "fieldworks", "reinforce", "place") and _hex_ok(scenario, item.get("hex")):
+            _ring(d, g, item["hex"], (40, 170, 60) if kind == "rally" else (120, 86, 40))
+
+
+def _ring(d: ImageDraw.ImageDraw, g: BoardGeometry, h: str, colour) -> None:
+    cx, cy = g.hex_center(h)
+    rr = 0.8 * g.r
+    d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(255, 255, 255), width=8)
+    d.ellipse((cx - rr + 1, cy - rr + 1, cx + rr - 1, cy + rr - 1), outline=colour, width=5)
 
 
 def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
                   state: BattleCryState) -> None:
-    """Target rings, hit counts and crosses, on top of the counters."""
+    """Hit counts and crosses, on top of the counters."""
     for item in _action_items(state):
         kind = item.get("kind")
         if kind == "battle" and _hex_ok(scenario, item.get("to")):
             cx, cy = g.hex_center(item["to"])
             rr = 0.8 * g.r
-            d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(255, 255, 255), width=7)
-            d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=BATTLE_COLOUR, width=4)
             hits = item.get("hits")
             if isinstance(hits, int):
                 label = f"{hits} hit{'s' if hits != 1 else ''}"
@@ -327,12 +337,6 @@ def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
             for w, col in ((13, (255, 255, 255)), (7, BATTLE_COLOUR)):
                 d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=col, width=w)
                 d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=col, width=w)
-        elif kind in ("rally", "fieldworks", "reinforce", "place") and _hex_ok(scenario, item.get("hex")):
-            cx, cy = g.hex_center(item["hex"])
-            rr = 0.8 * g.r
-            colour = (40, 170, 60) if kind == "rally" else (120, 86, 40)
-            d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(255, 255, 255), width=7)
-            d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=colour, width=4)
 
 
 def _pieces(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: BattleCryState) -> None:
@@ -399,7 +403,7 @@ def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | 
     for side in tables.SIDES:
         n = int(state.flags.get(side, 0))
         need = scenario.flags_to_win
-        boxes = [("flag", 17, 20, (230, 40, 40) if i < n else STRIP_BG,
+        boxes = [("flag", 17, 20, GOLD if i < n else STRIP_BG,
                   (240, 240, 240) if i < n else (130, 134, 142)) for i in range(need)]
         head = [("text", "Flags ", reg, STRIP_DIM)] if first else []
         flow.add(head + side_chip(side) + [("gap", 6)] + boxes

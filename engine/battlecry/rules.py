@@ -143,13 +143,13 @@ def do_battle(sc: Scenario, st: BattleCryState, side: str, cmd: Command, stream:
         raise Illegal("a General never battles alone; it adds dice to its unit", "BC §4.7")
     if attacker.id not in cur.ordered:
         raise Illegal(f"{attacker.id} has no order this turn", "BC §3.2 step 2")
-    if attacker.id in cur.no_battle:
-        raise Illegal(f"{attacker.id} may not battle this turn (it entered terrain or took an order that "
-                      "forbids it)", "BC §2.3 / §2.4")
     card = cur.effective
     allowed = 2 if (card == "bombard" and attacker.kind == "artillery") else 1
     if card == "bombard" and attacker.kind == "artillery" and cur.moves.get(attacker.id):
         raise Illegal(f"{attacker.id} battles twice or moves twice, not both (Bombard)", "BC §2.4 card 4")
+    if attacker.id in cur.no_battle:
+        raise Illegal(f"{attacker.id} may not battle this turn (it entered terrain or took an order that "
+                      "forbids it)", "BC §2.3 / §2.4")
     if cur.battles.get(attacker.id, 0) >= allowed:
         raise Illegal(f"{attacker.id} has already battled this turn", "BC §4.4")
     target_word = args[1]
