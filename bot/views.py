@@ -38,7 +38,7 @@ async def send(interaction: discord.Interaction, content: str, *, ephemeral: boo
     """Answer an interaction, whether or not it was already acknowledged. `quiet`: mentions
     are shown but ping nobody (a status or board request is not a move)."""
     content = clip(content)
-    kw["allowed_mentions"] = discord.AllowedMentions.none() if quiet else MENTIONS
+    kw.setdefault("allowed_mentions", discord.AllowedMentions.none() if quiet else MENTIONS)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kw)
     else:
@@ -125,6 +125,10 @@ async def post_result(interaction: discord.Interaction, service: GameService, re
         kwargs["file"] = f
     if (view := pending_view(result)) is not None:
         kwargs["view"] = view
+    # The next player is named every time, but pinged only when the turn passes to them.
+    ping = result.to_act_user if result.to_act_side not in (None, result.side) else None
+    kwargs["allowed_mentions"] = (discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(ping)])
+                                  if ping else discord.AllowedMentions.none())
     await send(interaction, result_text(result), **kwargs)
 
 
