@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from engine.core.dice import DiceStream
-from engine.core.errors import Illegal
+from engine.core.errors import Ambiguous, Illegal
 from engine.core.events import DieRoll, Event
 
 from . import board, tables
@@ -24,9 +24,10 @@ def card_type(card: str) -> tables.CardType:
     return tables.CARD_TYPES[card]
 
 
-def resolve_card_name(words: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+def resolve_card_name(words: tuple[str, ...], hand: list[str] | None = None) -> tuple[str, tuple[str, ...]]:
     """Read a card name from the start of `words`: 'probe-left', 'probe left', 'Fire and Hold'...
-    Returns (card id, remaining words)."""
+    With a hand, a short name ('probe') picks the one matching card held, and is ambiguous when
+    several are. Returns (card id, remaining words)."""
     for n in range(min(len(words), 5), 0, -1):
         candidate = "-".join(words[:n]).replace("_", "-")
         if candidate in tables.CARD_TYPES:
@@ -34,6 +35,13 @@ def resolve_card_name(words: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         for cid, ct in tables.CARD_TYPES.items():
             if candidate == ct.name.lower().replace(" ", "-"):
                 return cid, words[n:]
+    if hand and words:
+        first = words[0].replace("_", "-")
+        matches = sorted({c for c in hand if c.startswith(first)})
+        if len(matches) == 1:
+            return matches[0], words[1:]
+        if len(matches) > 1:
+            raise Ambiguous(first, matches)
     raise Illegal(f"'{' '.join(words)}' is not a Battle Cry command card", "BC §2.4")
 
 
@@ -101,8 +109,8 @@ def play_card(scenario: Scenario, state: BattleCryState, side: str, words: tuple
     """BC §3.2 step 1: play a command card from your hand."""
     if state.phase != "card":
         raise Illegal("you have already played a card this turn", "BC §3.2")
-    card, rest = resolve_card_name(words)
     hand = state.hands[side]
+    card, rest = resolve_card_name(words, hand)
     if card not in hand:
         raise Illegal(f"{card_type(card).name} is not in your hand", "BC §3.1")
     why = playable(scenario, state, side, card)

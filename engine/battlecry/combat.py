@@ -153,11 +153,13 @@ def resolve_battle(scenario: Scenario, state: BattleCryState, attacker: Piece, t
             lines.append(eliminate(state, target, side))
             outcome["eliminated"] = target.id
             state.last_action["items"].append({"kind": "eliminated", "hex": target_hex})
-    faces = " ".join(tables.FACE_SYMBOLS[r.face] for r in rolls)
+    faces = ", ".join(f"{tables.FACE_SYMBOLS[r.face]} {r.effect}" for r in rolls)
+    why = ", ".join([count.row.split(", ")[-1] + f" {count.base}"]
+                    + [f"{m.reason} {m.value:+d}" for m in count.modifiers])
     events.append(Event(
         kind="battle", actor=side, section="BC §4.4",
-        narrative=(f"{attacker.label} battles {victim.label} at {target_hex}: {n} dice {faces} -> "
-                   f"{hits} hit{'s' if hits != 1 else ''}, {flags} flag{'s' if flags != 1 else ''}"
+        narrative=(f"{attacker.label} battles {victim.label} at {target_hex} with {n} dice ({why}): "
+                   f"{faces} -> {hits} hit{'s' if hits != 1 else ''}, {flags} flag{'s' if flags != 1 else ''}"
                    + (". " + "; ".join(lines) if lines else "")),
         inputs={"attacker": attacker.id, "from": attacker.hex, "target": victim.id, "to": target_hex},
         base=count.base, modifiers=count.modifiers, dice=rolls, table="BC §4.4.1 battle dice",

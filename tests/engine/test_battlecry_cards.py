@@ -339,3 +339,22 @@ def test_resign_ends_the_battle():
     g = game(["skirmish-centre"] * 4)
     g.apply("confederate", "resign")
     assert g.state.winner == "union" and g.ruleset.to_act(g.state) is None
+
+
+def test_short_card_names_pick_the_card_held_or_are_ambiguous():
+    from engine.core.errors import Ambiguous
+    g = game(["probe-left", "attack-left", "attack-right", "rally"])
+    with pytest.raises(Ambiguous, match="attack-left, attack-right"):
+        g.apply("union", "play attack")
+    g.apply("union", "play probe")
+    assert g.state.current.card == "probe-left"
+
+
+def test_battle_narrative_shows_each_die_and_why():
+    g = game(["skirmish-centre"] * 4, terrain={"woods": ["0606"]})
+    g.state.pieces["ci2"].hex = "0606"
+    run(g, "union: play skirmish centre", "union: order ui2")
+    ev = g.apply("union", "battle ui2 0606 dice=6,3,5")
+    text = ev[0].narrative
+    assert "range 2 3" in text and "target in woods -1" in text and "General ug1 attached +1" in text
+    assert "⚔️ hit, 🐎 miss, 🚩 retreat" in text
