@@ -171,7 +171,8 @@ def _terrain_layer(sk: _ScenarioKey) -> Image.Image:
             d.ellipse((c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr), fill=colour)
     # 3. hex outlines
     for h in grid:
-        d.polygon(g.hex_corners(h), outline=GRID_LINE, width=SS)
+        pts = g.hex_corners(h)
+        d.line(pts + pts[:1], fill=GRID_LINE, width=SS)
     # 4. fences along their front hexsides, just inside the hex that owns them
     for h, sides in scenario.fences.items():
         if h not in grid:
@@ -189,9 +190,11 @@ def _terrain_layer(sk: _ScenarioKey) -> Image.Image:
         if h not in grid:
             continue
         cx, cy = g.hex_center(h)
-        d.polygon(g.hex_corners(h, 0.88), outline=GOLD, width=4 * SS)
-        d.polygon(star_points(cx, cy - 0.62 * g.r, 0.2 * g.r), fill=GOLD, outline=(60, 40, 0),
-                  width=SS)
+        pts = g.hex_corners(h, 0.88)
+        d.line(pts + pts[:2], fill=GOLD, width=4 * SS, joint="curve")
+        star = star_points(cx, cy - 0.62 * g.r, 0.2 * g.r)
+        d.polygon(star, fill=GOLD)
+        d.line(star + star[:2], fill=(60, 40, 0), width=SS, joint="curve")
     # 6. dashed section lines (BC §1)
     for x in g.section_line_x():
         dashed_polyline(d, [(x, g.board_top - 6 * SS), (x, g.board_bottom + 6 * SS)],
@@ -295,6 +298,8 @@ def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
             if len(path) >= 2:
                 pts = _trim(path, 0, 0.45 * g.r)
                 colour = MOVE_COLOUR if kind == "move" else RETREAT_COLOUR
+                (sx, sy), rr = path[0], 9                 # where the piece started
+                d.ellipse((sx - rr, sy - rr, sx + rr, sy + rr), fill=colour, outline=(0, 0, 0), width=3)
                 arrow(d, pts, colour, width=7, head=20, dashed=(kind == "retreat"))
         elif kind == "battle" and _hex_ok(scenario, item.get("from")) and _hex_ok(scenario, item.get("to")):
             a, b = g.hex_center(item["from"]), g.hex_center(item["to"])

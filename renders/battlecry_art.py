@@ -32,7 +32,7 @@ TERRAIN_COLOURS = {
     "bridge": (120, 174, 222),
     "devils_den": (168, 170, 148),
 }
-LABEL_ON_DARK = {"river", "bridge", "woods"}
+LABEL_ON_DARK = {"river", "bridge"}
 
 
 def hex_polygon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
