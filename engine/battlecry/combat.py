@@ -154,11 +154,11 @@ def resolve_battle(scenario: Scenario, state: BattleCryState, attacker: Piece, t
             outcome["eliminated"] = target.id
             state.last_action["items"].append({"kind": "eliminated", "hex": target_hex})
     faces = ", ".join(f"{tables.FACE_SYMBOLS[r.face]} {r.effect}" for r in rolls)
-    why = ", ".join([count.row.split(", ")[-1] + f" {count.base}"]
+    why = ", ".join([count.row.split(", ")[-1] + f": {count.base}"]
                     + [f"{m.reason} {m.value:+d}" for m in count.modifiers])
     events.append(Event(
         kind="battle", actor=side, section="BC §4.4",
-        narrative=(f"{attacker.label} battles {victim.label} at {target_hex} with {n} dice ({why}): "
+        narrative=(f"{attacker.label} battles {victim.label} at {target_hex} with {n} {'die' if n == 1 else 'dice'} ({why}): "
                    f"{faces} -> {hits} hit{'s' if hits != 1 else ''}, {flags} flag{'s' if flags != 1 else ''}"
                    + (". " + "; ".join(lines) if lines else "")),
         inputs={"attacker": attacker.id, "from": attacker.hex, "target": victim.id, "to": target_hex},

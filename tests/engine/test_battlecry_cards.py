@@ -356,5 +356,5 @@ def test_battle_narrative_shows_each_die_and_why():
     run(g, "union: play skirmish centre", "union: order ui2")
     ev = g.apply("union", "battle ui2 0606 dice=6,3,5")
     text = ev[0].narrative
-    assert "range 2 3" in text and "target in woods -1" in text and "General ug1 attached +1" in text
+    assert "range 2: 3" in text and "target in woods -1" in text and "General ug1 attached +1" in text
     assert "⚔️ hit, 🐎 miss, 🚩 retreat" in text
