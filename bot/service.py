@@ -18,6 +18,7 @@ text says why; nothing is stored in either case.
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import random
 from dataclasses import asdict, dataclass, field
@@ -197,10 +198,10 @@ class GameService:
         """Whether the latest snapshot equals a replay of the log from the seed."""
         rs = self.ruleset_of(row.ruleset)
         snap = await self.store.latest_snapshot(row.id)
-        replayed = rs.state_to_dict(await self.replay_state(row))
+        replayed = json.loads(json.dumps(rs.state_to_dict(await self.replay_state(row))))
         if snap is None:
             return await self.store.last_seq(row.id) == 0
-        return snap[1] == replayed
+        return snap[1] == replayed           # both as JSON sees them (tuples -> lists)
 
     async def resume_all(self) -> list[int]:
         """On start-up: check every active game and close those whose battle already ended

@@ -54,7 +54,7 @@ def refusal_text(error: BaseException) -> str:
 async def refuse(interaction: discord.Interaction, error: BaseException | str) -> None:
     """The ephemeral answer to a refused request; nothing was stored."""
     text = error if isinstance(error, str) else refusal_text(error)
-    await send(interaction, f"❌ {text}", ephemeral=True)
+    await send(interaction, f"❌ {text}", ephemeral=True, quiet=True)
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:

@@ -138,3 +138,29 @@ async def test_games_in_a_thread_and_a_channel_are_separate(bot, d):
     a = await bot.store.active_game(d.channel_id)
     b = await bot.store.active_game(thread.channel_id)
     assert a.id != b.id and b.channel_id == thread.channel_id
+
+
+async def test_book_scenarios_open_in_the_bot(db_path):
+    """Without the test scenario directory: the book scenarios are offered and one starts."""
+    from engine.core.game import get_ruleset
+    from tests.bot.conftest import start_bot
+    found = get_ruleset("battlecry").scenarios()
+    if not found:
+        import pytest
+        pytest.skip("no Battle Cry scenario files yet")
+    bot = await start_bot(db_path)
+    try:
+        d = Driver(bot)
+        choices = await d.complete("game", "scenario", sub="new", ruleset="battlecry", scenario="")
+        assert [c["value"] for c in choices] == [sid for sid, _ in found][:25]
+        sid = found[0][0]
+        await new(d, scenario=sid, side="union")
+        await d.game("join", user=BOB, side="confederate")
+        rest = await d.game("start", user=ALICE)
+        assert [f[0] for f in rest.last.files] == ["board.png"]
+        loaded = await bot.service.load(d.channel_id)
+        first = loaded.scenario.first_player
+        rest = await d.cmd("hand", user={"union": ALICE, "confederate": BOB}[first])
+        assert rest.last.ephemeral and all(f"`{c}`" in rest.last.content for c in loaded.state.hands[first])
+    finally:
+        await bot.close()

@@ -1,0 +1,113 @@
+"""GameService without Discord: custom scenarios, loading by replay, permissions, idempotency."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+import pytest_asyncio
+
+from bot.service import GameService, NoGame, NotAllowed, Refused, StaleChoice
+from bot.store import ChannelBusy, Store
+from engine.core.errors import Illegal
+from tests.bot.conftest import TEST_SCENARIO
+from tests.bot.harness import png_size
+
+CH, GUILD, A, B, C = 10, 20, 1, 2, 3
+
+
+@pytest_asyncio.fixture
+async def service(db_path):
+    store = await Store.open(db_path)
+    yield GameService(store)
+    await store.close()
+
+
+async def _custom_game(service: GameService, seed="1"):
+    await service.new_game(GUILD, CH, A, "battlecry", "custom", seed, scenario_text=TEST_SCENARIO, side="union")
+    await service.join(CH, B, "confederate")
+    return await service.start(CH, A)
+
+
+async def test_custom_scenario_game_is_stored_with_its_text(service, db_path):
+    loaded = await _custom_game(service)
+    assert loaded.row.scenario_text == TEST_SCENARIO and loaded.row.scenario_id == "test-skirmish"
+    await service.act(CH, A, "play attack-centre")
+    # a fresh service (another process) parses the stored text again
+    other = GameService(service.store)
+    again = await other.load(CH)
+    assert again.scenario.title == "Test Skirmish" and again.seq == 1
+    assert again.state.current.card == "attack-centre"
+
+
+async def test_bad_scenarios_and_rulesets_are_refused(service):
+    with pytest.raises(Refused, match="missing 'sides'"):
+        await service.new_game(GUILD, CH, A, "battlecry", "custom", scenario_text='id = "x"\n')
+    with pytest.raises(Refused, match="unknown ruleset"):
+        await service.new_game(GUILD, CH, A, "chess", "x")
+    with pytest.raises(NoGame):
+        await service.load(CH)
+
+
+async def test_one_game_per_channel(service):
+    await _custom_game(service)
+    with pytest.raises(ChannelBusy):
+        await service.new_game(GUILD, CH, C, "battlecry", "custom", scenario_text=TEST_SCENARIO)
+
+
+async def test_permissions_and_status(service):
+    await service.new_game(GUILD, CH, A, "battlecry", "custom", "1", scenario_text=TEST_SCENARIO, side="union")
+    with pytest.raises(Refused, match="not started"):
+        await service.act(CH, A, "play attack-centre")
+    await service.join(CH, B, "confederate")
+    await service.start(CH, B)
+    with pytest.raises(NotAllowed):
+        await service.act(CH, C, "play attack-centre")
+    with pytest.raises(Illegal, match="BC §3.2"):
+        await service.act(CH, B, "play attack-centre")
+    with pytest.raises(NotAllowed):
+        await service.abandon(CH, B, is_admin=False)
+    assert await service.store.last_seq((await service.load(CH)).row.id) == 0
+
+
+async def test_interaction_applied_once_and_stale_choices(service):
+    loaded = await _custom_game(service)
+    r1 = await service.act(CH, A, "play attack-centre", interaction_id=42)
+    r2 = await service.act(CH, A, "play attack-centre", interaction_id=42)
+    assert not r1.duplicate and r2.duplicate and r2.seq == r1.seq == 1
+    assert [e.narrative for e in r2.events] == [e.narrative for e in r1.events]
+    with pytest.raises(StaleChoice):
+        await service.act(CH, A, "order ui2", expect_seq=0)
+    with pytest.raises(StaleChoice):
+        await service.act(CH, A, "order ui2", expect_game=loaded.row.id + 1)
+    assert (await service.act(CH, A, "order ui2", expect_seq=1)).seq == 2
+
+
+async def test_load_replays_the_log_when_snapshots_are_missing(service, db_path):
+    loaded = await _custom_game(service)
+    for line in ("play attack-centre", "order ui2", "move ui2 0605", "battle ui2 0604 dice=1,2,3,4,6", "end"):
+        result = await service.act(CH, A, line)
+    expected = result.ruleset.state_to_dict(result.state)
+    assert await service.verify(loaded.row)
+    assert result.ruleset.state_to_dict(await service.replay_state(loaded.row)) == expected
+
+    with sqlite3.connect(db_path) as db:           # the snapshots are only a cache
+        db.execute("DELETE FROM snapshots WHERE seq > 2")
+    again = await service.load(CH)
+    assert again.seq == 5 and again.ruleset.state_to_dict(again.state) == expected
+    with sqlite3.connect(db_path) as db:
+        db.execute("DELETE FROM snapshots")
+    again = await service.load(CH)
+    assert again.seq == 5 and again.ruleset.state_to_dict(again.state) == expected
+
+
+async def test_log_status_hand_and_render(service):
+    await _custom_game(service)
+    await service.act(CH, A, "play attack-centre")
+    assert (await service.log(CH, 5)) == ["#1 Union plays Attack Centre (BC §2.4)"]
+    _, text = await service.status(CH)
+    assert "Card in play: Attack Centre" in text and "<@1>" in text
+    assert "Sharp Shooter" in await service.hand(CH, A)
+    with pytest.raises(NotAllowed):
+        await service.hand(CH, C)
+    png = service.render(await service.load(CH))
+    assert png is not None and png_size(png)[0] > 100
