@@ -143,8 +143,12 @@ class GameService:
     def ruleset_ids() -> list[str]:
         return sorted(rulesets())
 
-    async def game_row(self, channel_id: int) -> GameRow:
+    async def game_row(self, channel_id: int, finished_ok: bool = False) -> GameRow:
+        """The channel's live game; with `finished_ok`, the last finished one will do too
+        (to show the final board, status and log of a battle that has ended)."""
         row = await self.store.active_game(channel_id)
+        if row is None and finished_ok:
+            row = await self.store.latest_game(channel_id)
         if row is None:
             raise NoGame("there is no game in this channel; start one with /game new")
         return row
@@ -159,9 +163,9 @@ class GameService:
             return sc
         return rs.load_scenario(row.scenario_id)
 
-    async def load(self, channel_id: int) -> LoadedGame:
+    async def load(self, channel_id: int, finished_ok: bool = False) -> LoadedGame:
         """The channel's live game: from its latest snapshot, plus any later commands."""
-        return await self.load_row(await self.game_row(channel_id))
+        return await self.load_row(await self.game_row(channel_id, finished_ok))
 
     async def load_row(self, row: GameRow) -> LoadedGame:
         rs = self.ruleset_of(row.ruleset)
@@ -352,7 +356,7 @@ class GameService:
         return hand_text(loaded.state, side, loaded.scenario)
 
     async def status(self, channel_id: int) -> tuple[LoadedGame, str]:
-        loaded = await self.load(channel_id)
+        loaded = await self.load(channel_id, finished_ok=True)
         rs, row = loaded.ruleset, loaded.row
         seats = " · ".join(f"{s.title()}: " + (f"<@{loaded.seats[s]}>" if s in loaded.seats else "_free_")
                            for s in rs.sides)
@@ -363,7 +367,7 @@ class GameService:
 
     async def log(self, channel_id: int, n: int = 10) -> list[str]:
         """The last `n` events' narratives, oldest first, each with its command's seq."""
-        row = await self.game_row(channel_id)
+        row = await self.game_row(channel_id, finished_ok=True)
         lines: list[str] = []
         for c in await self.store.commands(row.id):
             for e in c.events:

@@ -244,6 +244,13 @@ class Store:
                                 " AND status IN ('setup', 'active')", (channel_id,))
         return GameRow.from_row(rows[0]) if rows else None
 
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The channel's newest game that was not abandoned (a finished battle stays readable:
+        its board, status and log), or None."""
+        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+                                " AND status != 'abandoned' ORDER BY id DESC LIMIT 1", (channel_id,))
+        return GameRow.from_row(rows[0]) if rows else None
+
     async def list_games(self, guild_id: int | None = None) -> list[GameRow]:
         """Setup/active games, newest first; only this guild's when ``guild_id`` is given."""
         rows = await self._rows(

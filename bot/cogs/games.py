@@ -107,7 +107,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
     async def board(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         try:
-            loaded = await service.load(interaction.channel_id)
+            loaded = await service.load(interaction.channel_id, finished_ok=True)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return

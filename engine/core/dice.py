@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .errors import DiceNeeded
+from .errors import DiceNeeded, Illegal
 
 
 def _draw(seed: int | str, index: int, bound: int) -> int:
@@ -32,7 +32,7 @@ class DiceStream:
         if self.supplied:
             value = self.supplied.pop(0)
             if not 1 <= value <= sides:
-                raise ValueError(f"supplied die result {value} is not a face of a d{sides}")
+                raise Illegal(f"supplied die result {value} is not a face of a d{sides} (1-{sides})")
             self.used_supplied.append(value)
             return value
         if self.strict:

@@ -106,6 +106,11 @@ async def test_resign_ends_the_game(d, game):
     row = await d.bot.store.get_game(game.id)
     assert row.status == "over" and "Union wins" in row.result
     assert await d.bot.store.active_game(d.channel_id) is None       # the channel is free again
+    for sub in ("status", "board", "log"):                            # the ended battle stays readable
+        rest = await d.game(sub, user=CAROL)
+        assert not rest.last.ephemeral and "no game" not in rest.last.content, sub
+    rest = await d.game("status", user=CAROL)
+    assert "Union wins" in rest.last.content
     rest = await new(d)
     assert not rest.last.ephemeral
 

@@ -3,7 +3,7 @@ import pytest
 
 from engine.core.commands import parse
 from engine.core.dice import DiceStream
-from engine.core.errors import CannotParse, DiceNeeded
+from engine.core.errors import CannotParse, DiceNeeded, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.hexgrid import HexGrid
 
@@ -53,7 +53,7 @@ def test_dice_stream_is_deterministic_and_supplied_first():
     assert set(values) == {1, 2, 3, 4, 5, 6} and all(60 < values.count(v) < 140 for v in range(1, 7))
     s = DiceStream(1, 0, supplied=[6, 2])
     assert [s.roll(6, "x"), s.roll(6, "x")] == [6, 2] and s.draws == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(Illegal, match="not a face of a d6"):
         DiceStream(1, 0, supplied=[7]).roll(6, "x")
     with pytest.raises(DiceNeeded):
         DiceStream(1, 0, strict=True).roll(6, "battle")
