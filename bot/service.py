@@ -375,12 +375,13 @@ class GameService:
                 lines.append(f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else ""))
         return lines[-n:] if n > 0 else []
 
-    async def completions(self, channel_id: int, user_id: int, kind: str, prefix: str) -> list[tuple[str, str]]:
+    async def completions(self, channel_id: int, user_id: int, kind: str, prefix: str,
+                          context: dict | None = None) -> list[tuple[str, str]]:
         """Autocomplete choices for the user's side; never raises (no game -> no choices)."""
         try:
             loaded = await self.load(channel_id)
             side = loaded.side_of(user_id)
-            return loaded.ruleset.completions(loaded.scenario, loaded.state, side, kind, prefix)
+            return loaded.ruleset.completions(loaded.scenario, loaded.state, side, kind, prefix, context)
         except Exception:
             log.debug("no completions for %s/%s", channel_id, kind, exc_info=True)
             return []

@@ -44,17 +44,19 @@ def _choice(name: str, value: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=name[:100], value=value[:100])
 
 
-def complete(kind: str, *, multi: bool = False) -> Autocomplete:
+def complete(kind: str, *, multi: bool = False, context: tuple[str, ...] = ()) -> Autocomplete:
     """An autocomplete callback offering the ruleset's `kind` completions for the user's side.
-    With `multi`, the option is a space-separated list and the last word is completed."""
+    With `multi`, the option is a space-separated list and the last word is completed;
+    `context` names options already typed that the ruleset may use (e.g. the unit that fires)."""
 
     async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         head, prefix = "", current or ""
         if multi and " " in prefix:
             head, prefix = prefix.rsplit(" ", 1)
             head = head.strip()
+        ctx = {name: getattr(interaction.namespace, name, None) for name in context}
         options = await service_of(interaction).completions(interaction.channel_id, interaction.user.id,
-                                                            kind, prefix)
+                                                            kind, prefix, {k: v for k, v in ctx.items() if v})
         if head:
             return [_choice(f"{head} {value} — {name}", f"{head} {value}") for name, value in options][:25]
         return [_choice(name, value) for name, value in options][:25]

@@ -59,14 +59,14 @@ class BattleCryCog(commands.Cog, name="Battle Cry"):
     @app_commands.guild_only()
     @app_commands.describe(unit="The piece to move", to="Destination hex, or a path of hexes, e.g. 0605 0604",
                            leave_general="Leave the attached General behind")
-    @app_commands.autocomplete(unit=complete("piece"), to=complete("hex", multi=True))
+    @app_commands.autocomplete(unit=complete("piece"), to=complete("destination", multi=True, context=("unit",)))
     async def move(self, interaction: discord.Interaction, unit: str, to: str, leave_general: bool = False) -> None:
         await run_action(interaction, words("move", unit, to, "alone" if leave_general else None))
 
     @app_commands.command(name="battle", description="Battle an enemy unit or General (BC §4.4)")
     @app_commands.guild_only()
     @app_commands.describe(unit="Your ordered unit", target="The enemy's hex", dice=DICE)
-    @app_commands.autocomplete(unit=complete("ordered"), target=complete("target"))
+    @app_commands.autocomplete(unit=complete("battler"), target=complete("target", context=("unit",)))
     async def battle(self, interaction: discord.Interaction, unit: str, target: str, dice: str | None = None) -> None:
         await run_action(interaction, words("battle", unit, target, _dice(dice)))
 
@@ -127,7 +127,7 @@ class BattleCryCog(commands.Cog, name="Battle Cry"):
     @app_commands.command(name="supply", description="Short of Supplies: a unit falls back to a hex (BC §2.4)")
     @app_commands.guild_only()
     @app_commands.describe(unit="The unit (yours or the enemy's) id or hex", hex="The empty hex it falls back to")
-    @app_commands.autocomplete(hex=complete("hex"))
+    @app_commands.autocomplete(unit=complete("anyunit"), hex=complete("supply", context=("unit",)))
     async def supply(self, interaction: discord.Interaction, unit: str, hex: str) -> None:
         await run_action(interaction, words("supply", unit, hex))
 

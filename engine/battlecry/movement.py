@@ -119,6 +119,30 @@ def find_path(scenario: Scenario, state: BattleCryState, piece: Piece, dest: str
     return list(reversed(path))
 
 
+def reachable(scenario: Scenario, state: BattleCryState, piece: Piece) -> list[str]:
+    """Every hex `piece` could end a legal move in (for autocomplete and hints), nearest first."""
+    grid = scenario.grid
+    limit = allowance(state, piece)
+    seen = {piece.hex: 0}
+    frontier = [piece.hex]
+    ends: list[str] = []
+    for d in range(1, limit + 1):
+        nxt = []
+        for here in frontier:
+            if here != piece.hex and (stops_in(scenario, here) or
+                                      entry_problem(scenario, state, piece, here, final=False)):
+                continue
+            for n in grid.neighbors(here):
+                if n in seen:
+                    continue
+                seen[n] = d
+                nxt.append(n)
+                if entry_problem(scenario, state, piece, n, final=True) is None:
+                    ends.append(n)
+        frontier = nxt
+    return ends
+
+
 def move_piece(scenario: Scenario, state: BattleCryState, piece: Piece, path: list[str],
                take_general: bool = True) -> list[Event]:
     """Carry out a checked move. An attached General goes with its unit unless told to stay or

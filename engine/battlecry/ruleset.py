@@ -4,7 +4,9 @@ from __future__ import annotations
 from engine.core.commands import Command
 from engine.core.game import register
 
-from . import board, cards, rules, tables
+from engine.core.errors import Illegal
+
+from . import board, cards, combat, movement, rules, tables
 from .scenario import Scenario, list_scenarios, load_scenario, parse_scenario
 from .setup import new_state
 from .state import BattleCryState
@@ -87,24 +89,48 @@ class BattleCryRuleset:
 
     # -- autocomplete -----------------------------------------------------------------------
     def completions(self, scenario: Scenario, state: BattleCryState, side: str | None, kind: str,
-                    prefix: str) -> list[tuple[str, str]]:
-        """Choices for a slash option. kind: card, piece, ordered, unit, target, general, hex,
-        retreat, section."""
+                    prefix: str, context: dict | None = None) -> list[tuple[str, str]]:
+        """Choices for a slash option. kind: card, piece, ordered, battler, unit, anyunit, target,
+        general, hex, destination, retreat, section. `context` holds the options already typed
+        (e.g. {"unit": "ui3"}): targets are then ranked by range with their dice, destinations
+        are the hexes that unit can legally reach."""
         prefix = prefix.lower().strip()
+        context = context or {}
         out: list[tuple[str, str]] = []
+        unit = state.pieces.get(str(context.get("unit", "")).lower())
+        if kind == "supply":       # Short of Supplies may send back an enemy unit too
+            if unit is None or not unit.alive or unit.is_general:
+                return []
+            return [(h, h) for h in cards.supply_destinations(scenario, state, unit) if prefix in h][:25]
+        if unit is not None and (not unit.alive or unit.side != side):
+            unit = None
+        if kind == "target" and side and unit is not None and not unit.is_general:
+            return self._ranked_targets(scenario, state, unit, prefix)
+        if kind == "destination" and unit is not None:
+            hexes = movement.reachable(scenario, state, unit)
+            out = [(f"{h} {scenario.terrain.get(h, 'clear')}", h) for h in hexes]
+            return [(n, v) for n, v in out if prefix in v][:25]
+        if kind == "destination":
+            kind = "hex"
         if kind == "card" and side:
             seen = set()
             for c in state.hands.get(side, []):
                 if c not in seen:
                     seen.add(c)
                     out.append((tables.CARD_TYPES[c].name, c))
-        elif kind in ("piece", "unit", "ordered") and side:
+        elif kind in ("piece", "unit", "ordered", "battler") and side:
             for p in state.live(side):
-                if kind == "unit" and p.is_general:
+                if kind in ("unit", "battler") and p.is_general:
                     continue
-                if kind == "ordered" and p.id not in state.current.ordered:
+                if kind in ("ordered", "battler") and p.id not in state.current.ordered:
+                    continue
+                if kind == "battler" and p.id in state.current.no_battle:
                     continue
                 out.append((f"{p.label} in {p.hex}", p.id))
+        elif kind == "anyunit":
+            for p in state.live():
+                if not p.is_general:
+                    out.append((f"{p.label} in {p.hex}", p.id))
         elif kind == "target" and side:
             for p in state.live(state.other(side)):
                 if p.is_general and state.piece_at(p.hex) is not None:
@@ -125,6 +151,25 @@ class BattleCryRuleset:
                 label = f"{h} {t}" + (f" ({occupant.id})" if occupant else "")
                 out.append((label, h))
         return [(n, v) for n, v in out if prefix in n.lower() or prefix in v.lower()][:25]
+
+    def _ranked_targets(self, scenario: Scenario, state: BattleCryState, unit, prefix: str) -> list[tuple[str, str]]:
+        """Enemy targets for `unit`, those it can battle first (with range and dice), nearest first."""
+        rows = []
+        for p in state.live(state.other(unit.side)):
+            if p.is_general and state.piece_at(p.hex) is not None:
+                continue
+            rng = scenario.grid.distance(unit.hex, p.hex)
+            try:
+                count = combat.battle_dice(scenario, state, unit, p.hex,
+                                           leadership=state.current.effective == "leadership")
+                clear, _ = board.line_of_sight(scenario, state, unit, p.hex)
+                note = f"range {rng}, {max(count.total, 0)} dice" if clear else f"range {rng}, no line of sight"
+                ok = clear and count.total > 0
+            except Illegal:
+                note, ok = f"range {rng}, out of reach", False
+            rows.append((not ok, rng, f"{p.label} in {p.hex}: {note}", p.hex))
+        rows.sort()
+        return [(n, v) for _, _, n, v in rows if prefix in n.lower() or prefix in v][:25]
 
     def sections_of(self, scenario: Scenario, side: str, hex_id: str) -> tuple[str, ...]:
         return board.sections_of(scenario, side, hex_id)

@@ -232,3 +232,12 @@ async def test_a_complete_game_through_slash_commands(d, game):
     assert await d.bot.service.verify(row)
     rest = await d.cmd("act", user=ALICE, line="end")
     assert rest.last.ephemeral and "no game" in rest.last.content
+
+
+async def test_target_autocomplete_uses_the_chosen_unit(d, game):
+    await d.cmd("play", user=ALICE, card="skirmish-centre")
+    await d.cmd("order", user=ALICE, units="ui2")
+    choices = await d.complete("battle", "target", user=ALICE, unit="ui2", target="")
+    assert choices[0]["value"] == "0604" and "range 2" in choices[0]["name"] and "dice" in choices[0]["name"]
+    units = await d.complete("battle", "unit", user=ALICE, unit="")
+    assert [c["value"] for c in units] == ["ui2"]

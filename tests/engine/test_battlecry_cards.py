@@ -358,3 +358,18 @@ def test_battle_narrative_shows_each_die_and_why():
     text = ev[0].narrative
     assert "range 2: 3" in text and "target in woods -1" in text and "General ug1 attached +1" in text
     assert "⚔️ hit, 🐎 miss, 🚩 retreat" in text
+
+
+def test_autocomplete_ranks_targets_by_reach_and_lists_legal_destinations():
+    g = game(["skirmish-centre"] * 4)
+    g.state.pieces["ci2"].hex = "0606"
+    run(g, "union: play skirmish centre", "union: order ui2")
+    rs, sc, st = g.ruleset, g.scenario, g.state
+    targets = rs.completions(sc, st, "union", "target", "", {"unit": "ui2"})
+    assert targets[0] == ("ci2 (infantry) in 0606: range 2, 4 dice", "0606")
+    assert any("out of reach" in name for name, _ in targets)
+    dests = [v for _, v in rs.completions(sc, st, "union", "destination", "", {"unit": "ui2"})]
+    assert set(dests) == {"0708", "0609", "0508", "0607", "0707"}      # 0709 holds ua1
+    assert [v for _, v in rs.completions(sc, st, "union", "battler", "")] == ["ui2"]
+    supply = rs.completions(sc, st, "union", "supply", "", {"unit": "ci2"})
+    assert supply and all(sc.grid.col_row(v)[1] < 5 for _, v in supply)
