@@ -55,9 +55,9 @@ def read_script(path: Path) -> tuple[str | None, list[str]]:
 class Session:
     """One offline game: applies lines, writes PNGs and the JSON log."""
 
-    def __init__(self, game: Game, out: Path | None, render: bool = True, echo: TextIO = sys.stdout,
+    def __init__(self, game: Game, out: Path | None, render: bool = True, echo: TextIO | None = None,
                  dice: list[int] | None = None):
-        self.game, self.out, self.echo = game, out, echo
+        self.game, self.out, self.echo = game, out, echo or sys.stdout
         self.dice = dice or []
         self.render_fn = renderer(game.ruleset.id) if render else None
         self.count = 0
@@ -113,8 +113,9 @@ def run_lines(session: Session, lines: Iterable[str], stop_on_error: bool = Fals
     return refused
 
 
-def hotseat(session: Session, stdin: TextIO = sys.stdin) -> None:
+def hotseat(session: Session, stdin: TextIO | None = None) -> None:
     g = session.game
+    stdin = stdin or sys.stdin
     print(g.ruleset.status(g.scenario, g.state), file=session.echo)
     while g.to_act is not None:
         side = g.to_act
@@ -149,9 +150,10 @@ def parse_dice(text: str | None) -> list[int]:
         raise SystemExit(f"--dice takes die results separated by commas, e.g. 1,5,6 (got {text!r})")
 
 
-def demo(out: Path, render: bool = True, echo: TextIO = sys.stdout) -> Game:
+def demo(out: Path, render: bool = True, echo: TextIO | None = None) -> Game:
     """Replay every bundled demo script to its end (the README's first command runs this)."""
     last = None
+    echo = echo or sys.stdout
     for script in sorted(DEMO_DIR.glob("*.txt")):
         ruleset_id, scenario_id = script.stem.split("--", 1)
         seed, lines = read_script(script)

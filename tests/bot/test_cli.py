@@ -1,0 +1,90 @@
+"""The offline CLI and the `herald` console script: scripts, hotseat, supplied dice, the demo."""
+import io
+import json
+
+from PIL import Image
+
+import bot.cli as cli
+import bot.main as herald_main
+from engine.core.game import Game
+
+SCRIPT = """# seed: 7
+union: play assault-centre
+union: move ui1 0404
+union: fly ui1 to the moon
+union: battle ui1 0607 dice=1,5
+confederate: play probe-left
+union: end
+"""
+
+
+def test_script_writes_a_png_per_action_and_the_log(tmp_path, capsys):
+    script = tmp_path / "game.txt"
+    script.write_text(SCRIPT)
+    rc = cli.main(["play", "battlecry", "first-bull-run", "--script", str(script), "--out", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert rc == 1                                           # two lines were refused
+    assert "fly ui1 to the moon: refused: unknown command 'fly'" in out
+    assert "refused: it is Union's turn (BC §3.2)" in out
+    pngs = sorted(p.name for p in (tmp_path / "out").glob("*.png"))
+    assert pngs == ["000-start.png", "001-union-play.png", "002-union-move.png", "003-union-battle.png",
+                    "004-union-end.png"]
+    assert Image.open(tmp_path / "out" / "003-union-battle.png").size[0] > 1000
+    log = json.loads((tmp_path / "out" / "log.json").read_text())
+    assert log["seed"] == "7" and [c["text"] for c in log["commands"]] == [
+        "play assault-centre", "move ui1 0404", "battle ui1 0607 dice=1,5", "end"]
+    battle = log["commands"][2]["events"][0]
+    assert battle["section"] == "BC §4.4" and [d["face"] for d in battle["dice"]] == ["infantry", "flag"]
+
+
+def test_dice_option_supplies_results_in_order_and_records_them(tmp_path, capsys):
+    script = tmp_path / "g.txt"
+    script.write_text("# seed: 7\nplay assault-centre\nbattle ui1 0607\nbattle ua1 0507\n")
+    rc = cli.main(["play", "battlecry", "first-bull-run", "--script", str(script), "--dice", "6,6,5,1",
+                   "--out", str(tmp_path), "--no-render"])
+    assert rc == 0
+    log = json.loads((tmp_path / "log.json").read_text())
+    used = [log["commands"][1]["dice"], log["commands"][2]["dice"]]
+    rolled = [[d["result"] for e in c["events"] for d in e["dice"]] for c in log["commands"][1:]]
+    assert used == rolled and used[0] and used[1]              # each battle took its own dice...
+    assert used[0] + used[1] == [6, 6, 5, 1][:len(used[0]) + len(used[1])]   # ...in queue order
+    assert not list(tmp_path.glob("*.png"))
+
+
+def test_hotseat_reads_commands_for_the_side_to_act():
+    game = Game.new("battlecry", "first-bull-run", 7)
+    out = io.StringIO()
+    session = cli.Session(game, None, render=False, echo=out)
+    cli.hotseat(session, stdin=io.StringIO("status\nplay assault-centre\nend\nhelp\nquit\n"))
+    text = out.getvalue()
+    assert "Your hand (Union)" in text and "[union] >" in text and "[confederate] >" in text
+    assert game.state.active == "confederate" and len(game.history) == 2
+    assert "move <unit> <hex>" in text
+
+
+def test_demo_plays_every_bundled_battle_to_its_end(tmp_path):
+    out = io.StringIO()
+    game = cli.demo(tmp_path, render=False, echo=out)
+    assert game.state.phase == "over" and "0 refused" in out.getvalue()
+    log = json.loads((tmp_path / "battlecry--first-bull-run" / "log.json").read_text())
+    assert len(log["commands"]) == len(game.history) and log["state_hash"] == game.state.state_hash()
+
+
+def test_console_script_runs_the_demo_without_a_token_and_the_bot_with_one(monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr(cli, "demo", lambda out, render=True: calls.append(("demo", out)))
+    assert herald_main.main([]) == 0 and calls[0][0] == "demo"
+    import bot.client
+    monkeypatch.setenv("DISCORD_TOKEN", "t0ken")
+    monkeypatch.setenv("HERALD_DB", str(tmp_path / "h.db"))
+    monkeypatch.setattr(bot.client, "run_bot", lambda token, db: calls.append(("bot", token, db)))
+    assert herald_main.main([]) == 0
+    assert calls[1] == ("bot", "t0ken", str(tmp_path / "h.db"))
+    monkeypatch.delenv("DISCORD_TOKEN")
+    assert herald_main.main(["bot"]) == 2
+
+
+def test_unknown_scenario_is_a_clear_error(capsys):
+    assert cli.main(["play", "battlecry", "waterloo", "--no-render"]) == 2
+    assert "no Battle Cry scenario 'waterloo'" in capsys.readouterr().err
