@@ -106,6 +106,12 @@ def do_move(sc: Scenario, st: BattleCryState, side: str, cmd: Command, stream: D
 
 
 def _check_can_move(sc: Scenario, st: BattleCryState, piece: Piece) -> None:
+    """BC §3.2 step 2 and §4.2: only ordered pieces move, once, before any battle (cards aside).
+
+    HERALD (digest §8 item 9): the movement table's footnote says Generals "may move and battle
+    without specific orders", while §4.1 and the §4.8 example spend an order on a General. A
+    General therefore needs an order to move by itself; it moves with its ordered unit, and it
+    always adds its die to its unit's battles, ordered or not."""
     cur = st.current
     card = cur.effective
     if piece.id not in cur.ordered:
