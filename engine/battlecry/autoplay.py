@@ -166,3 +166,20 @@ def play_game(game: Game, max_commands: int = 4000) -> list[tuple[str, str]]:
 
 def state_summary(state: BattleCryState) -> str:
     return f"turn {state.turn}, flags {state.flags}, winner {state.winner}"
+
+
+def write_script(scenario_id: str, seed: int) -> str:
+    """The text of a demo script: `python -m engine.battlecry.autoplay first-bull-run 7`
+    prints what `bot/demos/battlecry--first-bull-run.txt` holds (rewrite it when rules change)."""
+    game = Game.new("battlecry", scenario_id, seed)
+    lines = [f"# Herald demo: {game.scenario.title}, played to the end by two scripted players.",
+             "# Written by engine.battlecry.autoplay and replayed by `herald demo`; every line",
+             "# is an ordinary command, as a player would type it (side: command).",
+             f"# seed: {seed}"]
+    lines += [f"{side}: {line}" for side, line in play_game(game)]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
