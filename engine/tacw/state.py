@@ -1,0 +1,185 @@
+"""The state of a This Accursed Civil War game (Musket & Pike series): plain data, JSON-ready.
+
+Section numbers are the rulebook's own (`rules/tacw.it.txt`), as mapped by the digest
+(`rules/digests/tacw.md`). The scenario's fixed map stays in the Scenario; the state holds what
+changes: units and their formation/morale/casualties/facing, leaders, wings and their orders, the
+turn and activation sequence, victory points, and decisions pending.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SIDES = ("royalist", "parliament")
+ORDERS = ("charge", "make_ready", "receive_charge", "rally")          # §5.5, precedence §4.2
+UNIT_KINDS = ("cavalry", "heavy", "light", "artillery", "wagon")
+FORMATIONS = ("normal", "disordered", "broken")                      # §6.3.1 (Scossa, Rotta)
+SPECIAL_FORMATIONS = ("", "open", "column", "hedgehog")              # §6.3.2 - §6.3.4
+MORALE_STATES = ("normal", "shaken", "broken")                       # §11.1 (eliminated = gone)
+
+
+@dataclass
+class Unit:
+    """A combat unit (§2.1.2). `hexes` holds one hex, two for a double heavy-infantry unit,
+    and is empty once the unit is gone (eliminated or pursued off the map)."""
+    id: str
+    side: str
+    wing: str
+    kind: str                     # cavalry / heavy / light / artillery / wagon
+    name: str
+    strength: int                 # printed SP (artillery: 0)
+    morale: int                   # printed morale 4..8
+    hexes: list[str]
+    facing: int                   # vertex 0..5 (engine.core.facing)
+    casualties: int = 0
+    formation: str = "normal"
+    special_formation: str = ""
+    morale_state: str = "normal"
+    at_threshold: bool = False    # §11.5: reached its casualty threshold, never above Shaken
+    light_kind: str = ""          # "commanded_shot" / "dragoons" (§2.1.2)
+    gun_class: str = ""           # "3lb" / "saker" / "culverin" (§9.9)
+    ricochet_range: int = 0       # printed on artillery (§9.9.3)
+    max_range: int = 0
+    pistols: int = 2              # cavalry shots left (§9.8); scenario may start with 1
+    fired: bool = False           # artillery fired this turn (§9.9.1)
+    salvo_used: bool = False      # Salvo marker (§9.4)
+    gun_state: str = ""           # "" / "disabled" / "captured" (§9.9.9)
+    captured_by: str = ""         # side holding a captured gun (VP)
+    on_top: bool = True           # artillery stacking order (§8.3)
+    status: str = "active"        # active / eliminated / off_map
+    no_hedgehog: bool = False     # scenario restriction (Naseby: Bard)
+    salvo_allowed: bool = True
+
+    @property
+    def alive(self) -> bool:
+        return self.status == "active" and bool(self.hexes)
+
+    @property
+    def is_double(self) -> bool:
+        return len(self.hexes) == 2
+
+    @property
+    def current_morale(self) -> int:
+        """§11.2: Shaken is one less than printed; Broken is 1."""
+        if self.morale_state == "broken":
+            return 1
+        if self.morale_state == "shaken":
+            return self.morale - 1
+        return self.morale
+
+    @property
+    def remaining_strength(self) -> int:
+        return max(self.strength - self.casualties, 0)
+
+
+@dataclass
+class Leader:
+    """Army Commander ("ac") or Wing Commander ("wc"), §5."""
+    id: str
+    side: str
+    name: str
+    role: str                     # "ac" / "wc"
+    value: int                    # command value 0, -1, -2 (-2 best)
+    hex: str | None
+    wing: str | None = None       # the wing a WC commands
+    finished: bool = False        # §4.3.4: flipped to "Finished"
+    no_continue: bool = False     # §4.4.2 marker
+    removed_turn: int | None = None   # §5.3: removed this turn, replacement roll pending
+    status: str = "active"        # active / removed / dead
+    special: str = ""             # "cromwell" (§10.7.5), "king" (50 VP)
+    replacement: str = ""         # name of the scenario's replacement WC
+    generic: bool = False         # a generic replacement leader (§5.3.3)
+
+
+@dataclass
+class Wing:
+    """A wing and its order (§5.5)."""
+    id: str
+    side: str
+    name: str
+    commander: str                # leader id
+    order: str
+    cavalry: bool = False         # "cavalry wing" for the -1 modifiers (§4.3.3, §4.4.4)
+    activations: int = 0          # activations this turn (1 + continuations)
+    done: bool = False            # its activation(s) for this turn are over
+    bypassed: bool = False        # pre-empted, waiting to activate (§4.4.1)
+    historical_order: str = ""
+
+
+@dataclass
+class Activation:
+    """The wing activation under way (§3.2 steps A-F)."""
+    wing: str
+    side: str
+    step: str = "order_change"    # order_change -> actions -> close_combat -> continuation
+    number: int = 1               # 1st, 2nd or 3rd activation of this wing this turn
+    acted: list[str] = field(default_factory=list)       # units that used their action
+    moved: dict[str, int] = field(default_factory=dict)  # unit -> hexes moved (momentum etc.)
+    straight: dict[str, int] = field(default_factory=dict)  # hexes moved straight ahead
+    ac_acted: bool = False
+    wc_acted: bool = False
+    order_change_tried: bool = False
+    bypassing: bool = False       # this activation is a bypass of another wing
+    resume_wing: str | None = None  # the bypassed wing that activates next
+
+
+@dataclass
+class TacwState:
+    scenario_id: str
+    seed: int | str
+    draws: int = 0
+    turn: int = 1
+    phase: str = "initiative"     # initiative / activation / rout / markers / over
+    phasing: str = ""             # the phasing player (§3.1)
+    passes: int = 0               # consecutive passes (§3.2: two end the phase)
+    units: dict[str, Unit] = field(default_factory=dict)
+    leaders: dict[str, Leader] = field(default_factory=dict)
+    wings: dict[str, Wing] = field(default_factory=dict)
+    activation: Activation | None = None
+    vp: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
+    pending: dict[str, Any] | None = None
+    policies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)   # optional rules chosen
+    last_action: dict[str, Any] = field(default_factory=dict)
+    winner: str | None = None
+    result: str = ""
+
+    def copy(self) -> "TacwState":
+        return copy.deepcopy(self)
+
+    def other(self, side: str) -> str:
+        return "parliament" if side == "royalist" else "royalist"
+
+    def units_at(self, hex_id: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and hex_id in u.hexes]
+
+    def leaders_at(self, hex_id: str) -> list[Leader]:
+        return [ld for ld in self.leaders.values() if ld.status == "active" and ld.hex == hex_id]
+
+    def wing_units(self, wing_id: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and u.wing == wing_id]
+
+    def army_commander(self, side: str) -> Leader | None:
+        for ld in self.leaders.values():
+            if ld.side == side and ld.role == "ac" and ld.status == "active":
+                return ld
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "TacwState":
+        d = copy.deepcopy(d)
+        d["units"] = {k: Unit(**v) for k, v in d["units"].items()}
+        d["leaders"] = {k: Leader(**v) for k, v in d["leaders"].items()}
+        d["wings"] = {k: Wing(**v) for k, v in d["wings"].items()}
+        d["activation"] = Activation(**d["activation"]) if d.get("activation") else None
+        return cls(**d)
+
+    def state_hash(self) -> str:
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
