@@ -49,14 +49,17 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         raise KeyError(f"unknown ruleset '{ruleset_id}' (known: {', '.join(sorted(_RULESETS))})") from None
 
 
-def rulesets() -> dict[str, Ruleset]:
+def rulesets(include_unfinished: bool = False) -> dict[str, Ruleset]:
+    """The registered rulesets. A ruleset still being built says `playable = False`; it is
+    left out of what players are offered until it is complete."""
     if not _RULESETS:
         _load_builtin()
-    return dict(_RULESETS)
+    return {k: v for k, v in _RULESETS.items() if include_unfinished or getattr(v, "playable", True)}
 
 
 def _load_builtin() -> None:
     from engine.battlecry.ruleset import BATTLECRY  # noqa: F401  (registers itself)
+    from engine.tacw.ruleset import TACW  # noqa: F401
 
 
 @dataclass

@@ -135,6 +135,8 @@ class TacwState:
     phase: str = "initiative"     # initiative / activation / rout / markers / over
     phasing: str = ""             # the phasing player (§3.1)
     passes: int = 0               # consecutive passes (§3.2: two end the phase)
+    initiative: str = ""          # the side that won the initiative this turn (§4.1)
+    last_activator: str = ""      # the side that activated the last wing (§4.2.2 alternation)
     units: dict[str, Unit] = field(default_factory=dict)
     leaders: dict[str, Leader] = field(default_factory=dict)
     wings: dict[str, Wing] = field(default_factory=dict)

@@ -1,0 +1,89 @@
+"""End of the turn: rout movement (§3.3, §12.4), marker removal and leader replacement
+(§3.4, §5.3.3), the next turn's initiative, and the end of the battle (Victory Determination)."""
+from __future__ import annotations
+
+from engine.core.dice import DiceStream
+from engine.core.events import DieRoll, Event
+
+from .state import TacwState
+
+
+def end_of_activation_phase(sc, st: TacwState, stream: DiceStream) -> list[Event]:
+    events = [Event("phase", st.phasing or "both", "TACW §3.2",
+                    f"Turn {st.turn}: the Activation Phase ends")]
+    st.activation = None
+    st.phase = "rout"
+    events += rout_phase(sc, st, stream)
+    events += marker_removal(sc, st, stream)
+    return events + next_turn(sc, st, stream)
+
+
+def rout_phase(sc, st: TacwState, stream: DiceStream) -> list[Event]:
+    """§3.3 / §12.4: every unit in morale Broken (artillery excepted) makes a rout move."""
+    from . import morale
+    events: list[Event] = []
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        if u.alive and u.morale_state == "broken" and u.kind != "artillery":
+            events += morale.rout_move(sc, st, u, stream)
+    return events
+
+
+def marker_removal(sc, st: TacwState, stream: DiceStream) -> list[Event]:
+    """§3.4: A. Salvo markers off; fired artillery and Finished leaders flip back.
+    B. A Leader Replacement roll for every leader removed this turn (§5.3.3)."""
+    from . import tables
+    st.phase = "markers"
+    for u in st.units.values():
+        u.salvo_used = False
+        u.fired = False
+    for w in st.wings.values():
+        w.done = False
+        w.bypassed = False
+        w.activations = 0
+    events: list[Event] = []
+    for ld in st.leaders.values():
+        ld.finished = False
+        ld.no_continue = False
+        if ld.status == "removed" and ld.removed_turn == st.turn:
+            roll = stream.roll(10, f"leader replacement, {ld.name}") - 1
+            outcome = tables.leader_replacement(roll)
+            events.append(Event("leader_replacement", ld.side, "TACW §5.3.3",
+                                f"Leader Replacement for {ld.name}: {roll} -> {outcome}",
+                                dice=[DieRoll("leader replacement", "d10", roll)], table="Leader Replacement table",
+                                outcome={"result": outcome}))
+            events += _apply_replacement(sc, st, ld, outcome)
+    return events
+
+
+def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
+    """HERALD: 'returns' puts the leader back with any unit of his wing (the AC with any unit of
+    his army); otherwise a WC is replaced by the scenario's named replacement or a generic
+    leader of value 0 (§5.3.3; the generic value is not in the text)."""
+    units = [u for u in st.units.values() if u.alive and u.side == ld.side
+             and (ld.role == "ac" or u.wing == ld.wing)]
+    if not units:
+        ld.status = "dead"
+        return []
+    spot = sorted(units, key=lambda u: u.id)[0].hexes[0]
+    if outcome == "returns":
+        ld.status, ld.hex, ld.removed_turn = "active", spot, None
+        return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{ld.name} returns at {spot}")]
+    ld.status = "dead"
+    if ld.role != "wc":
+        return []
+    new_id = f"{ld.id}-r"
+    from .state import Leader
+    name = ld.replacement or f"generic leader ({ld.name}'s wing)"
+    st.leaders[new_id] = Leader(new_id, ld.side, name, "wc", 0, spot, wing=ld.wing, generic=not ld.replacement)
+    st.wings[ld.wing].commander = new_id
+    return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{name} takes command of the wing at {spot}")]
+
+
+def next_turn(sc, st: TacwState, stream: DiceStream) -> list[Event]:
+    from . import victory
+    if st.turn >= sc.turns:
+        return victory.end_of_battle(sc, st)
+    st.turn += 1
+    st.phase = "initiative"
+    from .sequence import advance
+    return advance(sc, st, stream)

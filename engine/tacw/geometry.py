@@ -1,0 +1,108 @@
+"""TACW map questions: arcs of units, adjacency of leaders and enemies, command lines (§5.4),
+line of sight (§9.10). Read-only; nothing here changes a game."""
+from __future__ import annotations
+
+from collections import deque
+
+from engine.core import facing as F
+
+from .state import Leader, TacwState, Unit
+
+
+def unit_arcs(sc, u: Unit) -> dict[str, list[str]]:
+    """§6.1: the unit's front, flank and rear hexes. A hedgehog has no flank or rear (§6.3.2)."""
+    arcs = F.arcs(sc.grid, u.hexes, u.facing)
+    if u.special_formation == "hedgehog":
+        return {"front": arcs["front"] + arcs["flank"] + arcs["rear"], "flank": [], "rear": []}
+    return arcs
+
+
+def arc_to(sc, u: Unit, hex_id: str) -> str:
+    if u.special_formation == "hedgehog":
+        return "front"
+    return F.arc_of(sc.grid, u.hexes, u.facing, hex_id)
+
+
+def distance_units(sc, a: list[str], b: list[str]) -> int:
+    return min(sc.grid.distance(x, y) for x in a for y in b)
+
+
+def leader_adjacent_or_stacked(sc, a: Leader, b: Leader) -> bool:
+    if a.hex is None or b.hex is None:
+        return False
+    return a.hex == b.hex or sc.grid.adjacent(a.hex, b.hex)
+
+
+def enemies(st: TacwState, side: str) -> list[Unit]:
+    return [u for u in st.units.values() if u.alive and u.side != side]
+
+
+def leader_next_to_enemy(sc, st: TacwState, leader: Leader | None) -> bool:
+    """Modifiers of §4.4.4 and §5.7.3: the WC adjacent to an enemy unit that is not routed."""
+    if leader is None or leader.hex is None:
+        return False
+    for u in enemies(st, leader.side):
+        if u.morale_state != "broken" and any(sc.grid.distance(leader.hex, h) <= 1 for h in u.hexes):
+            return True
+    return False
+
+
+def command_reach(u: Unit) -> int:
+    """§5.4.2: links of 2 hexes for infantry, 3 for cavalry."""
+    return 3 if u.kind == "cavalry" else 2
+
+
+def _path_clear(sc, st: TacwState, a: str, b: str, side: str) -> bool:
+    """A command link may not pass through enemy units or impassable terrain (§5.4.2).
+    HERALD: checked on the hexes of a straight line between the two (both sides of an edge
+    must be blocked to block, as for line of sight)."""
+    blocked = {h for u in enemies(st, side) for h in u.hexes}
+    for step in sc.grid.line_steps(a, b):
+        hexes = [h for h in step if h is not None]
+        bad = [h for h in hexes if h in blocked or sc.hex_impassable(h)]
+        if hexes and len(bad) == len(hexes):
+            return False
+    return True
+
+
+def in_command(sc, st: TacwState, unit: Unit) -> bool:
+    """§5.4: a chain of links (2 hexes infantry, 3 cavalry) through units of the same wing to
+    the Wing Commander. Command never applies to leaders themselves."""
+    wing = st.wings.get(unit.wing)
+    wc = st.leaders.get(wing.commander) if wing else None
+    if wc is None or wc.status != "active" or wc.hex is None:
+        return False
+    mates = [u for u in st.wing_units(unit.wing)]
+    seen = {unit.id}
+    queue = deque([unit])
+    while queue:
+        cur = queue.popleft()
+        reach = command_reach(cur)
+        if any(sc.grid.distance(h, wc.hex) <= reach and _path_clear(sc, st, h, wc.hex, unit.side)
+               for h in cur.hexes):
+            return True
+        for m in mates:
+            if m.id in seen:
+                continue
+            if any(sc.grid.distance(h, k) <= reach and _path_clear(sc, st, h, k, unit.side)
+                   for h in cur.hexes for k in m.hexes):
+                seen.add(m.id)
+                queue.append(m)
+    return False
+
+
+def line_of_sight(sc, st: TacwState, firer: Unit, src: str, dst: str) -> tuple[bool, str]:
+    """§9.10: centre to centre; blocking terrain or ENEMY combat units in a hex between block
+    it (friendly units do not); a line along a hexside is blocked only if both hexes block.
+    The firer's and the target's own hexes never block."""
+    enemy_hexes = {h for u in enemies(st, firer.side) for h in u.hexes}
+
+    def blocks(h: str | None) -> bool:
+        return h is not None and (sc.hex_blocks_los(h) or h in enemy_hexes)
+
+    for step in sc.grid.line_steps(src, dst):
+        if len(step) == 1 and blocks(step[0]):
+            return False, f"{step[0]} blocks the line of sight"
+        if len(step) == 2 and blocks(step[0]) and blocks(step[1]):
+            return False, f"the line runs between {step[0]} and {step[1]}, both blocking"
+    return True, "clear"

@@ -1,0 +1,143 @@
+"""TACW command dispatcher: `apply(scenario, state, side, command) -> (state, events)`.
+
+Pure: the given state is copied, the command runs on the copy, and the sequence of play then
+walks on by itself until a player must decide (DESIGN: pending decisions)."""
+from __future__ import annotations
+
+from engine.core.commands import Command
+from engine.core.dice import DiceStream
+from engine.core.errors import CannotParse, Illegal
+from engine.core.events import Event
+
+from . import sequence
+from .state import SIDES, TacwState
+
+VERBS = {
+    "activate": "activate <wing>: activate a wing of the tier precedence calls (TACW §3.2, §4.2)",
+    "pass": "pass: do not activate a wing now (TACW §3.2 glossary)",
+    "bypass": "bypass <wing> | bypass none: answer a bypass window (TACW §4.4)",
+    "change": "change <order>: try to change the active wing's orders, before any unit acts (TACW §5.7)",
+    "close": "close: end the wing's actions and go to close combat (TACW §3.2 C-D)",
+    "continue": "continue: try to activate the wing again (TACW §4.3)",
+    "stop": "stop: end the wing's activation (TACW §3.2 F)",
+    "policy": "policy bypass never|ask: answer bypass windows automatically or be asked",
+    "resign": "resign: concede the battle",
+}
+
+
+def _need_phase_player(st: TacwState, side: str) -> None:
+    if st.phase == "over":
+        raise Illegal(f"the battle is over: {st.result}", "TACW Victory Determination")
+    if st.pending and st.pending["side"] != side:
+        raise Illegal(f"waiting for {st.pending['side'].title()} to answer a {st.pending['kind']} decision",
+                      "TACW §4.4")
+
+
+def _need_active(st: TacwState, side: str, steps: tuple[str, ...]) -> None:
+    act = st.activation
+    if act is None or act.side != side:
+        raise Illegal("you have no active wing", "TACW §3.2")
+    if st.pending:
+        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+    if act.step not in steps:
+        raise Illegal(f"not now: the activation is at step '{act.step}'", "TACW §3.2")
+
+
+def do_activate(sc, st, side, cmd, stream):
+    if not cmd.args:
+        raise CannotParse("usage: " + VERBS["activate"])
+    return sequence.activate(st, side, cmd.args[0])
+
+
+def do_pass(sc, st, side, cmd, stream):
+    return sequence.pass_turn(sc, st, side, stream)
+
+
+def do_bypass(sc, st, side, cmd, stream):
+    if not cmd.args:
+        raise CannotParse("usage: " + VERBS["bypass"])
+    wing = None if cmd.args[0] in ("none", "no") else cmd.args[0]
+    return sequence.attempt_bypass(sc, st, side, wing, stream)
+
+
+def do_change(sc, st, side, cmd, stream):
+    if not cmd.args:
+        raise CannotParse("usage: " + VERBS["change"])
+    _need_active(st, side, ("order_change",))
+    order = cmd.args[0].replace("-", "_")
+    return sequence.change_order(sc, st, side, order, stream)
+
+
+def do_close(sc, st, side, cmd, stream):
+    _need_active(st, side, ("order_change", "actions"))
+    st.activation.step = "close_combat"
+    return [Event("step", side, "TACW §3.2 D", f"{st.wings[st.activation.wing].name}: close combat step")]
+
+
+def do_continue(sc, st, side, cmd, stream):
+    _need_active(st, side, ("order_change", "actions", "close_combat", "continuation"))
+    return sequence.attempt_continuation(sc, st, side, stream)
+
+
+def do_stop(sc, st, side, cmd, stream):
+    _need_active(st, side, ("order_change", "actions", "close_combat", "continuation"))
+    return sequence.end_activation(sc, st, stream)
+
+
+def do_policy(sc, st, side, cmd, stream):
+    if len(cmd.args) < 2 or cmd.args[0] != "bypass" or cmd.args[1] not in ("never", "ask"):
+        raise CannotParse("usage: " + VERBS["policy"])
+    st.policies.setdefault(side, {})["bypass"] = cmd.args[1]
+    return [Event("policy", side, "DESIGN pending decisions",
+                  f"{side.title()} will {'never attempt bypasses' if cmd.args[1] == 'never' else 'be asked at each bypass window'}")]
+
+
+def do_resign(sc, st, side, cmd, stream):
+    if st.phase == "over":
+        raise Illegal(f"the battle is over: {st.result}")
+    st.winner = st.other(side)
+    st.result = f"{side.title()} resigns; {st.winner.title()} wins"
+    st.phase = "over"
+    st.pending = None
+    return [Event("resign", side, "TACW", st.result)]
+
+
+HANDLERS = {"activate": do_activate, "pass": do_pass, "bypass": do_bypass, "change": do_change,
+            "close": do_close, "continue": do_continue, "stop": do_stop, "policy": do_policy,
+            "resign": do_resign}
+ANY_TIME = {"policy", "resign", "bypass"}
+
+
+def register(verb: str, handler, usage: str) -> None:
+    """Unit actions (move, fire, close combat...) live in their own modules and register here."""
+    HANDLERS[verb] = handler
+    VERBS[verb] = usage
+
+
+def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, list[Event]]:
+    if side not in SIDES:
+        raise Illegal(f"'{side}' is not a side of this battle (royalist, parliament)")
+    handler = HANDLERS.get(cmd.verb)
+    if handler is None:
+        raise CannotParse(f"unknown command '{cmd.verb}'; TACW commands: {', '.join(HANDLERS)}")
+    if cmd.verb not in ANY_TIME:
+        _need_phase_player(state, side)
+    st = state.copy()
+    stream = DiceStream(st.seed, st.draws, list(cmd.dice))
+    events: list[Event] = []
+    events += handler(sc, st, side, cmd, stream)
+    if st.phase != "over":
+        events += sequence.advance(sc, st, stream)
+    if stream.supplied and cmd.exact_dice:
+        raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")
+    st.draws = stream.draws
+    return st, events
+
+
+def start(sc, st: TacwState) -> tuple[TacwState, list[Event]]:
+    """Walk the opening of the battle (initiative) right after setup."""
+    st = st.copy()
+    stream = DiceStream(st.seed, st.draws)
+    events = sequence.advance(sc, st, stream)
+    st.draws = stream.draws
+    return st, events

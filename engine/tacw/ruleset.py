@@ -1,0 +1,93 @@
+"""The This Accursed Civil War ruleset object the bot and the CLI talk to."""
+from __future__ import annotations
+
+from engine.core.commands import Command
+from engine.core.game import register
+
+from . import rules
+from .scenario import list_scenarios, load_scenario, parse_scenario
+from .sequence import ORDER_NAMES, next_to_activate
+from .setup import new_state
+from .state import SIDES, TacwState
+
+
+class TacwRuleset:
+    id = "tacw"
+    name = "This Accursed Civil War"
+    # Issue 3 is under way: the sequence of play works, unit actions do not yet. Not offered
+    # to players (/game new, `herald play`) until the whole ruleset is in.
+    playable = False
+    sides = SIDES
+    verbs = rules.VERBS
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
+
+    def load_scenario(self, scenario_id: str):
+        return load_scenario(scenario_id)
+
+    def parse_scenario(self, text: str, source: str = "<upload>"):
+        return parse_scenario(text, source)
+
+    def new_state(self, scenario, seed: int | str) -> TacwState:
+        """Setup (historical orders) and the first Initiative Phase (§3.1)."""
+        st, _ = rules.start(scenario, new_state(scenario, seed))
+        return st
+
+    def apply(self, scenario, state: TacwState, side: str, command: Command):
+        return rules.apply(scenario, state, side, command)
+
+    def to_act(self, state: TacwState) -> str | None:
+        if state.phase == "over":
+            return None
+        if state.pending:
+            return state.pending["side"]
+        if state.activation is not None:
+            return state.activation.side
+        return state.phasing or None
+
+    def state_to_dict(self, state: TacwState) -> dict:
+        return state.to_dict()
+
+    def state_from_dict(self, d: dict) -> TacwState:
+        return TacwState.from_dict(d)
+
+    def status(self, scenario, state: TacwState, viewer: str | None = None) -> str:
+        lines = [f"**{scenario.title}** · turn {state.turn}/{scenario.turns} · phase {state.phase}"]
+        if state.phase == "over":
+            lines.append(f"Battle over: {state.result}")
+            return "\n".join(lines)
+        for side in SIDES:
+            wings = [w for w in state.wings.values() if w.side == side]
+            lines.append(f"{side.title()}: " + ", ".join(
+                f"{w.name} ({ORDER_NAMES[w.order]}{', done' if w.done else ''})" for w in wings))
+        if state.pending:
+            p = state.pending
+            lines.append(f"Waiting for **{p['side'].title()}**: {p['kind']} ({', '.join(p.get('options', []))})")
+        if state.activation:
+            a = state.activation
+            lines.append(f"Active: {state.wings[a.wing].name}, activation {a.number}, step {a.step}")
+        elif state.phase == "activation":
+            side, tier = next_to_activate(state)
+            if side:
+                lines.append(f"**{side.title()}** to activate a wing (or pass)")
+        return "\n".join(lines)
+
+    def completions(self, scenario, state: TacwState, side: str | None, kind: str, prefix: str,
+                    context: dict | None = None) -> list[tuple[str, str]]:
+        prefix = prefix.lower()
+        out: list[tuple[str, str]] = []
+        if kind == "wing":
+            out = [(f"{w.name} ({ORDER_NAMES[w.order]})", w.id) for w in state.wings.values()
+                   if side is None or w.side == side]
+        elif kind == "order":
+            out = [(name, key) for key, name in ORDER_NAMES.items()]
+        elif kind in ("unit", "piece"):
+            out = [(f"{u.name} {'&'.join(u.hexes)}", u.id) for u in state.units.values()
+                   if u.alive and (side is None or u.side == side)]
+        elif kind == "hex":
+            out = [(h, h) for h in scenario.grid]
+        return [(n, v) for n, v in out if prefix in n.lower() or prefix in v][:25]
+
+
+TACW = register(TacwRuleset())
