@@ -114,7 +114,27 @@ def register(verb: str, handler, usage: str) -> None:
     VERBS[verb] = usage
 
 
+ACTION_MODULES = ("movement", "fire", "melee", "recovery")
+_loaded = False
+
+
+def load_action_modules() -> None:
+    """The unit actions live in their own modules, each registering its verbs here."""
+    global _loaded
+    if _loaded:
+        return
+    import importlib
+    for name in ACTION_MODULES:
+        try:
+            importlib.import_module(f"engine.tacw.{name}")
+        except ModuleNotFoundError as exc:      # a module not written yet
+            if exc.name != f"engine.tacw.{name}":
+                raise
+    _loaded = True
+
+
 def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, list[Event]]:
+    load_action_modules()
     if side not in SIDES:
         raise Illegal(f"'{side}' is not a side of this battle (royalist, parliament)")
     handler = HANDLERS.get(cmd.verb)
