@@ -20,11 +20,15 @@ def end_of_activation_phase(sc, st: TacwState, stream: DiceStream) -> list[Event
 
 def rout_phase(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     """§3.3 / §12.4: every unit in morale Broken (artillery excepted) makes a rout move."""
-    from . import morale
     events: list[Event] = []
-    for u in sorted(st.units.values(), key=lambda u: u.id):
-        if u.alive and u.morale_state == "broken" and u.kind != "artillery":
-            events += morale.rout_move(sc, st, u, stream)
+    routing = [u for u in sorted(st.units.values(), key=lambda u: u.id)
+               if u.alive and u.morale_state == "broken" and u.kind != "artillery"]
+    if not routing:
+        return events
+    from .retreat import rout_move
+    for u in routing:
+        if u.alive:
+            events += rout_move(sc, st, u, stream)
     return events
 
 
@@ -44,6 +48,9 @@ def marker_removal(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     for ld in st.leaders.values():
         ld.finished = False
         ld.no_continue = False
+        if ld.status == "away" and ld.removed_turn is not None and ld.removed_turn < st.turn:
+            events += _return_leader(sc, st, ld)
+            continue
         if ld.status == "removed" and ld.removed_turn == st.turn:
             roll = stream.roll(10, f"leader replacement, {ld.name}") - 1
             outcome = tables.leader_replacement(roll)
@@ -68,15 +75,41 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
     if outcome == "returns":
         ld.status, ld.hex, ld.removed_turn = "active", spot, None
         return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{ld.name} returns at {spot}")]
-    ld.status = "dead"
+    # "returns_next_turn": the replacement commands for a turn, then the original comes back
+    # at the next Marker Removal phase; "eliminated": the replacement stays (VP for the leader).
+    ld.status = "away" if outcome == "returns_next_turn" else "dead"
     if ld.role != "wc":
         return []
     new_id = f"{ld.id}-r"
     from .state import Leader
-    name = ld.replacement or f"generic leader ({ld.name}'s wing)"
-    st.leaders[new_id] = Leader(new_id, ld.side, name, "wc", 0, spot, wing=ld.wing, generic=not ld.replacement)
+    setup = next((x for x in getattr(sc, "leaders", []) if x.id == ld.id), None)
+    side_setup = sc.sides.get(ld.side) if hasattr(sc, "sides") else None
+    if ld.replacement:
+        name, value = ld.replacement, getattr(setup, "replacement_value", 0) or 0
+    else:
+        name, value = f"generic leader ({ld.name}'s wing)", getattr(side_setup, "generic_leader_value", 0) or 0
+    st.leaders[new_id] = Leader(new_id, ld.side, name, "wc", value, spot, wing=ld.wing, generic=not ld.replacement)
     st.wings[ld.wing].commander = new_id
     return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{name} takes command of the wing at {spot}")]
+
+
+def _return_leader(sc, st: TacwState, ld) -> list[Event]:
+    """The original leader of a 'returns next turn' result takes his wing back."""
+    stand_in = st.leaders.get(f"{ld.id}-r")
+    spot = stand_in.hex if stand_in is not None and stand_in.hex else None
+    if spot is None:
+        mates = [u for u in st.units.values() if u.alive and u.side == ld.side
+                 and (ld.role == "ac" or u.wing == ld.wing)]
+        if not mates:
+            ld.status = "dead"
+            return []
+        spot = sorted(mates, key=lambda u: u.id)[0].hexes[0]
+    if stand_in is not None:
+        stand_in.status, stand_in.hex = "dead", None
+    ld.status, ld.hex, ld.removed_turn = "active", spot, None
+    if ld.wing:
+        st.wings[ld.wing].commander = ld.id
+    return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{ld.name} returns to command at {spot}")]
 
 
 def next_turn(sc, st: TacwState, stream: DiceStream) -> list[Event]:

@@ -63,7 +63,7 @@ def do_bypass(sc, st, side, cmd, stream):
 def do_change(sc, st, side, cmd, stream):
     if not cmd.args:
         raise CannotParse("usage: " + VERBS["change"])
-    _need_active(st, side, ("order_change",))
+    _need_active(st, side, ("order_change", "actions"))
     order = cmd.args[0].replace("-", "_")
     return sequence.change_order(sc, st, side, order, stream)
 

@@ -45,10 +45,11 @@ def end_of_battle(sc, st: TacwState) -> list[Event]:
     totals = {s: sum(v.values()) for s, v in vp.items()}
     st.vp = totals
     diff = totals["parliament"] - totals["royalist"]
-    level = sc.victory_level(diff)
+    key = sc.victory_level(diff)
+    level = tables.VICTORY_LEVEL_NAMES.get(key, key)
     st.phase = "over"
-    st.winner = ("parliament" if "parliament" in level.lower() else
-                 "royalist" if "royalist" in level.lower() else "draw")
+    st.winner = ("parliament" if key.startswith("parliament") else
+                 "royalist" if key.startswith("royalist") else "draw")
     st.result = (f"{level}: Parliament {totals['parliament']} VP, Royalists {totals['royalist']} VP "
                  f"(difference {diff:+d})")
     return [Event("victory", st.winner, "TACW Victory Determination", st.result,
