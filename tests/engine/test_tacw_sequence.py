@@ -88,7 +88,8 @@ def test_tacw_4_3_continuation_success_and_failure():
     p.go("royalist", "continue dice=5")       # 4 - 1 + 1 (second attempt) = 4 > 3: fails
     assert p.st.leaders["a1-wc"].finished and p.st.wings["a1"].done
     ev = [e for e in p.events if e.kind == "continuation"][0]
-    assert [m.value for m in ev.modifiers] == [1, -1] or sorted(m.value for m in ev.modifiers) == [-1, 1]
+    assert sorted((m.value, m.reason) for m in ev.modifiers) == [
+        (-1, "Wing Commander a1-wc"), (1, "second continuation attempt")]
 
 
 def test_tacw_4_3_no_continuation_on_rally_or_after_two():
@@ -127,10 +128,13 @@ def test_tacw_4_4_2_failed_bypass_no_continue_then_finished():
     p.go("parliament", "bypass b1 dice=10")   # 9 > 4: fails
     assert p.st.leaders["b1-wc"].no_continue and p.st.activation.wing == "a1"
     p.go("royalist", "stop")
-    p.go("royalist", "activate a2") if p.st.phasing == "royalist" else None
-    if p.st.pending and p.st.pending["kind"] == "bypass":
-        p.go("parliament", "bypass b1 dice=10")  # second failure: b1's commander Finishes
-        assert p.st.leaders["b1-wc"].finished and p.st.wings["b1"].done
+    assert p.st.phasing == "parliament"          # Charge tier: the players alternate
+    p.go("parliament", "activate b2")
+    p.go("parliament", "stop")
+    p.go("royalist", "activate a2")
+    assert p.st.pending["kind"] == "bypass" and "b1" in p.st.pending["options"]
+    p.go("parliament", "bypass b1 dice=10")      # second failure: b1's commander Finishes
+    assert p.st.leaders["b1-wc"].finished and p.st.wings["b1"].done
 
 
 def test_tacw_4_4_3_bypassing_a_continuation_cancels_it():
