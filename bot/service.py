@@ -83,6 +83,8 @@ class Pending:
     piece: str
     options: list[str]
     verb: str = "retreat"      # the command that answers it: "<verb> <option>"
+    answers: tuple = ()        # engine.core.pending.Answer: label + the line that answers
+    prompt: str = ""
 
 
 @dataclass
@@ -116,7 +118,16 @@ def _seed_value(seed: str | int) -> int | str:
         return text
 
 
-def pending_of(state: Any) -> Pending | None:
+def pending_of(state: Any, ruleset: Ruleset | None = None) -> Pending | None:
+    """The decision the game waits on, as the ruleset describes it (its typed
+    `PendingDecision`, answered by command lines), or None."""
+    typed = ruleset.pending(state) if ruleset is not None and hasattr(ruleset, "pending") else None
+    if typed is not None:
+        verb = typed.answers[0].line.split()[0] if typed.answers else typed.kind
+        options = ([a.line.split(" ", 1)[1] for a in typed.answers] if typed.kind == "retreat"
+                   else [a.label for a in typed.answers])
+        piece = str((getattr(state, "pending", None) or {}).get("piece", ""))
+        return Pending(typed.kind, typed.side, piece, options, verb, typed.answers, typed.prompt)
     p = getattr(state, "pending", None)
     if not p or not p.get("options"):
         return None
@@ -327,7 +338,7 @@ class GameService:
                 await self.store.set_status(row.id, "over", result or "over")
             return ActResult(row.id, seq, side, cmd.text, events, loaded.ruleset, loaded.scenario, state,
                              loaded.seats, to_act, loaded.seats.get(to_act) if to_act else None,
-                             to_act is None, result, pending_of(state))
+                             to_act is None, result, pending_of(state, loaded.ruleset))
 
     async def _stored_result(self, row: GameRow, iid: str) -> ActResult:
         """The answer for an interaction already applied: its stored events, the game as it is."""
@@ -338,7 +349,7 @@ class GameService:
         return ActResult(row.id, rec.seq, rec.side or "", rec.text, [Event.from_dict(e) for e in rec.events],
                          loaded.ruleset, loaded.scenario, loaded.state, loaded.seats, to_act,
                          loaded.to_act_user, to_act is None, str(getattr(loaded.state, "result", "") or ""),
-                         pending_of(loaded.state), duplicate=True)
+                         pending_of(loaded.state, loaded.ruleset), duplicate=True)
 
     async def resign(self, channel_id: int, user_id: int, interaction_id: str | int | None = None) -> ActResult:
         return await self.act(channel_id, user_id, "resign", interaction_id)

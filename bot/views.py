@@ -72,6 +72,8 @@ def turn_line(game: ActResult | LoadedGame, pending: Pending | None) -> str:
     if side is None:
         return f"🏁 **Battle over**: {getattr(state, 'result', '') or 'the game has ended'}"
     user = game.seats.get(side)
+    if pending is not None and pending.kind != "retreat" and pending.prompt:
+        return f"**{side.title()}** {mention(user)}: {pending.prompt} (buttons below, or /act {pending.verb} ...)"
     if pending is not None:
         return (f"**{side.title()}** {mention(user)} must choose a {pending.kind} hex for {pending.piece}: "
                 f"{', '.join(pending.options)} (buttons below, or /{pending.verb})")
@@ -83,7 +85,9 @@ def quiet_turn(game: LoadedGame) -> str:
     side = game.to_act_side
     if side is None:
         return f"Battle over: {getattr(game.state, 'result', '') or 'the game has ended'}"
-    pending = pending_of(game.state)
+    pending = pending_of(game.state, game.ruleset)
+    if pending is not None and pending.kind != "retreat" and pending.prompt:
+        return f"**{side.title()}**: {pending.prompt}."
     if pending is not None:
         return f"**{side.title()}** must choose a {pending.kind} hex for {pending.piece}."
     return f"**{side.title()}** to act."
@@ -141,9 +145,9 @@ async def post_board(interaction: discord.Interaction, service: GameService, loa
     kwargs: dict[str, Any] = {}
     if (f := board_file(png)) is not None:
         kwargs["file"] = f
-    pending = pending_of(loaded.state)
+    pending = pending_of(loaded.state, loaded.ruleset)
     if pending is not None and loaded.row.status == "active":
-        kwargs["view"] = retreat_view(loaded.row.id, loaded.seq, pending)
+        kwargs["view"] = decision_view(loaded.row.id, loaded.seq, pending)
     await send(interaction, text, quiet=quiet, **kwargs)
 
 
@@ -190,10 +194,63 @@ def retreat_view(game_id: int, seq: int, pending: Pending) -> discord.ui.View:
     return view
 
 
+class AnswerButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"herald:answer:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<index>[0-9]{1,2})"):
+    """One answer of any other pending decision (TACW bypass, reactions...). The custom_id
+    carries game, seq and the answer's index; the answer's command line is read again from the
+    stored game at click time, so the button survives a restart and can never act on a newer
+    state (a stale seq is refused)."""
+
+    def __init__(self, game_id: int, seq: int, index: int, label: str = "Answer"):
+        self.game_id, self.seq, self.index = game_id, seq, index
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.secondary if label == "No" else discord.ButtonStyle.primary,
+            custom_id=f"herald:answer:{game_id}:{seq}:{index}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str], /) -> "AnswerButton":
+        return cls(int(match["game"]), int(match["seq"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service: GameService = interaction.client.service  # type: ignore[attr-defined]
+        try:
+            loaded = await service.load(interaction.channel_id)
+            pending = pending_of(loaded.state, loaded.ruleset)
+            if pending is None or loaded.seq != self.seq or not 0 <= self.index < len(pending.answers):
+                raise HeraldError("this choice is no longer open: the game has moved on")
+            line = pending.answers[self.index].line
+            result = await service.act(interaction.channel_id, interaction.user.id, line,
+                                       interaction.id, expect_game=self.game_id, expect_seq=self.seq)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        except Exception:
+            log.exception("answer button %s failed", self.custom_id)
+            await refuse(interaction, INTERNAL)
+            return
+        try:
+            if not result.duplicate:
+                await interaction.response.edit_message(view=None)
+            await post_result(interaction, service, result)
+        except Exception:
+            log.exception("could not post the answer result of game %s", self.game_id)
+
+
+def decision_view(game_id: int, seq: int, pending: Pending) -> discord.ui.View:
+    """Buttons for a pending decision: retreat hexes (Battle Cry) or the typed answers."""
+    if pending.verb == "retreat" or not pending.answers:
+        return retreat_view(game_id, seq, pending)
+    view = discord.ui.View(timeout=None)
+    for i, answer in enumerate(pending.answers[:25]):
+        view.add_item(AnswerButton(game_id, seq, i, answer.label))
+    return view
+
+
 def pending_view(result: ActResult) -> discord.ui.View | None:
-    if result.pending is None or result.over or result.pending.verb != "retreat":
+    if result.pending is None or result.over:
         return None
-    return retreat_view(result.game_id, result.seq, result.pending)
+    return decision_view(result.game_id, result.seq, result.pending)
 
 
-DYNAMIC_ITEMS = (RetreatButton,)
+DYNAMIC_ITEMS = (RetreatButton, AnswerButton)

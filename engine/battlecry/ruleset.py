@@ -5,6 +5,7 @@ from engine.core.commands import Command
 from engine.core.game import register
 
 from engine.core.errors import Illegal
+from engine.core.pending import Answer, PendingDecision
 
 from . import board, cards, combat, movement, rules, tables
 from .scenario import Scenario, list_scenarios, load_scenario, parse_scenario
@@ -36,6 +37,15 @@ class BattleCryRuleset:
 
     def apply(self, scenario: Scenario, state: BattleCryState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)
+
+    def pending(self, state: BattleCryState) -> PendingDecision | None:
+        """BC §4.6: the defender chooses each retreat hex when there is a choice."""
+        p = state.pending
+        if not p or not p.get("options"):
+            return None
+        answers = tuple(Answer(f"Retreat to {h}", f"retreat {h}") for h in p["options"])
+        return PendingDecision("retreat", p["side"], f"retreat {p['piece']} ({p['remaining']} to go)",
+                               answers, "BC §4.6")
 
     def to_act(self, state: BattleCryState) -> str | None:
         if state.phase == "over":

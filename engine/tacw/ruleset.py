@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.core.commands import Command
 from engine.core.game import register
+from engine.core.pending import Answer, PendingDecision
 
 from . import rules
 from .scenario import list_scenarios, load_scenario, parse_scenario
@@ -36,6 +37,26 @@ class TacwRuleset:
 
     def apply(self, scenario, state: TacwState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)
+
+    # the verb that answers each kind of pending decision, and the rule that asks
+    ANSWER_VERBS = {"bypass": ("bypass", "TACW §4.4"), "reaction_fire": ("react", "TACW §9.7"),
+                    "reaction_move": ("react_move", "TACW §7.4"),
+                    "reaction_attack": ("counter", "TACW §10.2")}
+
+    def pending(self, state: TacwState) -> PendingDecision | None:
+        p = state.pending
+        if not p:
+            return None
+        verb, section = self.ANSWER_VERBS.get(p["kind"], (p["kind"], ""))
+        answers = []
+        for opt in p.get("options", []):
+            name = state.wings[opt].name if opt in state.wings else (
+                state.units[opt].name if opt in state.units else opt)
+            answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))
+        answers.append(Answer("No", f"{verb} none"))
+        what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction",
+                "reaction_move": "react", "reaction_attack": "attack in reaction"}.get(p["kind"], p["kind"])
+        return PendingDecision(p["kind"], p["side"], f"{p['side'].title()} may {what}", tuple(answers), section)
 
     def to_act(self, state: TacwState) -> str | None:
         if state.phase == "over":

@@ -157,8 +157,10 @@ def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: Di
     from . import tables
     from .geometry import leader_next_to_enemy
     pend = st.pending
-    if not pend or pend["kind"] != "bypass" or pend["side"] != side:
-        raise Illegal("no bypass decision is waiting for you", "TACW §4.4")
+    if pend and pend["kind"] == "bypass" and pend["side"] != side:
+        raise Illegal(f"the bypass decision is {pend['side'].title()}'s to make", "TACW §4.4")
+    if not pend or pend["kind"] != "bypass":
+        raise Illegal("no bypass decision is waiting", "TACW §4.4")
     st.pending = None
     act = st.activation
     act.step = "order_change"
