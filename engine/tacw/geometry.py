@@ -92,17 +92,7 @@ def in_command(sc, st: TacwState, unit: Unit) -> bool:
 
 
 def line_of_sight(sc, st: TacwState, firer: Unit, src: str, dst: str) -> tuple[bool, str]:
-    """§9.10: centre to centre; blocking terrain or ENEMY combat units in a hex between block
-    it (friendly units do not); a line along a hexside is blocked only if both hexes block.
-    The firer's and the target's own hexes never block."""
-    enemy_hexes = {h for u in enemies(st, firer.side) for h in u.hexes}
-
-    def blocks(h: str | None) -> bool:
-        return h is not None and (sc.hex_blocks_los(h) or h in enemy_hexes)
-
-    for step in sc.grid.line_steps(src, dst):
-        if len(step) == 1 and blocks(step[0]):
-            return False, f"{step[0]} blocks the line of sight"
-        if len(step) == 2 and blocks(step[0]) and blocks(step[1]):
-            return False, f"the line runs between {step[0]} and {step[1]}, both blocking"
-    return True, "clear"
+    """§9.10: the one line-of-sight rule (friendly units block, enemy units do not, §9.10.1),
+    written in `artillery.fire_line_of_sight`, the only fire that reaches beyond one hex."""
+    from .artillery import fire_line_of_sight
+    return fire_line_of_sight(sc, st, firer, src, dst)
