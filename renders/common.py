@@ -54,6 +54,24 @@ def encode_png(image: Image.Image, *, palette: int | None = PNG_PALETTE,
     return buf.getvalue()
 
 
+def encode_png_nearest(image: Image.Image, *, palette: int = PNG_PALETTE,
+                       compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of an RGB image in a 256-colour palette chosen by the fast octree, with every
+    pixel then mapped to its NEAREST palette colour (no dithering; deterministic).
+
+    FASTOCTREE's own pixel mapping goes through a coarse lookup: on a large map of one flat
+    colour it can move that whole colour by ~30 per channel (a visible tint that comes and goes
+    with the rest of the picture). The exact remap costs ~10-15 ms on a 3-megapixel image."""
+    if image.mode not in ("RGB", "RGBA"):
+        return encode_png(image, palette=None, compress_level=compress_level)
+    rgb = image.convert("RGB") if image.mode == "RGBA" else image
+    chosen = rgb.quantize(palette, method=Image.Quantize.FASTOCTREE)
+    mapped = rgb.quantize(palette=chosen, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    mapped.save(buf, "PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
     return fnt.getlength(text)
 

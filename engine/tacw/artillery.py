@@ -6,7 +6,7 @@ hits on guns (§9.9.7), and turning a gun instead of firing (§6.2.3). A gun fir
 HERALD decisions:
 - §9.10.1 LOS: as the Italian text and the digest say, ENEMY combat units do not block a line
   of sight and FRIENDLY ones do (geometry.line_of_sight delegates here, so there is one rule).
-  not used here). Blocking terrain in a hex between blocks; a line along a hexside is blocked
+  Blocking terrain in a hex between blocks; a line along a hexside is blocked
   only if both hexes block; a blocking hexside (hedge, slope) crossed between two hexes of the
   line blocks, except the firer's and the target's own sides ("into but not through").
 - §9.9.6 / §9.1.3: a gun fires only into its FRONT ARC (the 120-degree cone of its facing
