@@ -1,0 +1,837 @@
+"""This Accursed Civil War board image: scenario + state -> PNG bytes (Pillow only).
+
+The renderer draws what the state says and decides nothing: counters where `Unit.hexes` puts
+them, turned to their facing vertex (`engine.core.facing.vertex_angle`), with their formation,
+morale, casualties, pistols, fired/disabled/captured guns and Salvo markers; leaders as round
+badges; the last action from `state.last_action`; the turn, phase, activation, pending decision,
+VP and every wing's order in the information strip. TACW has no hidden information, so every
+viewer sees the same picture.
+
+A counter (renders/tacw_art.py) is a rectangle whose front edge faces the facing vertex, with a
+white nose pointing at it, its wing's colour along the rear edge and its values upright:
+"18-7" (strength-morale; guns "SAK-5"), a red casualty badge, two pistol dots for cavalry and
+marker tags below it (D, F-BRK, SHKN, ROUT, OPEN, COL, HOG, SALVO, FIRED, DISAB, CAPT). A double
+unit is one long counter over both hexes. Units of the wing under activation have a yellow halo.
+
+Layers, bottom to top:
+  1. terrain layer, cached per scenario and view (terrain tiles, hedge-lined lanes, hex outlines,
+     hexside features: hedges, slopes hachured downhill, streams; no_effect sides faded; victory
+     hexes, hex ids and the friendly map edges), drawn 2x and downsampled;
+  2. pending-decision hexes, and the move/retreat/fire arrows of the last action;
+  3. counters (cached sprites; units sharing a hex are drawn smaller, side by side across their
+     facing), their marker tags, then leader badges;
+  4. target rings, close-combat arrows, result labels and elimination crosses;
+  5. the information strip under the board.
+
+The Edgehill map is 40x26 hexes: the full image is 1859 px wide (hex radius 30), ~1550 px high
+with the strip. `size="crop"` redraws the area of the last action (or of the active wing) at
+1.25-2x that scale. PNG: 256 colours, octree palette with an exact nearest-colour remap
+(`common.encode_png_nearest`).
+
+Public API: `render_board`, `render_board_image`, `board_geometry`, `crop_geometry`,
+`terrain_layer`, `wing_colours`, `BoardGeometry`, `SIDE_COLOURS`, `TERRAIN_COLOURS`, `NOSE`.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.core.facing import vertex_angle
+from engine.tacw.scenario import Scenario, map_grid
+from engine.tacw.state import TacwState, Unit
+
+from .common import FlowText, arrow, dashed_polyline, downsample, encode_png_nearest, font
+from .tacw_art import (GOLD, LABEL_ON_DARK, NOSE, ROAD, ROAD_HEDGE, SIDE_COLOURS,
+                       SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, WING_PALETTE, counter_sprite,
+                       flat_hex, leader_sprite, mix, paste_at, tag_sprite,
+                       terrain_tile)
+
+__all__ = ["render_board", "render_board_image", "board_geometry", "crop_geometry",
+           "terrain_layer", "BoardGeometry", "SIDE_COLOURS", "TERRAIN_COLOURS", "NOSE",
+           "HEX_R", "wing_colours"]
+
+HEX_R = 30              # hex radius (centre to vertex) of the full map, output pixels
+EDGE_BAND = 22          # band around the map for the friendly-edge labels
+BACKGROUND = (234, 229, 212)
+GRID_LINE = (118, 126, 92)
+HEDGE_DARK = (78, 62, 26)
+HEDGE_GREEN = (66, 122, 44)
+SLOPE = (128, 84, 40)
+STREAM = (40, 110, 206)
+STRIP_BG = (35, 38, 43)
+STRIP_FG = (242, 242, 242)
+STRIP_DIM = (176, 182, 192)
+MOVE_COLOUR = (255, 210, 30)
+RETREAT_COLOUR = (255, 140, 30)
+FIRE_COLOUR = (255, 96, 0)
+COMBAT_COLOUR = (220, 20, 30)
+PENDING_COLOUR = (255, 230, 0)
+SQRT3 = math.sqrt(3)
+
+ZOOMS = (1.25, 1.5, 1.75, 2.0)       # crop scales (multiples of HEX_R)
+CROP_MAX_W, CROP_MAX_H = 1800, 1300  # output pixels of a crop (before the strip)
+
+ORDER_NAMES = {"charge": "Charge", "make_ready": "Make Ready", "receive_charge": "Receive Charge",
+               "rally": "Rally"}
+ORDER_COLOURS = {"charge": (255, 120, 100), "make_ready": (255, 214, 110),
+                 "receive_charge": (140, 200, 255), "rally": (150, 230, 150)}
+PHASE_NAMES = {"initiative": "Initiative phase", "activation": "Activation phase",
+               "rout": "Rout Movement phase", "markers": "Marker Removal phase", "over": "Game over"}
+STEP_NAMES = {"order_change": "order change", "actions": "actions", "close_combat": "close combat",
+              "continuation": "continuation", "bypass": "bypass window"}
+
+
+# --- geometry -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Pixel geometry of a view of the map (the information strip is below `height`).
+
+    `hex_center(h)` is the centre of hex h in the view's pixels. The full map is the view with
+    `offset` (0, 0) and `zoom` 1; a crop is the same layout scaled by `zoom` and shifted by
+    `offset`. `scale` > 1 gives the same view supersampled (used to draw the terrain layer)."""
+    cols: int
+    rows: int
+    r: float
+    origin: tuple[float, float]       # centre of hex 0101 in unshifted pixels
+    width: int
+    height: int
+    offset: tuple[float, float] = (0.0, 0.0)
+    zoom: float = 1.0
+    scale: int = 1
+    map_size: tuple[int, int] = (0, 0)   # the whole map image at this zoom and scale
+
+    def hex_center(self, hex_id: str) -> tuple[float, float]:
+        x, y = map_grid(self.cols, self.rows).center(hex_id, self.r)
+        return (self.origin[0] + x - self.offset[0], self.origin[1] + y - self.offset[1])
+
+    def hex_corners(self, hex_id: str, inset: float = 1.0) -> list[tuple[float, float]]:
+        """Corner k is vertex k of the hex (screen angle 60k degrees, engine.core.facing)."""
+        cx, cy = self.hex_center(hex_id)
+        return flat_hex(cx, cy, self.r * inset)
+
+    def vertex_point(self, hex_id: str, vertex: int, frac: float = 1.0) -> tuple[float, float]:
+        """The point `frac` of the way from the hex centre to its vertex `vertex`."""
+        cx, cy = self.hex_center(hex_id)
+        a = math.radians(vertex_angle(map_grid(self.cols, self.rows), vertex))
+        return (cx + frac * self.r * math.cos(a), cy + frac * self.r * math.sin(a))
+
+    def side_segment(self, hex_id: str, direction: int, inset: float = 1.0):
+        """Hexside `direction` (HexGrid numbering: flat-top 0 = SE) runs from vertex d to d+1."""
+        pts = self.hex_corners(hex_id, inset)
+        return pts[direction % 6], pts[(direction + 1) % 6]
+
+    @property
+    def map_box(self) -> tuple[float, float, float, float]:
+        """The hex area (left, top, right, bottom) in the view's pixels."""
+        x0 = self.origin[0] - self.r - self.offset[0]
+        y0 = self.origin[1] - SQRT3 / 2 * self.r - self.offset[1]
+        return (x0, y0, x0 + self.r * (1.5 * self.cols + 0.5), y0 + SQRT3 * self.r * (self.rows + 0.5))
+
+    def scaled(self, k: int) -> "BoardGeometry":
+        """The same view with every length multiplied by k (supersampling)."""
+        return replace(self, r=self.r * k, origin=(self.origin[0] * k, self.origin[1] * k),
+                       width=self.width * k, height=self.height * k,
+                       offset=(self.offset[0] * k, self.offset[1] * k), scale=self.scale * k,
+                       map_size=(self.map_size[0] * k, self.map_size[1] * k))
+
+
+@lru_cache(maxsize=32)
+def _map_geometry(cols: int, rows: int, zoom: float) -> BoardGeometry:
+    r = HEX_R * zoom
+    band = EDGE_BAND * zoom
+    origin = (band + r, band + SQRT3 / 2 * r)
+    width = int(round(2 * band + r * (1.5 * cols + 0.5)))
+    height = int(round(2 * band + SQRT3 * r * (rows + 0.5)))
+    return BoardGeometry(cols, rows, r, origin, width, height, zoom=zoom, map_size=(width, height))
+
+
+def board_geometry(scenario: Scenario, scale: int = 1) -> BoardGeometry:
+    """Geometry of the full map image of `scenario` (scale > 1: supersampled)."""
+    g = _map_geometry(scenario.cols, scenario.rows, 1.0)
+    return g.scaled(scale) if scale != 1 else g
+
+
+# --- terrain layer (cached per scenario and view) -----------------------------------------------
+class _ScenarioKey:
+    """Hashable wrapper: a scenario id plus a digest of everything the terrain layer draws."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        blob = repr((scenario.cols, scenario.rows, sorted(scenario.terrain.items()),
+                     sorted((h.hex, h.side, h.type, h.no_effect) for h in scenario.hexsides.values()),
+                     sorted((v.hex, v.vp, v.side) for v in scenario.victory_hexes),
+                     sorted(scenario.edges.items())))
+        self.key = (scenario.id, hashlib.sha1(blob.encode()).hexdigest())
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ScenarioKey) and other.key == self.key
+
+
+def terrain_layer(scenario: Scenario) -> Image.Image:
+    """The scenario's full static map, cached (callers must copy or paste, never draw on it)."""
+    return _terrain_view(_ScenarioKey(scenario), 1.0, None)
+
+
+def _view(scenario: Scenario, zoom: float, box: tuple[int, int, int, int] | None) -> BoardGeometry:
+    g = _map_geometry(scenario.cols, scenario.rows, zoom)
+    if box is None:
+        return g
+    x0, y0, x1, y1 = box
+    return replace(g, offset=(float(x0), float(y0)), width=x1 - x0, height=y1 - y0)
+
+
+def _hexes_in_view(scenario: Scenario, g: BoardGeometry) -> list[str]:
+    out = []
+    m = g.r * 1.05
+    for h in scenario.grid:
+        x, y = g.hex_center(h)
+        if -m <= x <= g.width + m and -m <= y <= g.height + m:
+            out.append(h)
+    return out
+
+
+@lru_cache(maxsize=4)               # the full map and the last few crops (~8 MB each)
+def _terrain_view(sk: _ScenarioKey, zoom: float, box: tuple[int, int, int, int] | None) -> Image.Image:
+    scenario = sk.scenario
+    grid = scenario.grid
+    g1 = _view(scenario, zoom, box)
+    g = g1.scaled(SS)
+    hexes = _hexes_in_view(scenario, g1)
+    shown = set(hexes)
+    img = Image.new("RGB", (g.width, g.height), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    # 1. terrain tiles (a clear hex is a plain fill: much cheaper than pasting through a mask)
+    for h in hexes:
+        name = scenario.terrain_at(h)
+        cx, cy = g.hex_center(h)
+        if name == "clear":
+            d.polygon(flat_hex(cx, cy, g.r + 1), fill=TERRAIN_COLOURS["clear"])
+            continue
+        tile = terrain_tile(name, g.r)
+        img.paste(tile, (int(round(cx - tile.width / 2)), int(round(cy - tile.height / 2))), tile)
+    # 2. hedge-lined lanes: centre to centre of neighbouring lane/bridge hexes
+    lanes = [h for h in hexes if scenario.terrain_at(h) == "hedge_road"]
+    linkable = {h for h in grid if scenario.terrain_at(h) in ("hedge_road", "bridge")}
+    for width, colour in ((0.36 * g.r, ROAD_HEDGE), (0.2 * g.r, ROAD)):
+        for h in lanes:
+            c = g.hex_center(h)
+            links = [n for n in grid.neighbors(h) if n in linkable]
+            ends = [g.hex_center(n) for n in links] or [(c[0] - 0.8 * g.r, c[1]), (c[0] + 0.8 * g.r, c[1])]
+            for m in ends:
+                mid = ((c[0] + m[0]) / 2, (c[1] + m[1]) / 2) if links else m
+                d.line([c, mid], fill=colour, width=int(width))
+            rr = width / 2
+            d.ellipse((c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr), fill=colour)
+    # 3. hex outlines
+    for h in hexes:
+        pts = g.hex_corners(h)
+        d.line(pts + pts[:1], fill=GRID_LINE, width=SS)
+    # 4. hexside features
+    for hs in sorted(scenario.hexsides.values(), key=lambda s: (s.type, s.hex, s.side)):
+        if hs.hex not in shown and hs.other not in shown:
+            continue
+        direction = grid.side_index(hs.side)
+        a, b = g.side_segment(hs.hex, direction)
+        bg = TERRAIN_COLOURS["clear"]
+        fade = 0.55 if hs.no_effect else 0.0
+        if hs.type == "hedge":
+            d.line([a, b], fill=mix(HEDGE_DARK, bg, fade), width=int(0.2 * g.r))
+            d.line([a, b], fill=mix(HEDGE_GREEN, bg, fade), width=int(0.09 * g.r))
+            for t in (0.2, 0.5, 0.8):
+                px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+                rr = 0.09 * g.r
+                d.ellipse((px - rr, py - rr, px + rr, py + rr), fill=mix(HEDGE_GREEN, bg, fade),
+                          outline=mix(HEDGE_DARK, bg, fade), width=SS)
+        elif hs.type == "slope":
+            col = mix(SLOPE, bg, fade)
+            d.line([a, b], fill=col, width=int(0.07 * g.r))
+            # ticks from the crest into the lower hex (hs.other), i.e. pointing downhill
+            ang = math.radians(30 + 60 * direction)
+            ux, uy = math.cos(ang), math.sin(ang)
+            n = 5
+            for i in range(n):
+                t = (i + 0.5) / n
+                px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+                ln = 0.24 * g.r if i % 2 == 0 else 0.15 * g.r
+                d.line([(px, py), (px + ux * ln, py + uy * ln)], fill=col, width=int(0.05 * g.r))
+        elif hs.type == "stream":
+            d.line([a, b], fill=mix(STREAM, bg, fade), width=int(0.07 * g.r) if not fade else int(0.05 * g.r))
+    # 5. victory hexes: gold ring
+    for v in scenario.victory_hexes:
+        if v.hex in shown:
+            pts = g.hex_corners(v.hex, 0.86)
+            d.line(pts + pts[:2], fill=GOLD, width=int(0.1 * g.r), joint="curve")
+    base = downsample(img, SS)
+    _draw_static_text(base, scenario, g1, hexes)
+    return base
+
+
+def _rotated_text(img: Image.Image, xy: tuple[float, float], text: str, fnt, fill, angle: int) -> None:
+    w = int(fnt.getlength(text)) + 4
+    h = int(fnt.size * 1.4)
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).text((w / 2, h / 2), text, font=fnt, fill=255, anchor="mm")
+    mask = mask.rotate(angle, expand=True)
+    img.paste(Image.new("RGB", mask.size, fill),
+              (int(round(xy[0] - mask.width / 2)), int(round(xy[1] - mask.height / 2))), mask)
+
+
+@lru_cache(maxsize=6000)
+def _hex_label(hex_id: str, size: int, on_dark: bool) -> Image.Image:
+    """A hex id as a small RGBA image (cached: crops redraw the same ids at the same size)."""
+    fnt = font(size)
+    w, h = int(fnt.getlength(hex_id)) + 4, int(size * 1.4) + 2
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).text((w / 2, h / 2), hex_id, font=fnt, fill=255, anchor="mm")
+    out = Image.new("RGBA", (w, h), (255, 255, 255) if on_dark else (52, 56, 40))
+    out.putalpha(mask)
+    return out
+
+
+def _draw_static_text(img: Image.Image, scenario: Scenario, g: BoardGeometry, hexes: list[str]) -> None:
+    """Hex ids, victory-hex values and the friendly map edges, drawn at final scale (crisp)."""
+    d = ImageDraw.Draw(img)
+    size = max(7, int(round(8.5 * g.zoom)))
+    for h in hexes:
+        cx, cy = g.hex_center(h)
+        label = _hex_label(h, size, scenario.terrain_at(h) in LABEL_ON_DARK)
+        img.paste(label, (int(round(cx - label.width / 2)), int(round(cy - 0.7 * g.r - label.height / 2))),
+                  label)
+    vf = font(max(8, int(round(9 * g.zoom))), True)
+    for v in scenario.victory_hexes:
+        if v.hex in hexes:
+            cx, cy = g.hex_center(v.hex)
+            who = SIDE_NAMES.get(v.side, "")[:1]
+            d.text((cx, cy + 0.66 * g.r), f"{v.vp} VP {who}".strip(), font=vf, anchor="mm",
+                   fill=(60, 40, 0), stroke_width=1, stroke_fill=GOLD)
+    # friendly map edges (§12.4)
+    x0, y0, x1, y1 = g.map_box
+    band = EDGE_BAND * g.zoom
+    lf = font(max(9, int(round(13 * g.zoom))), True)
+    for side, edge in sorted(scenario.edges.items()):
+        text = f"{SIDE_NAMES.get(side, side)} friendly map edge"
+        colour = SIDE_DARK.get(side, (60, 60, 60))
+        for t in (0.25, 0.75):
+            if edge in ("east", "west"):
+                x = x1 + band / 2 if edge == "east" else x0 - band / 2
+                y = y0 + (y1 - y0) * t
+                # rotated to run along the edge; the triangles end up pointing off the map
+                _rotated_text(img, (x, y), f"\u25b2 {text} \u25b2", lf, colour,
+                              90 if edge == "west" else -90)
+            else:
+                x = x0 + (x1 - x0) * t
+                y = y0 - band / 2 if edge == "north" else y1 + band / 2
+                d.text((x, y), text, font=lf, fill=colour, anchor="mm")
+
+
+# --- state helpers ------------------------------------------------------------------------------
+def wing_colours(scenario: Scenario, state: TacwState) -> dict[str, tuple[int, int, int]]:
+    """Each wing's stripe colour, handed out in the scenario's wing order."""
+    order = [w.id for w in scenario.wings] + [w for w in state.wings if w not in
+                                              {x.id for x in scenario.wings}]
+    return {w: WING_PALETTE[i % len(WING_PALETTE)] for i, w in enumerate(order)}
+
+
+def _hex_ok(scenario: Scenario, h: Any) -> bool:
+    return isinstance(h, str) and h in scenario.grid
+
+
+def _seq(value: Any) -> list:
+    """A list or tuple from the state's free-form data; anything else counts as empty."""
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _action_items(state: TacwState) -> list[dict]:
+    la = state.last_action or {}
+    if not isinstance(la, dict):
+        return []
+    items = [i for i in _seq(la.get("items")) if isinstance(i, dict)]
+    if "kind" in la:
+        items.insert(0, la)
+    return items
+
+
+def _unit_tags(u: Unit) -> tuple[tuple[str, ...], str]:
+    """Marker tags and the body style of a counter (see tacw_art.counter_sprite)."""
+    tags: list[str] = []
+    if u.morale_state == "shaken":
+        tags.append("shaken")
+    elif u.morale_state == "broken":
+        tags.append("routed")
+    if u.formation == "disordered":
+        tags.append("disordered")
+    elif u.formation == "broken":
+        tags.append("formation_broken")
+    if u.special_formation in ("open", "column", "hedgehog"):
+        tags.append(u.special_formation)
+    if u.salvo_used:
+        tags.append("salvo")
+    body = {"disordered": "disordered", "broken": "broken"}.get(u.formation, "normal")
+    extras = ""
+    if u.kind == "artillery":
+        if u.gun_state in ("disabled", "captured"):
+            tags.append(u.gun_state)
+            body, extras = "grey", "+x"
+        elif u.fired:
+            tags.append("fired")
+            body = "grey"
+    if u.special_formation == "hedgehog":
+        extras += "+hog"
+    return tuple(tags), body + extras
+
+
+GUN_SHORT = {"3lb": "3LB", "saker": "SAK", "culverin": "CUL"}
+
+
+def _value_text(u: Unit) -> str:
+    if u.kind == "artillery":
+        return f"{GUN_SHORT.get(u.gun_class, u.gun_class.upper()[:3] or 'ART')}-{u.morale}"
+    return f"{u.strength}-{u.morale}"
+
+
+def _short(name: str, n: int = 12) -> str:
+    return name if len(name) <= n else name[: n - 1].rstrip() + "."
+
+
+def _unit_layout(scenario: Scenario, state: TacwState):
+    """Units on the map, bottom of each stack first, and the units in each hex."""
+    units = [u for u in sorted(state.units.values(), key=lambda u: u.id)
+             if u.alive and u.hexes and all(_hex_ok(scenario, h) for h in u.hexes)]
+
+    def layer(u: Unit) -> int:
+        if u.kind == "artillery":
+            return 3 if u.on_top else 0
+        return 2 if u.kind == "light" else 1
+
+    units.sort(key=lambda u: (len(u.hexes) != 2, layer(u), u.id))
+    by_hex: dict[str, list[Unit]] = {}
+    for u in units:
+        for h in u.hexes:
+            by_hex.setdefault(h, []).append(u)
+    return units, by_hex
+
+
+def _unit_centre(g: BoardGeometry, u: Unit) -> tuple[float, float]:
+    pts = [g.hex_center(h) for h in u.hexes]
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+def _unit_angle(scenario: Scenario, g: BoardGeometry, u: Unit) -> float:
+    """Screen angle of the counter's front: the facing vertex; for a double, the side of its
+    long axis nearest the facing (the same thing for every legal facing)."""
+    face = vertex_angle(scenario.grid, u.facing)
+    if len(u.hexes) != 2:
+        return face
+    (ax, ay), (bx, by) = g.hex_center(u.hexes[0]), g.hex_center(u.hexes[1])
+    axis = math.degrees(math.atan2(by - ay, bx - ax))
+    best = min((axis + 90, axis - 90), key=lambda c: abs((c - face + 180) % 360 - 180))
+    return round(best % 360.0, 6)
+
+
+STACK_SCALE = 0.72      # counters sharing a hex are drawn smaller, side by side
+
+
+def _placements(scenario: Scenario, g: BoardGeometry, state: TacwState):
+    """(unit, centre, scale, angle) for every counter, in drawing order.
+
+    A lone counter sits on its hex centre (a double on the midpoint of its two hexes). One-hex
+    units sharing a hex are drawn at STACK_SCALE side by side across their facing (a stack shares
+    one facing, §8.2); a one-hex unit on a double unit's hex sits on the rear half of that hex."""
+    units, by_hex = _unit_layout(scenario, state)
+    out = []
+    for u in units:
+        angle = _unit_angle(scenario, g, u)
+        cx, cy = _unit_centre(g, u)
+        scale = 1.0
+        if len(u.hexes) == 1:
+            others = by_hex[u.hexes[0]]
+            if len(others) > 1:
+                scale = STACK_SCALE if len(others) == 2 else 0.56
+                a = math.radians(angle)
+                if any(len(o.hexes) == 2 for o in others):
+                    cx -= 0.42 * g.r * math.cos(a)
+                    cy -= 0.42 * g.r * math.sin(a)
+                else:
+                    singles = [o for o in others if len(o.hexes) == 1]
+                    i, n = singles.index(u), len(singles)
+                    step = 0.8 / max(1, n - 1) if n > 2 else 0.8
+                    t = (i - (n - 1) / 2) * step * g.r
+                    cx += -math.sin(a) * t
+                    cy += math.cos(a) * t
+        out.append((u, (cx, cy), scale, angle))
+    return out, by_hex
+
+
+# --- dynamic layers -----------------------------------------------------------------------------
+def _draw_units(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: TacwState):
+    """Counters, bottom of each stack first. Returns the hexes holding a unit and, per hex, the
+    points a leader badge should keep clear of (noses, pistols, casualty badges, markers)."""
+    colours = wing_colours(scenario, state)
+    placements, by_hex = _placements(scenario, g, state)
+    with_label = g.zoom >= 1.5
+    act = state.activation if state.phase == "activation" else None
+    busy: dict[str, list[tuple[float, float]]] = {}
+    markers = []
+    for u, (cx, cy), scale, angle in placements:
+        r = g.r * scale
+        span = g.r * SQRT3 if len(u.hexes) == 2 else 0.0
+        tags, body = _unit_tags(u)
+        sprite, anchor = counter_sprite(
+            round(r, 3), u.side, u.kind, u.light_kind, _value_text(u),
+            int(u.casualties), angle, round(span, 3), colours.get(u.wing, (255, 255, 255)),
+            max(0, min(2, int(u.pistols))) if u.kind == "cavalry" else None, body,
+            _short(u.name) if with_label and scale == 1.0 else "",
+            act is not None and u.wing == act.wing)
+        paste_at(img, sprite, anchor, cx, cy)
+        if tags:
+            markers.append((tag_sprite(round(g.r, 3), tags), (cx, cy + 0.62 * r)))
+        a = math.radians(angle)
+        pts = [(cx + 0.48 * r * math.cos(a + k * math.pi / 2), cy + 0.48 * r * math.sin(a + k * math.pi / 2))
+               for k in (1, 3)] if len(u.hexes) == 2 else []
+        for h in u.hexes:
+            hx, hy = g.hex_center(h)
+            pts.append((hx + 0.8 * g.r * math.cos(a), hy + 0.8 * g.r * math.sin(a)))
+        if u.kind == "cavalry":
+            pts.append((cx - 0.48 * r, cy - 0.48 * r))
+        if u.casualties:
+            pts.append((cx + 0.43 * r, cy - 0.43 * r))
+        if tags:
+            pts.append((cx, cy + 0.62 * r))
+        for h in u.hexes:
+            busy.setdefault(h, []).extend(pts)
+    for (sprite, anchor), (x, y) in markers:          # markers over every counter of a stack
+        paste_at(img, sprite, anchor, x, y)
+    return set(by_hex), busy
+
+
+def _draw_leaders(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: TacwState,
+                  occupied: set[str], busy: dict[str, list[tuple[float, float]]]) -> None:
+    """Leader badges: on a corner of the counter they stand with, clear of its nose and marks;
+    alone, larger on the hex centre."""
+    colours = wing_colours(scenario, state)
+    by_hex: dict[str, list] = {}
+    for ld in sorted(state.leaders.values(), key=lambda ld: (ld.role != "ac", ld.id)):
+        if ld.status == "active" and _hex_ok(scenario, ld.hex):
+            by_hex.setdefault(ld.hex, []).append(ld)
+    label_on = g.zoom >= 1.5
+    for h, leaders in by_hex.items():
+        cx, cy = g.hex_center(h)
+        avoid = list(busy.get(h, []))
+        if h in occupied:
+            cands = [(-0.62, -0.5), (0.62, -0.5), (-0.62, 0.5), (0.62, 0.5), (0.0, -0.68), (0.0, 0.68)]
+            big = False
+        else:
+            cands = [(0.0, -0.05), (-0.45, 0.3), (0.45, 0.3), (0.0, 0.45)]
+            big = len(leaders) == 1
+        for ld in leaders:
+            def clearance(c):
+                x, y = cx + c[0] * g.r, cy + c[1] * g.r
+                return min((math.dist((x, y), p) for p in avoid), default=1e9)
+            best = max(cands, key=clearance)           # first of the best on ties: deterministic
+            cands = [c for c in cands if c != best] or cands
+            x, y = cx + best[0] * g.r, cy + best[1] * g.r
+            avoid.append((x, y))
+            wing = ld.wing if ld.role == "wc" else None
+            sprite, anchor = leader_sprite(
+                g.r, ld.side, ld.role, int(ld.value), colours.get(wing) if wing else None,
+                bool(ld.finished), bool(ld.no_continue), big,
+                _leader_label(ld) if label_on and h not in occupied else "")
+            paste_at(img, sprite, anchor, x, y)
+
+
+def _leader_label(ld) -> str:
+    words = [w for w in str(ld.name).replace(",", " ").split() if w not in ("I", "II", "III")]
+    if ld.special == "king":
+        return "King"
+    return words[-1] if words else ld.id
+
+
+def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[tuple[float, float]]:
+    pts = list(points)
+    if len(pts) < 2:
+        return pts
+
+    def pull(p, q, amount):
+        dist = math.dist(p, q)
+        if dist <= amount * 1.2:
+            return p
+        t = amount / dist
+        return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+
+    pts[0] = pull(pts[0], pts[1], start)
+    pts[-1] = pull(pts[-1], pts[-2], end)
+    return pts
+
+
+def _ring(d: ImageDraw.ImageDraw, g: BoardGeometry, h: str, colour) -> None:
+    cx, cy = g.hex_center(h)
+    rr = 0.86 * g.r
+    w = max(3, int(round(3 * g.zoom)))
+    d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(255, 255, 255), width=w + 3)
+    d.ellipse((cx - rr + 1, cy - rr + 1, cx + rr - 1, cy + rr - 1), outline=colour, width=w)
+
+
+def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
+                   state: TacwState) -> None:
+    """Arrows of the last action (under the counters) and the hexes a pending decision offers."""
+    z = g.zoom
+    pend = state.pending if isinstance(state.pending, dict) else None
+    if pend:
+        for h in _seq(pend.get("options")):
+            if _hex_ok(scenario, h):
+                pts = g.hex_corners(h, 0.9)
+                dashed_polyline(d, pts + pts[:1], PENDING_COLOUR, max(3, int(3 * z)),
+                                dash=8 * z, gap=5 * z)
+    for item in _action_items(state):
+        kind = item.get("kind")
+        if kind in ("move", "retreat", "rout"):
+            path = [g.hex_center(h) for h in _seq(item.get("path")) if _hex_ok(scenario, h)]
+            if len(path) >= 2:
+                colour = MOVE_COLOUR if kind == "move" else RETREAT_COLOUR
+                (sx, sy), rr = path[0], 6 * z
+                d.ellipse((sx - rr, sy - rr, sx + rr, sy + rr), fill=colour, outline=(0, 0, 0),
+                          width=max(2, int(2 * z)))
+                arrow(d, _trim(path, 0, 0.3 * g.r), colour, width=max(4, int(5 * z)),
+                      head=15 * z, dashed=(kind != "move"))
+        elif kind == "fire" and _hex_ok(scenario, item.get("from")) and _hex_ok(scenario, item.get("to")):
+            a, b = g.hex_center(item["from"]), g.hex_center(item["to"])
+            arrow(d, _trim([a, b], 0.25 * g.r, 0.55 * g.r), FIRE_COLOUR, width=max(3, int(4 * z)),
+                  head=15 * z, outline=(255, 255, 255), dashed=True)
+
+
+def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
+                  state: TacwState) -> None:
+    """Target rings, close-combat arrows, result labels and elimination crosses, on top of the
+    counters."""
+    z = g.zoom
+    for item in _action_items(state):
+        kind = item.get("kind")
+        if kind in ("fire", "close_combat") and _hex_ok(scenario, item.get("to")):
+            colour = FIRE_COLOUR if kind == "fire" else COMBAT_COLOUR
+            _ring(d, g, item["to"], colour)
+            if kind == "close_combat" and _hex_ok(scenario, item.get("from")):
+                # over the counters: close combat is between neighbours, whose counters would
+                # hide an arrow drawn beneath them
+                (ax, ay), (bx, by) = g.hex_center(item["from"]), g.hex_center(item["to"])
+                dist = math.dist((ax, ay), (bx, by))
+                if dist > 0.6 * g.r:
+                    t0, t1 = 0.3 * g.r / dist, 1 - 0.3 * g.r / dist
+                    p0 = (ax + (bx - ax) * t0, ay + (by - ay) * t0)
+                    p1 = (ax + (bx - ax) * t1, ay + (by - ay) * t1)
+                    arrow(d, [p0, p1], COMBAT_COLOUR, width=max(4, int(5 * z)), head=14 * z,
+                          outline=(255, 255, 255))
+            text = item.get("text")
+            if isinstance(text, str) and text:
+                cx, cy = g.hex_center(item["to"])
+                f = font(max(9, int(round(11 * z))), True)
+                w = f.getlength(text)
+                top = cy - 0.86 * g.r - 8 * z
+                box = (cx - w / 2 - 4 * z, top - 7 * z, cx + w / 2 + 4 * z, top + 7 * z)
+                d.rounded_rectangle(box, radius=4 * z, fill=colour, outline=(255, 255, 255),
+                                    width=max(1, int(1.5 * z)))
+                d.text((cx, top + 0.5), text, font=f, fill=(255, 255, 255), anchor="mm")
+        elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")):
+            cx, cy = g.hex_center(item["hex"])
+            s = 0.42 * g.r
+            for w, col in ((int(9 * z), (255, 255, 255)), (int(5 * z), COMBAT_COLOUR)):
+                d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=col, width=w)
+                d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=col, width=w)
+
+
+# --- information strip --------------------------------------------------------------------------
+def _wing_short(name: str, side: str) -> str:
+    n = str(name)
+    for prefix in ("Royalist ", "Parliament ", "Parliamentarian ", SIDE_NAMES.get(side, "") + " "):
+        if prefix.strip() and n.lower().startswith(prefix.lower()):
+            n = n[len(prefix):]
+            break
+    return n.replace(" (cavalry)", " (horse)").strip() or str(name)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
+    big, bold, reg = font(20, True), font(16, True), font(16)
+    flow = FlowText(width, 28)
+    colours = wing_colours(scenario, state)
+
+    def side_chip(side: str) -> list[tuple]:
+        return [("box", 16, 14, SIDE_COLOURS.get(side, (128, 128, 128)), (230, 230, 230)), ("gap", 4),
+                ("text", SIDE_NAMES.get(side, str(side).title() or "?"), bold, STRIP_FG)]
+
+    def wing_label(wid: str) -> str:
+        w = state.wings.get(wid)
+        return _wing_short(w.name, w.side) if w else str(wid)
+
+    flow.add([("text", scenario.title, big, STRIP_FG), ("gap", 14),
+              ("text", f"Turn {state.turn} of {scenario.turns}", bold, STRIP_DIM)])
+    flow.add([("text", PHASE_NAMES.get(state.phase, str(state.phase).title()), bold, STRIP_FG)])
+    if state.phasing and state.phase != "over":
+        flow.add([("text", "Phasing ", reg, STRIP_DIM)] + side_chip(state.phasing))
+    pend = state.pending if isinstance(state.pending, dict) else None
+    act = state.activation
+    if state.winner or state.phase == "over":
+        if state.winner:
+            flow.add([("text", "Victory: ", bold, GOLD)] + side_chip(state.winner)
+                     + ([("text", f"  {state.result}", reg, STRIP_DIM)] if state.result else []))
+        else:
+            flow.add([("text", "Game over" + (f": {state.result}" if state.result else ""), bold, GOLD)])
+    if act is not None and state.phase != "over":
+        w = state.wings.get(act.wing)
+        items = [("text", "Active ", reg, STRIP_DIM),
+                 ("box", 18, 12, colours.get(act.wing, (255, 255, 255)), (20, 20, 20)), ("gap", 3),
+                 ("text", f"{SIDE_NAMES.get(act.side, act.side)} {wing_label(act.wing)}", bold, STRIP_FG)]
+        if w is not None:
+            items += [("text", f"  {ORDER_NAMES.get(w.order, w.order)}", bold,
+                       ORDER_COLOURS.get(w.order, STRIP_FG))]
+        items += [("text", f"  step: {STEP_NAMES.get(act.step, act.step)}, "
+                           f"{_ordinal(int(act.number))} activation"
+                   + (", bypass" if act.bypassing else ""), reg, STRIP_FG)]
+        flow.add(items, new_line=True)
+    if pend and state.phase != "over":
+        who = pend.get("side") or pend.get("player") or state.phasing
+        what = str(pend.get("kind", "decision")).replace("_", " ")
+        opts = [wing_label(o) if isinstance(o, str) and o in state.wings else str(o)
+                for o in _seq(pend.get("options"))]
+        tail = f" ({', '.join(opts)})" if opts else ""
+        flow.add([("text", "Waiting for ", reg, GOLD)] + side_chip(who)
+                 + [("text", f": {what}{tail}", reg, STRIP_FG)], new_line=act is None)
+    vp = state.vp or {}
+    first = True
+    for side in ("royalist", "parliament"):
+        head = [("text", "VP ", reg, STRIP_DIM)] if first else []
+        flow.add(head + side_chip(side) + [("text", f" {int(vp.get(side, 0))}", bold, STRIP_FG)],
+                 new_line=first)
+        first = False
+    for side in ("royalist", "parliament"):
+        wings = [w for w in state.wings.values() if w.side == side]
+        order = {w.id: i for i, w in enumerate(scenario.wings)}
+        wings.sort(key=lambda w: (order.get(w.id, 99), w.id))
+        lead = True
+        for w in wings:
+            status = ""
+            if act is not None and act.wing == w.id and state.phase != "over":
+                status = " \u25c0 active"
+            elif w.done:
+                status = " (done)"
+            items = ([("text", f"{SIDE_NAMES.get(side, side)} wings: ", reg, STRIP_DIM)] if lead else [])
+            items += [("box", 18, 12, colours.get(w.id, (255, 255, 255)), (20, 20, 20)), ("gap", 3),
+                      ("text", _wing_short(w.name, side), reg, STRIP_FG if not w.done else STRIP_DIM),
+                      ("text", f" {ORDER_NAMES.get(w.order, w.order).upper()}", bold,
+                       ORDER_COLOURS.get(w.order, STRIP_FG)),
+                      ("text", status, reg, STRIP_DIM)]
+            flow.add(items, new_line=lead)
+            lead = False
+    return flow
+
+
+# --- assembly -----------------------------------------------------------------------------------
+def _focus_hexes(scenario: Scenario, state: TacwState) -> list[str]:
+    """The hexes a crop shows: the last action (and any pending choice); failing that, the
+    active wing's units and its commander."""
+    hexes: list[str] = []
+    for item in _action_items(state):
+        if item.get("kind") not in ("move", "retreat", "rout", "fire", "close_combat", "eliminated"):
+            continue
+        for key in ("from", "to", "hex"):
+            if _hex_ok(scenario, item.get(key)):
+                hexes.append(item[key])
+        hexes += [h for h in _seq(item.get("path")) if _hex_ok(scenario, h)]
+    pend = state.pending if isinstance(state.pending, dict) else None
+    if pend:
+        hexes += [h for h in _seq(pend.get("options")) if _hex_ok(scenario, h)]
+    if hexes:
+        return hexes
+    act = state.activation
+    if act is not None:
+        for u in state.wing_units(act.wing):
+            hexes += [h for h in u.hexes if _hex_ok(scenario, h)]
+        w = state.wings.get(act.wing)
+        ld = state.leaders.get(w.commander) if w else None
+        if ld is not None and ld.status == "active" and _hex_ok(scenario, ld.hex):
+            hexes.append(ld.hex)
+    return hexes
+
+
+def crop_geometry(scenario: Scenario, state: TacwState) -> BoardGeometry | None:
+    """The view `size="crop"` draws: the focus hexes with a margin, at 1.25-2x the full map's
+    scale; None when there is nothing to focus on (the crop is then the full map)."""
+    hexes = _focus_hexes(scenario, state)
+    if not hexes:
+        return None
+    g1 = _map_geometry(scenario.cols, scenario.rows, 1.0)
+    xs, ys = zip(*(g1.hex_center(h) for h in hexes))
+    r = g1.r
+    x0, x1 = min(xs) - 2.6 * r, max(xs) + 2.6 * r
+    y0, y1 = min(ys) - 2.4 * r, max(ys) + 2.4 * r
+    min_w, min_h = 16 * r, 14 * r
+    if x1 - x0 < min_w:
+        c = (x0 + x1) / 2
+        x0, x1 = c - min_w / 2, c + min_w / 2
+    if y1 - y0 < min_h:
+        c = (y0 + y1) / 2
+        y0, y1 = c - min_h / 2, c + min_h / 2
+    if x1 - x0 > 1.6 * (y1 - y0):                 # no thin panoramas: at most 1.6:1 ...
+        c = (y0 + y1) / 2
+        y0, y1 = c - (x1 - x0) / 3.2, c + (x1 - x0) / 3.2
+    elif y1 - y0 > 1.25 * (x1 - x0):              # ... or 1:1.25
+        c = (x0 + x1) / 2
+        x0, x1 = c - (y1 - y0) / 2.5, c + (y1 - y0) / 2.5
+    fit = min(CROP_MAX_W / (x1 - x0), CROP_MAX_H / (y1 - y0))
+    zoom = max([z for z in ZOOMS if z <= fit] or [ZOOMS[0]])
+    gz = _map_geometry(scenario.cols, scenario.rows, zoom)
+    cx, cy = (x0 + x1) / 2 * zoom, (y0 + y1) / 2 * zoom
+    w = min((x1 - x0) * zoom, CROP_MAX_W, gz.width)
+    h = min((y1 - y0) * zoom, CROP_MAX_H, gz.height)
+    bx0 = min(max(0.0, cx - w / 2), gz.width - w)
+    by0 = min(max(0.0, cy - h / 2), gz.height - h)
+    box = (int(bx0), int(by0), int(bx0 + w), int(by0 + h))
+    return _view(scenario, zoom, box)
+
+
+def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | None = None,
+                       size: str = "full") -> Image.Image:
+    """The board as a PIL RGB image (see `render_board`)."""
+    if size not in ("full", "crop"):
+        raise ValueError("size must be 'full' or 'crop'")
+    g = crop_geometry(scenario, state) if size == "crop" else None
+    if g is None:
+        g = board_geometry(scenario)
+        board = terrain_layer(scenario).copy()
+    else:
+        box = (int(g.offset[0]), int(g.offset[1]), int(g.offset[0]) + g.width,
+               int(g.offset[1]) + g.height)
+        board = _terrain_view(_ScenarioKey(scenario), g.zoom, box).copy()
+    d = ImageDraw.Draw(board)
+    _overlay_under(d, g, scenario, state)
+    occupied, busy = _draw_units(board, g, scenario, state)
+    _draw_leaders(board, g, scenario, state, occupied, busy)
+    _overlay_over(d, g, scenario, state)
+    flow = _strip(scenario, state, board.width)
+    strip_h = flow.height()
+    out = Image.new("RGB", (board.width, board.height + strip_h), STRIP_BG)
+    out.paste(board, (0, 0))
+    flow.draw(ImageDraw.Draw(out), board.height)
+    return out
+
+
+def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = None,
+                 size: str = "full") -> bytes:
+    """PNG of the map: terrain, counters with their facing and markers, leaders, the last action
+    and an information strip (turn, phase, activation, pending decision, VP, wing orders).
+
+    viewer: accepted for symmetry with the other renderers; TACW hides nothing, so every viewer
+    gets the same image. size: "full" (the whole map, ~1860 px wide) or "crop" (the area of the
+    last action, or of the active wing, at 1.25-2x scale; the full map when there is neither).
+    CPU-bound (~0.1-0.2 s): call it via `asyncio.to_thread` from the bot."""
+    return encode_png_nearest(render_board_image(scenario, state, viewer=viewer, size=size))
