@@ -37,7 +37,7 @@ def _need_active(st: TacwState, side: str, steps: tuple[str, ...]) -> None:
     act = st.activation
     if act is None or act.side != side:
         raise Illegal("you have no active wing", "TACW §3.2")
-    if st.pending:
+    if st.pending and not (st.pending.get("kind") == "close_combat" and st.pending["side"] == side):
         raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
     if act.step not in steps:
         raise Illegal(f"not now: the activation is at step '{act.step}'", "TACW §3.2")
@@ -74,14 +74,38 @@ def do_close(sc, st, side, cmd, stream):
     return [Event("step", side, "TACW §3.2 D", f"{st.wings[st.activation.wing].name}: close combat step")]
 
 
+def _close_combat_first(sc, st, stream) -> tuple[list[Event], bool]:
+    """§3.2 D comes before E and F: continuing or stopping first resolves the close combat
+    step (the designated attacks, and the inactive player's reaction attacks by his policy).
+    Returns the events and whether a decision now waits (then nothing more happens)."""
+    if st.activation.step == "continuation":
+        return [], False
+    from . import melee
+    attacks = melee.designations(st)
+    if st.pending and st.pending.get("kind") == "close_combat":
+        st.pending = None
+    if not attacks and not melee.reaction_options(sc, st, [], []):
+        st.activation.step = "continuation"       # nobody can fight: nothing to say
+        return [], False
+    st.activation.step = "close_combat"
+    events = melee.close_combat_step(sc, st, stream, attacks)
+    return events, bool(st.pending) or st.activation is None
+
+
 def do_continue(sc, st, side, cmd, stream):
     _need_active(st, side, ("order_change", "actions", "close_combat", "continuation"))
-    return sequence.attempt_continuation(sc, st, side, stream)
+    events, waiting = _close_combat_first(sc, st, stream)
+    if waiting or st.phase == "over":
+        return events
+    return events + sequence.attempt_continuation(sc, st, side, stream)
 
 
 def do_stop(sc, st, side, cmd, stream):
     _need_active(st, side, ("order_change", "actions", "close_combat", "continuation"))
-    return sequence.end_activation(sc, st, stream)
+    events, waiting = _close_combat_first(sc, st, stream)
+    if waiting or st.phase == "over":
+        return events
+    return events + sequence.end_activation(sc, st, stream)
 
 
 def do_policy(sc, st, side, cmd, stream):

@@ -45,11 +45,13 @@ class TacwRuleset:
 
     def pending(self, state: TacwState) -> PendingDecision | None:
         p = state.pending
-        if not p:
+        if not p or p["kind"] not in self.ANSWER_VERBS:   # e.g. close combat designations
             return None
-        verb, section = self.ANSWER_VERBS.get(p["kind"], (p["kind"], ""))
+        verb, section = self.ANSWER_VERBS[p["kind"]]
         answers = []
         for opt in p.get("options", []):
+            if opt == "none":
+                continue
             name = state.wings[opt].name if opt in state.wings else (
                 state.units[opt].name if opt in state.units else opt)
             answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))

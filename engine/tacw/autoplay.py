@@ -1,0 +1,189 @@
+"""A plain, deterministic TACW player: it writes the command lines a simple commander would
+give (activate the next wing, close with the enemy, fire, charge home, stop). It is no rule of
+the game: Herald uses it to write the offline demo's Edgehill script and to play whole battles in
+the tests, every line going through the same engine as a player's."""
+from __future__ import annotations
+
+from engine.core import facing as F
+from engine.core.errors import HeraldError
+from engine.core.game import Game
+
+from .geometry import unit_arcs
+from .state import TacwState, Unit
+
+
+def _try(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
+    try:
+        game.apply(side, line)
+    except HeraldError:
+        return False
+    out.append((side, line))
+    return True
+
+
+def _enemies(st: TacwState, side: str) -> list[Unit]:
+    return [u for u in st.units.values() if u.alive and u.side != side and not u.gun_state]
+
+
+def _dist(game: Game, u: Unit, e: Unit) -> int:
+    g = game.scenario.grid
+    return min(g.distance(a, b) for a in u.hexes for b in e.hexes)
+
+
+def _nearest(game: Game, u: Unit) -> Unit | None:
+    foes = _enemies(game.state, u.side)
+    return min(foes, key=lambda e: (_dist(game, u, e), e.id), default=None)
+
+
+def _facing_toward(game: Game, u: Unit, target: str) -> int:
+    g = game.scenario.grid
+    best = min(range(6), key=lambda v: F.relative_bearing(g, u.hexes, v, target))
+    if u.is_double:
+        allowed = F.double_facings(g, u.hexes[0], u.hexes[1])
+        best = min(allowed, key=lambda v: F.relative_bearing(g, u.hexes, v, target))
+    return best
+
+
+def _advance(game: Game, side: str, u: Unit, out: list[tuple[str, str]]) -> None:
+    """Move toward the nearest enemy: turn to face it if needed, then step into the front hex
+    nearest to it, as far as the engine accepts (longest accepted path wins)."""
+    g = game.scenario.grid
+    enemy = _nearest(game, u)
+    if enemy is None or _dist(game, u, enemy) <= 1:
+        return
+    target = min(enemy.hexes, key=lambda h: min(g.distance(h, x) for x in u.hexes))
+    words: list[str] = []
+    want = _facing_toward(game, u, target)
+    if want != u.facing and not u.is_double:
+        words += ["face", F.vertex_name(g, want)]
+    hexes, facing = list(u.hexes), want if not u.is_double else u.facing
+    for _ in range(8):
+        arcs = F.arcs(g, hexes, facing)
+        fronts = [h for h in arcs["front"] if not game.state.units_at(h)]
+        if not fronts:
+            break
+        if u.is_double:
+            centre = F.central_front_hex(g, hexes, facing)
+            fronts = [h for h in fronts if h != centre]
+            if not fronts:
+                break
+        step = min(fronts, key=lambda h: (g.distance(h, target), h))
+        if g.distance(step, target) >= min(g.distance(h, target) for h in hexes):
+            break
+        words.append(step)
+        if u.is_double:
+            centre = F.central_front_hex(g, hexes, facing)
+            hexes = [step, centre] if centre else [step]
+            if len(hexes) == 2 and not g.adjacent(*hexes):
+                break
+        else:
+            hexes = [step]
+        if g.distance(step, target) <= 1:
+            break
+    while words:
+        if _try(game, side, f"move {u.id} " + " ".join(words), out):
+            return
+        words.pop()
+        if words and words[-1] == "face":
+            words.pop()
+
+
+def _fire(game: Game, side: str, u: Unit, out: list[tuple[str, str]]) -> None:
+    st = game.state
+    g = game.scenario.grid
+    foes = sorted(_enemies(st, side), key=lambda e: (_dist(game, u, e), e.id))
+    for e in foes[:4]:
+        if u.kind != "artillery" and _dist(game, u, e) > 1:
+            break
+        target = min(e.hexes, key=lambda h: min(g.distance(h, x) for x in u.hexes))
+        if _try(game, side, f"fire {u.id} {target}", out):
+            return
+
+
+def play_activation(game: Game, side: str, out: list[tuple[str, str]]) -> None:
+    st = game.state
+    act = st.activation
+    if act is None:
+        return
+    for uid in sorted(u.id for u in st.wing_units(act.wing)):
+        u = game.state.units.get(uid)
+        if u is None or not u.alive or game.state.pending or game.state.activation is None:
+            continue
+        if u.kind == "artillery":
+            _fire(game, side, u, out)
+            continue
+        enemy = _nearest(game, u)
+        if enemy is not None and _dist(game, u, enemy) <= 1:
+            _fire(game, side, u, out)
+        else:
+            _advance(game, side, u, out)
+    if game.state.pending or game.state.activation is None:
+        return
+    if not _try(game, side, "close", out):
+        return
+    g = game.scenario.grid
+    for u in sorted(game.state.wing_units(game.state.activation.wing), key=lambda u: u.id):
+        if u.kind == "artillery" or not u.alive:
+            continue
+        front = unit_arcs(game.scenario, u)["front"]
+        for h in front:
+            foes = [e for e in game.state.units_at(h) if e.side != side]
+            if foes and _try(game, side, f"attack {u.id} {h}", out):
+                break
+    _try(game, side, "resolve", out)
+    if game.state.activation is not None and not game.state.pending:
+        _try(game, side, "stop", out)
+
+
+def play_step(game: Game) -> list[tuple[str, str]]:
+    """One decision for whoever the rules wait on."""
+    out: list[tuple[str, str]] = []
+    st = game.state
+    side = game.to_act
+    if side is None:
+        return out
+    if st.pending:
+        verb = {"bypass": "bypass", "reaction_fire": "react", "reaction_move": "react_move",
+                "reaction_attack": "counter", "intercept": "intercept"}.get(st.pending["kind"], st.pending["kind"])
+        if not _try(game, side, f"{verb} none", out):
+            _try(game, side, "resume", out)
+        return out
+    if st.activation is None:
+        for w in sorted(w.id for w in st.wings.values() if w.side == side):
+            if _try(game, side, f"activate {w}", out):
+                break
+        else:
+            _try(game, side, "pass", out)
+        return out
+    play_activation(game, side, out)
+    if not out:
+        _try(game, side, "stop", out)
+    return out
+
+
+def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
+    script: list[tuple[str, str]] = []
+    stalls = 0
+    while game.state.phase != "over" and len(script) < max_commands:
+        lines = play_step(game)
+        script += lines
+        stalls = stalls + 1 if not lines else 0
+        if stalls > 3:
+            break
+    return script
+
+
+def write_script(scenario_id: str, seed: int) -> str:
+    """`python -m engine.tacw.autoplay edgehill 3` prints the demo script."""
+    game = Game.new("tacw", scenario_id, seed)
+    lines = [f"# Herald demo: {game.scenario.title}, played to the end by two scripted commanders.",
+             "# Written by engine.tacw.autoplay and replayed by `herald demo`; every line is an",
+             "# ordinary command, as a player would type it (side: command).",
+             f"# seed: {seed}"]
+    lines += [f"{side}: {line}" for side, line in play_game(game)]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
