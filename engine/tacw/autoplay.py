@@ -80,6 +80,10 @@ def _advance(game: Game, side: str, u: Unit, out: list[tuple[str, str]]) -> None
             hexes = [step]
         if g.distance(step, target) <= 1:
             break
+    if not u.is_double and words and words[-1] not in ("face",) and g.distance(hexes[0], target) <= 1:
+        end_facing = min(range(6), key=lambda v: F.relative_bearing(g, hexes, v, target))
+        if F.arc_of(g, hexes, facing, target) != "front":
+            words += ["face", F.vertex_name(g, end_facing)]
     while words:
         if _try(game, side, f"move {u.id} " + " ".join(words), out):
             return
@@ -100,11 +104,51 @@ def _fire(game: Game, side: str, u: Unit, out: list[tuple[str, str]]) -> None:
             return
 
 
+def _lead(game: Game, side: str, out: list[tuple[str, str]]) -> None:
+    """Bring the Wing Commander up to the wing's leading unit, so the wing stays in command
+    (§5.4) as it advances."""
+    st = game.state
+    g = game.scenario.grid
+    wing = st.wings[st.activation.wing]
+    wc = st.leaders.get(wing.commander)
+    units = [u for u in st.wing_units(wing.id) if u.kind != "artillery"]
+    if wc is None or wc.hex is None or not units:
+        return
+    lead = min(units, key=lambda u: (min((_dist(game, u, e) for e in _enemies(st, side)), default=99), u.id))
+    goal = lead.hexes[0]
+    if g.distance(wc.hex, goal) <= 1:
+        return
+    blocked = {h for e in _enemies(st, side) for h in e.hexes}
+    prev = {wc.hex: None}
+    frontier = [wc.hex]
+    while frontier and goal not in prev:
+        nxt = []
+        for h in frontier:
+            for n in g.neighbors(h):
+                if n not in prev and n not in blocked:
+                    prev[n] = h
+                    nxt.append(n)
+        frontier = nxt
+    if goal not in prev:
+        return
+    path, node = [], goal
+    while node != wc.hex:
+        path.append(node)
+        node = prev[node]
+    path = list(reversed(path))[:8]
+    while path:
+        if _try(game, side, f"leader {wc.id} move " + " ".join(path), out):
+            return
+        path.pop()
+
+
 def play_activation(game: Game, side: str, out: list[tuple[str, str]]) -> None:
     st = game.state
     act = st.activation
     if act is None:
         return
+    if act.number == 1:
+        _lead(game, side, out)
     for uid in sorted(u.id for u in st.wing_units(act.wing)):
         u = game.state.units.get(uid)
         if u is None or not u.alive or game.state.pending or game.state.activation is None:
@@ -131,8 +175,12 @@ def play_activation(game: Game, side: str, out: list[tuple[str, str]]) -> None:
             if foes and _try(game, side, f"attack {u.id} {h}", out):
                 break
     _try(game, side, "resolve", out)
-    if game.state.activation is not None and not game.state.pending:
-        _try(game, side, "stop", out)
+    act = game.state.activation
+    if act is not None and not game.state.pending:
+        wing = game.state.wings[act.wing]
+        if not (wing.order == "charge" and act.number == 1 and _try(game, side, "continue", out)):
+            if game.state.activation is not None and not game.state.pending:
+                _try(game, side, "stop", out)
 
 
 def play_step(game: Game) -> list[tuple[str, str]]:

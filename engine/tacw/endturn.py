@@ -45,7 +45,7 @@ def marker_removal(sc, st: TacwState, stream: DiceStream) -> list[Event]:
         w.bypassed = False
         w.activations = 0
     events: list[Event] = []
-    for ld in st.leaders.values():
+    for ld in list(st.leaders.values()):
         ld.finished = False
         ld.no_continue = False
         if ld.status == "away" and ld.removed_turn is not None and ld.removed_turn < st.turn:
@@ -81,6 +81,8 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
     if ld.role != "wc":
         return []
     new_id = f"{ld.id}-r"
+    while new_id in st.leaders:
+        new_id += "r"
     from .state import Leader
     setup = next((x for x in getattr(sc, "leaders", []) if x.id == ld.id), None)
     side_setup = sc.sides.get(ld.side) if hasattr(sc, "sides") else None
@@ -95,7 +97,8 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
 
 def _return_leader(sc, st: TacwState, ld) -> list[Event]:
     """The original leader of a 'returns next turn' result takes his wing back."""
-    stand_in = st.leaders.get(f"{ld.id}-r")
+    stand_in = st.leaders.get(st.wings[ld.wing].commander) if ld.wing else None
+    stand_in = stand_in if stand_in is not None and stand_in.id != ld.id else None
     spot = stand_in.hex if stand_in is not None and stand_in.hex else None
     if spot is None:
         mates = [u for u in st.units.values() if u.alive and u.side == ld.side
