@@ -59,13 +59,11 @@ class HeraldBot(commands.Bot):
         self.service: GameService | None = None
 
     async def setup_hook(self) -> None:
-        from .cogs.battlecry import BattleCryCog
-        from .cogs.games import GamesCog
+        from .cogs import setup as add_cogs
 
         self.store = await Store.open(self.db_path)
         self.service = GameService(self.store)
-        await self.add_cog(GamesCog(self))
-        await self.add_cog(BattleCryCog(self))
+        await add_cogs(self)          # /game, Battle Cry (and the shared verbs), TACW
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         resumed = await self.service.resume_all()
         log.info("store %s open; %d active game(s) resumed", self.db_path, len(resumed))

@@ -73,7 +73,7 @@ def turn_line(game: ActResult | LoadedGame, pending: Pending | None) -> str:
         return f"🏁 **Battle over**: {getattr(state, 'result', '') or 'the game has ended'}"
     user = game.seats.get(side)
     if pending is not None and pending.kind != "retreat" and pending.prompt:
-        return f"**{side.title()}** {mention(user)}: {pending.prompt} (buttons below, or /act {pending.verb} ...)"
+        return f"**{side.title()}** {mention(user)}: {pending.prompt} (buttons below, or /{pending.verb})"
     if pending is not None:
         return (f"**{side.title()}** {mention(user)} must choose a {pending.kind} hex for {pending.piece}: "
                 f"{', '.join(pending.options)} (buttons below, or /{pending.verb})")

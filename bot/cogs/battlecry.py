@@ -1,5 +1,9 @@
 """Battle Cry slash commands: one per verb of the command language (engine/battlecry/rules.py
-VERBS), plus /hand and the universal /act. Each builds the same line the CLI reads."""
+VERBS), plus /hand and the universal /act. Each builds the same line the CLI reads.
+
+/move, /rally and /policy serve every ruleset with that verb (TACW too, bot/cogs/tacw.py): their
+autocomplete follows the channel's game, and /policy builds `policy <kind> <value>` with the
+kinds of the channel's ruleset (bot/cogs/__init__.py POLICIES)."""
 from __future__ import annotations
 
 import discord
@@ -10,7 +14,7 @@ from engine.core.errors import HeraldError
 
 from ..store import StoreError
 from ..views import refuse, send
-from . import complete, run_action, service_of, words
+from . import complete, complete_policy_kind, complete_policy_value, run_action, service_of, words
 
 Choice = app_commands.Choice
 SECTIONS = [Choice(name="Left", value="left"), Choice(name="Centre", value="centre"),
@@ -55,10 +59,11 @@ class BattleCryCog(commands.Cog, name="Battle Cry"):
     async def order(self, interaction: discord.Interaction, units: str) -> None:
         await run_action(interaction, words("order", units))
 
-    @app_commands.command(name="move", description="Move an ordered unit or General (BC §4.2)")
+    @app_commands.command(name="move", description="Move a unit along a path (BC §4.2, TACW §7)")
     @app_commands.guild_only()
-    @app_commands.describe(unit="The piece to move", to="Destination hex, or a path of hexes, e.g. 0605 0604",
-                           leave_general="Leave the attached General behind")
+    @app_commands.describe(unit="The piece to move",
+                           to="Destination hex or path of steps, e.g. 0605 0604, or TACW 2105 face W 2205",
+                           leave_general="BC: leave the attached General behind; TACW: move without the stacked unit")
     @app_commands.autocomplete(unit=complete("piece"), to=complete("destination", multi=True, context=("unit",)))
     async def move(self, interaction: discord.Interaction, unit: str, to: str, leave_general: bool = False) -> None:
         await run_action(interaction, words("move", unit, to, "alone" if leave_general else None))
@@ -89,9 +94,10 @@ class BattleCryCog(commands.Cog, name="Battle Cry"):
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         await run_action(interaction, words("discard", card))
 
-    @app_commands.command(name="rally", description="Carry out Rally on a unit with losses (BC §2.4)")
+    @app_commands.command(name="rally", description="Rally a unit: BC §2.4 card, TACW §12.2 action")
     @app_commands.guild_only()
-    @app_commands.describe(unit="Your unit with losses", dice=DICE)
+    @app_commands.describe(unit="Your unit with losses (TACW: Shaken or Broken, of the active wing)",
+                           dice="Physical dice in order, e.g. 5,1,3 (TACW d10 faces 1-10 read 0-9); else Herald rolls")
     @app_commands.autocomplete(unit=complete("unit"))
     async def rally(self, interaction: discord.Interaction, unit: str, dice: str | None = None) -> None:
         await run_action(interaction, words("rally", unit, _dice(dice)))
@@ -131,12 +137,13 @@ class BattleCryCog(commands.Cog, name="Battle Cry"):
     async def supply(self, interaction: discord.Interaction, unit: str, hex: str) -> None:
         await run_action(interaction, words("supply", unit, hex))
 
-    @app_commands.command(name="policy", description="Answer your retreat choices automatically, or be asked")
+    @app_commands.command(name="policy", description="Answer a kind of decision automatically, or be asked")
     @app_commands.guild_only()
-    @app_commands.describe(retreat="auto: Herald picks retreat hexes for you; ask: buttons ask you")
-    @app_commands.choices(retreat=[Choice(name="auto", value="auto"), Choice(name="ask", value="ask")])
-    async def policy(self, interaction: discord.Interaction, retreat: str) -> None:
-        await run_action(interaction, words("policy retreat", retreat))
+    @app_commands.describe(kind="The decision: BC retreat; TACW bypass, reaction, reaction_move, intercept...",
+                           value="How to answer it, e.g. retreat: auto or ask")
+    @app_commands.autocomplete(kind=complete_policy_kind, value=complete_policy_value)
+    async def policy(self, interaction: discord.Interaction, kind: str, value: str) -> None:
+        await run_action(interaction, words("policy", kind, value))
 
     @app_commands.command(name="act", description="Give any command in Herald's command language, as the CLI does")
     @app_commands.guild_only()

@@ -107,8 +107,8 @@ def _return_leader(sc, st: TacwState, ld) -> list[Event]:
             ld.status = "dead"
             return []
         spot = sorted(mates, key=lambda u: u.id)[0].hexes[0]
-    if stand_in is not None:
-        stand_in.status, stand_in.hex = "dead", None
+    if stand_in is not None:                 # stood down, not killed: no VP (victory.py)
+        stand_in.status, stand_in.hex = "stood_down", None
     ld.status, ld.hex, ld.removed_turn = "active", spot, None
     if ld.wing:
         st.wings[ld.wing].commander = ld.id

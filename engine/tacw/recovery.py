@@ -65,7 +65,7 @@ def reform_plan(unit: Unit, option: str | None) -> tuple[str, str, dict]:
             option = "formation"
         elif unit.special_formation == "hedgehog":
             option = "hedgehog-exit"
-        elif unit.kind == "cavalry" and unit.pistols < 2:
+        elif unit.kind == "cavalry" and unit.pistols < unit.max_pistols:
             option = "reload"
         else:
             raise Illegal(f"{unit.name} is in good order: say what to reform ({', '.join(REFORM_OPTIONS)})",
@@ -96,8 +96,8 @@ def reform_plan(unit: Unit, option: str | None) -> tuple[str, str, dict]:
     if option == "reload":
         if unit.kind != "cavalry":
             raise Illegal("only cavalry carries pistols", "TACW §9.8")
-        if unit.pistols >= 2:
-            raise Illegal(f"{unit.name} has both pistol shots", "TACW §9.8.4")
+        if unit.pistols >= unit.max_pistols:
+            raise Illegal(f"{unit.name} has all its pistol shots ({unit.max_pistols})", "TACW §9.8.4")
         what = "No Pistols -> 1st Pistol Used" if unit.pistols == 0 else "1st Pistol Used removed"
         return option, f"reloads ({what})", {"pistols": unit.pistols + 1}
     raise CannotParse(f"reform what? {', '.join(REFORM_OPTIONS)} (not '{option}')")

@@ -41,7 +41,8 @@ class TacwRuleset:
     # the verb that answers each kind of pending decision, and the rule that asks
     ANSWER_VERBS = {"bypass": ("bypass", "TACW §4.4"), "reaction_fire": ("react", "TACW §9.7"),
                     "reaction_move": ("react_move", "TACW §7.4"),
-                    "reaction_attack": ("counter", "TACW §10.2")}
+                    "reaction_attack": ("counter", "TACW §10.2"),
+                    "intercept": ("intercept", "TACW §7.5")}
 
     def pending(self, state: TacwState) -> PendingDecision | None:
         p = state.pending
@@ -56,7 +57,7 @@ class TacwRuleset:
                 state.units[opt].name if opt in state.units else opt)
             answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))
         answers.append(Answer("No", f"{verb} none"))
-        what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction",
+        what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction", "intercept": "intercept",
                 "reaction_move": "react", "reaction_attack": "attack in reaction"}.get(p["kind"], p["kind"])
         return PendingDecision(p["kind"], p["side"], f"{p['side'].title()} may {what}", tuple(answers), section)
 

@@ -73,15 +73,16 @@ def new_state(scenario: Scenario | str, seed: int | str,
 
     state = TacwState(scenario_id=scenario.id, seed=seed, turn=1, phase="initiative")
     for u in scenario.units:
-        pistols = u.pistols
+        pistols, max_pistols = u.pistols, 2          # §9.8.1: two shots
         for r in rules:
             if r.pistols is not None and r.applies_to(u.side, u.kind):
-                pistols = min(pistols, r.pistols)
+                max_pistols = min(max_pistols, r.pistols)
+        pistols = min(pistols, max_pistols)
         state.units[u.id] = Unit(
             id=u.id, side=u.side, wing=u.wing, kind=u.kind, name=u.name, strength=u.strength,
             morale=u.morale, hexes=list(u.hexes), facing=u.facing, light_kind=u.light_kind,
             gun_class=u.gun_class, ricochet_range=u.ricochet_range, max_range=u.max_range,
-            pistols=pistols, no_hedgehog=u.no_hedgehog, salvo_allowed=u.salvo_allowed,
+            pistols=pistols, max_pistols=max_pistols, no_hedgehog=u.no_hedgehog, salvo_allowed=u.salvo_allowed,
         )
     for ld in scenario.leaders:
         state.leaders[ld.id] = Leader(

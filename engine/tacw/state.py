@@ -44,6 +44,7 @@ class Unit:
     ricochet_range: int = 0       # printed on artillery (§9.9.3)
     max_range: int = 0
     pistols: int = 2              # cavalry shots left (§9.8); scenario may start with 1
+    max_pistols: int = 2          # shots a reload restores to (Edgehill optional rule: 1)
     fired: bool = False           # artillery fired this turn (§9.9.1)
     salvo_used: bool = False      # Salvo marker (§9.4)
     gun_state: str = ""           # "" / "disabled" / "captured" (§9.9.9)

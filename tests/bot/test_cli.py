@@ -65,8 +65,15 @@ def test_hotseat_reads_commands_for_the_side_to_act():
 def test_demo_plays_every_bundled_battle_to_its_end(tmp_path):
     out = io.StringIO()
     game = cli.demo(tmp_path, render=False, echo=out)
-    assert game.state.phase == "over" and "0 refused" in out.getvalue()
-    log = json.loads((tmp_path / "battlecry--first-bull-run" / "log.json").read_text())
+    text = out.getvalue()
+    assert game.state.phase == "over"
+    scripts = sorted(p.stem for p in cli.DEMO_DIR.glob("*.txt"))
+    assert scripts == ["battlecry--first-bull-run", "tacw--edgehill"]
+    assert text.count(" 0 refused") == len(scripts)
+    for stem in scripts:
+        log = json.loads((tmp_path / stem / "log.json").read_text())
+        assert log["commands"] and log["ruleset"] == stem.split("--")[0]
+    log = json.loads((tmp_path / scripts[-1] / "log.json").read_text())
     assert len(log["commands"]) == len(game.history) and log["state_hash"] == game.state.state_hash()
 
 
