@@ -171,7 +171,7 @@ def test_9_8_4_reload_pistols_one_shot_per_reform():
     p.go(R, "reform r1")                                      # the only thing left to reform
     assert p.unit("r1").pistols == 2
     next_activation(p)
-    refused(p, R, "reform r1 reload", "both pistol shots")
+    refused(p, R, "reform r1 reload", "all its pistol shots (2)")
 
 
 def test_9_8_reload_is_for_cavalry_only():
