@@ -399,12 +399,16 @@ class GameService:
 
     # -- pictures -------------------------------------------------------------------------
     @staticmethod
-    def render(game: LoadedGame | ActResult, viewer: str | None = None) -> bytes | None:
+    def render(game: LoadedGame | ActResult, viewer: str | None = None, size: str | None = None) -> bytes | None:
         """The board PNG (public view), or None if this ruleset has no renderer or it failed:
-        the action is committed either way. Blocking: call through asyncio.to_thread."""
+        the action is committed either way. Blocking: call through asyncio.to_thread.
+        After an action a ruleset with a wide map (`action_view = "crop"`, TACW) shows the area
+        of the action, readable on a phone; /game board shows the whole field."""
+        if size is None:
+            size = getattr(game.ruleset, "action_view", "full") if isinstance(game, ActResult) else "full"
         try:
             module = importlib.import_module(f"renders.{game.ruleset.id}")
-            return module.render_board(game.scenario, game.state, viewer=viewer, size="full")
+            return module.render_board(game.scenario, game.state, viewer=viewer, size=size)
         except Exception:
             log.exception("render failed for %s", game.ruleset.id)
             return None

@@ -15,9 +15,8 @@ from .state import SIDES, TacwState
 class TacwRuleset:
     id = "tacw"
     name = "This Accursed Civil War"
-    # Issue 3 is under way: the sequence of play works, unit actions do not yet. Not offered
-    # to players (/game new, `herald play`) until the whole ruleset is in.
-    playable = False
+    playable = True
+    action_view = "crop"     # replies to actions show the area of the action (the map is wide)
     sides = SIDES
     verbs = rules.VERBS
 

@@ -87,7 +87,7 @@ async def test_schema_is_valid(bot):
     assert set(game) == {"new", "join", "leave", "start", "board", "status", "log", "resign", "abandon"}
     assert all(o["type"] == 1 for o in game.values())
     new = {o["name"]: o for o in game["new"]["options"]}
-    assert [c["value"] for c in new["ruleset"]["choices"]] == ["battlecry"]
+    assert [c["value"] for c in new["ruleset"]["choices"]] == ["battlecry", "tacw"]
     assert new["scenario"]["autocomplete"] is True and new["seed"]["required"] is False
     play = {o["name"]: o for o in by_name["play"]["options"]}
     assert play["card"]["autocomplete"] and [c["value"] for c in play["section"]["choices"]] == \

@@ -210,3 +210,17 @@ async def test_tacw_commands_are_valid_guild_only_and_cite_their_section(bot):
     policy = {o["name"]: o for o in by_name["policy"]["options"]}
     assert policy["kind"]["autocomplete"] and policy["value"]["autocomplete"]
     assert by_name["activate"]["options"][0]["autocomplete"] is True
+
+
+async def test_action_replies_crop_to_the_action_and_the_board_command_shows_the_whole_field(d):
+    from tests.bot.harness import png_size
+    service = d.bot.service
+    await service.new_game(1, d.channel_id, ALICE, "tacw", "edgehill", 5, side="royalist")
+    await service.join(d.channel_id, BOB, "parliament")
+    await service.start(d.channel_id, ALICE)
+    rest = await d.cmd("activate", user=ALICE, wing="r-right")
+    rest = await d.cmd("move", user=ALICE, unit="r-rupert", to="3007 2907")
+    crop = png_size(rest.last.files[0][1])
+    rest = await d.game("board", user=BOB)
+    full = png_size(rest.last.files[0][1])
+    assert crop[0] * crop[1] < full[0] * full[1] and full[0] > 1500
