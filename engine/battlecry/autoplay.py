@@ -5,7 +5,7 @@ many whole games in the tests (every line it writes goes through the same engine
 from __future__ import annotations
 
 from engine.core.errors import HeraldError
-from engine.core.game import Game
+from engine.core.game import Game, script_text
 
 from . import board, cards, tables
 from .state import BattleCryState, Piece
@@ -172,12 +172,8 @@ def write_script(scenario_id: str, seed: int) -> str:
     """The text of a demo script: `python -m engine.battlecry.autoplay first-bull-run 7`
     prints what `bot/demos/battlecry--first-bull-run.txt` holds (rewrite it when rules change)."""
     game = Game.new("battlecry", scenario_id, seed)
-    lines = [f"# Herald demo: {game.scenario.title}, played to the end by two scripted players.",
-             "# Written by engine.battlecry.autoplay and replayed by `herald demo`; every line",
-             "# is an ordinary command, as a player would type it (side: command).",
-             f"# seed: {seed}"]
-    lines += [f"{side}: {line}" for side, line in play_game(game)]
-    return "\n".join(lines) + "\n"
+    return script_text(game, "played to the end by two scripted players.",
+                       "engine.battlecry.autoplay", play_game(game))
 
 
 if __name__ == "__main__":

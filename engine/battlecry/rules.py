@@ -10,6 +10,7 @@ from engine.core.commands import Command
 from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
+from engine.core.game import run_command
 
 from . import board, cards, combat, movement, tables
 from .scenario import Scenario
@@ -354,11 +355,8 @@ def apply(sc: Scenario, state: BattleCryState, side: str, cmd: Command) -> tuple
         _need_active(state, side)
     elif state.phase == "over" and cmd.verb != "policy":
         raise Illegal(f"the battle is over: {state.result}", "BC §6")
-    st = state.copy()
-    stream = DiceStream(st.seed, st.draws, list(cmd.dice))
-    events = handler(sc, st, side, cmd, stream)
-    if stream.supplied and cmd.exact_dice:
-        raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")
-    st.draws = stream.draws
-    events += check_victory(sc, st)
-    return st, events
+
+    def body(st: BattleCryState, stream: DiceStream) -> list[Event]:
+        return handler(sc, st, side, cmd, stream) + check_victory(sc, st)
+
+    return run_command(state, cmd, body)

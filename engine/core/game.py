@@ -8,9 +8,11 @@ same state, bit for bit (principle 1), which is how the store resumes, undoes an
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from .commands import Command, parse
+from .dice import DiceStream
+from .errors import Illegal
 from .events import Event
 
 
@@ -60,6 +62,29 @@ def rulesets(include_unfinished: bool = False) -> dict[str, Ruleset]:
 def _load_builtin() -> None:
     from engine.battlecry.ruleset import BATTLECRY  # noqa: F401  (registers itself)
     from engine.tacw.ruleset import TACW  # noqa: F401
+
+
+def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list[Event]]) -> tuple[Any, list[Event]]:
+    """The frame every ruleset's `apply` shares (DESIGN principle 1): work on a copy of the
+    state, draw dice from the recorded stream (the command's own results first), refuse results
+    the command did not need, and keep the stream position in the new state. `body(st, stream)`
+    runs the rules on the copy and returns the events."""
+    st = state.copy()
+    stream = DiceStream(st.seed, st.draws, list(cmd.dice))
+    events = body(st, stream)
+    if stream.supplied and cmd.exact_dice:
+        raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")
+    st.draws = stream.draws
+    return st, events
+
+
+def script_text(game: "Game", title: str, writer: str, lines: list[tuple[str, str]]) -> str:
+    """A replayable script file (the CLI's and the demo's format) for an autoplayed game."""
+    head = [f"# Herald demo: {game.scenario.title}, {title}",
+            f"# Written by {writer} and replayed by `herald demo`; every line is an",
+            "# ordinary command, as a player would type it (side: command).",
+            f"# seed: {game.seed}"]
+    return "\n".join(head + [f"{side}: {line}" for side, line in lines]) + "\n"
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core import facing as F
 from engine.core.errors import HeraldError
-from engine.core.game import Game
+from engine.core.game import Game, script_text
 
 from .geometry import unit_arcs
 from .state import TacwState, Unit
@@ -224,12 +224,8 @@ def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
 def write_script(scenario_id: str, seed: int) -> str:
     """`python -m engine.tacw.autoplay edgehill 3` prints the demo script."""
     game = Game.new("tacw", scenario_id, seed)
-    lines = [f"# Herald demo: {game.scenario.title}, played to the end by two scripted commanders.",
-             "# Written by engine.tacw.autoplay and replayed by `herald demo`; every line is an",
-             "# ordinary command, as a player would type it (side: command).",
-             f"# seed: {seed}"]
-    lines += [f"{side}: {line}" for side, line in play_game(game)]
-    return "\n".join(lines) + "\n"
+    return script_text(game, "played to the end by two scripted commanders.",
+                       "engine.tacw.autoplay", play_game(game))
 
 
 if __name__ == "__main__":

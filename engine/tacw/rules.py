@@ -8,6 +8,7 @@ from engine.core.commands import Command
 from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
+from engine.core.game import run_command
 
 from . import sequence
 from .state import SIDES, TacwState
@@ -166,16 +167,14 @@ def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, lis
         raise CannotParse(f"unknown command '{cmd.verb}'; TACW commands: {', '.join(HANDLERS)}")
     if cmd.verb not in ANY_TIME:
         _need_phase_player(state, side)
-    st = state.copy()
-    stream = DiceStream(st.seed, st.draws, list(cmd.dice))
-    events: list[Event] = []
-    events += handler(sc, st, side, cmd, stream)
-    if st.phase != "over":
-        events += sequence.advance(sc, st, stream)
-    if stream.supplied and cmd.exact_dice:
-        raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")
-    st.draws = stream.draws
-    return st, events
+
+    def body(st: TacwState, stream: DiceStream) -> list[Event]:
+        events = handler(sc, st, side, cmd, stream)
+        if st.phase != "over":
+            events += sequence.advance(sc, st, stream)
+        return events
+
+    return run_command(state, cmd, body)
 
 
 def start(sc, st: TacwState) -> tuple[TacwState, list[Event]]:
