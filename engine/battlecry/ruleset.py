@@ -47,6 +47,12 @@ class BattleCryRuleset:
         return PendingDecision("retreat", p["side"], f"retreat {p['piece']} ({p['remaining']} to go)",
                                answers, "BC §4.6")
 
+    def default_answer(self, state: BattleCryState) -> str | None:
+        """What Herald answers for a player who let a deadline pass: what `policy retreat auto`
+        would choose (the first legal hex)."""
+        p = self.pending(state)
+        return p.answers[0].line if p is not None and p.answers else None
+
     def to_act(self, state: BattleCryState) -> str | None:
         if state.phase == "over":
             return None

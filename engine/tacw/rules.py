@@ -21,7 +21,7 @@ VERBS = {
     "close": "close: end the wing's actions and go to close combat (TACW §3.2 C-D)",
     "continue": "continue: try to activate the wing again (TACW §4.3)",
     "stop": "stop: end the wing's activation (TACW §3.2 F)",
-    "policy": "policy bypass never|ask: answer bypass windows automatically or be asked",
+    "policy": "policy bypass never|ask: answer bypass windows automatically or be asked; policy show",
     "resign": "resign: concede the battle",
 }
 
@@ -109,7 +109,23 @@ def do_stop(sc, st, side, cmd, stream):
     return events + sequence.end_activation(sc, st, stream)
 
 
+# The standing policies that answer interrupts, with the default each starts at (DESIGN:
+# pending decisions; TACW §4.4, §7.4, §7.5, §9.7, §10.2, §10.3, §10.4).
+POLICY_DEFAULTS = {"bypass": "never", "reaction_fire": "auto", "reaction_move": "never",
+                   "intercept": "never", "reaction_attack": "never",
+                   "advance_after_combat": "hold", "close_combat_pistols": "spend"}
+
+
+def policy_summary(st: TacwState, side: str) -> str:
+    mine = st.policies.get(side, {})
+    return ", ".join(f"{k.replace('_', ' ')}: {mine.get(k, v)}" + ("" if k in mine else " (default)")
+                     for k, v in POLICY_DEFAULTS.items())
+
+
 def do_policy(sc, st, side, cmd, stream):
+    if cmd.args == ("show",):
+        return [Event("policy", side, "DESIGN pending decisions",
+                      f"{side.title()}'s standing policies: {policy_summary(st, side)}")]
     if len(cmd.args) < 2 or cmd.args[0] != "bypass" or cmd.args[1] not in ("never", "ask"):
         raise CannotParse("usage: " + VERBS["policy"])
     st.policies.setdefault(side, {})["bypass"] = cmd.args[1]

@@ -60,6 +60,19 @@ class TacwRuleset:
                 "reaction_move": "react", "reaction_attack": "attack in reaction"}.get(p["kind"], p["kind"])
         return PendingDecision(p["kind"], p["side"], f"{p['side'].title()} may {what}", tuple(answers), section)
 
+    # What each interrupt's default policy does (bypass never, reaction fire auto, reaction
+    # movement never, interception never, reaction attacks never): applied when a deadline passes.
+    DEFAULT_ANSWERS = {"bypass": "bypass none", "reaction_fire": "react all",
+                       "reaction_move": "react_move none", "intercept": "intercept pass",
+                       "reaction_attack": "counter none"}
+
+    def default_answer(self, state: TacwState) -> str | None:
+        """The answer a player's default policy gives, for a decision left past its deadline."""
+        p = state.pending
+        if not p:
+            return None
+        return self.DEFAULT_ANSWERS.get(p["kind"])
+
     def to_act(self, state: TacwState) -> str | None:
         if state.phase == "over":
             return None

@@ -200,3 +200,17 @@ def test_edgehill_played_with_stops_reaches_the_end_and_victory_levels():
     for rec in g.history:
         replay.apply(rec.side, rec.text)
     assert replay.state.state_hash() == g.state.state_hash()
+
+
+def test_policies_are_shown_on_request_and_give_the_deadline_answer():
+    g = Game.new("tacw", "edgehill", 5)
+    g.apply("parliament", "policy reaction never")
+    g.apply("parliament", "policy bypass ask")
+    text = g.apply("parliament", "policy show")[0].narrative
+    assert "reaction fire: never," in text and "bypass: ask," in text and "intercept: never (default)" in text
+    assert g.ruleset.default_answer(g.state) is None          # nothing pending
+    g.apply("royalist", "activate r-centre")
+    assert g.state.pending["kind"] == "bypass"
+    assert g.ruleset.default_answer(g.state) == "bypass none"
+    g.apply("parliament", g.ruleset.default_answer(g.state))
+    assert g.state.pending is None and g.state.activation.wing == "r-centre"
