@@ -7,21 +7,29 @@ already posted keep working (DynamicItem re-reads game, seq and hex from the cus
 Slash commands are synced with Discord only when asked (HERALD_SYNC=1, or `sync=True`): syncing
 on every start is rate-limited and unnecessary. HERALD_GUILD_ID syncs to one guild (instant, for
 testing) instead of globally.
+
+Decision deadlines (bot/deadlines.py): a one-minute background task answers every pending
+decision whose deadline has passed with the player's default policy and posts the result in the
+game's channel. It starts only for a logged-in client (not the offline test harness), or when
+asked (`deadlines=True`); HERALD_DEADLINES=0 turns it off.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from datetime import datetime, timezone
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from engine.core.errors import HeraldError
 
-from .service import GameService
+from .deadlines import deadline_hours, expire_due, hours_text
+from .service import ActResult, GameService
 from .store import Store, StoreError
-from .views import DYNAMIC_ITEMS, INTERNAL, refuse
+from .views import DYNAMIC_ITEMS, INTERNAL, board_file, clip, pending_view, refuse, result_text
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +55,8 @@ class HeraldTree(app_commands.CommandTree):
 
 
 class HeraldBot(commands.Bot):
-    def __init__(self, db_path: str, *, sync: bool | None = None, sync_guild: int | None = None):
+    def __init__(self, db_path: str, *, sync: bool | None = None, sync_guild: int | None = None,
+                 deadlines: bool | None = None):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          tree_cls=HeraldTree, help_command=None)
         self.db_path = str(db_path)
@@ -57,6 +66,7 @@ class HeraldBot(commands.Bot):
         self.sync_guild = int(guild) if guild else None
         self.store: Store | None = None
         self.service: GameService | None = None
+        self.run_deadlines = deadlines
 
     async def setup_hook(self) -> None:
         from .cogs import setup as add_cogs
@@ -69,6 +79,63 @@ class HeraldBot(commands.Bot):
         log.info("store %s open; %d active game(s) resumed", self.db_path, len(resumed))
         if self.sync_commands:
             await self.sync_tree()
+        if self._wants_deadline_task():
+            self.deadline_loop.start()
+
+    # -- decision deadlines ---------------------------------------------------------------
+    def _wants_deadline_task(self) -> bool:
+        if self.run_deadlines is not None:
+            return self.run_deadlines
+        if os.environ.get("HERALD_DEADLINES", "").strip().lower() in ("0", "false", "no", "off"):
+            return False
+        return bool(self.http.token)      # login() ran: a real bot, not the offline harness
+
+    @tasks.loop(minutes=1)
+    async def deadline_loop(self) -> None:
+        await self.expire_deadlines()
+
+    @deadline_loop.before_loop
+    async def _before_deadline_loop(self) -> None:
+        await self.wait_until_ready()     # channels are known once READY has arrived
+
+    async def expire_deadlines(self, now: datetime | None = None) -> list[ActResult]:
+        """Apply every expired decision's default answer and post each result; never raises
+        (an exception would stop the loop)."""
+        if self.service is None:
+            return []
+        try:
+            results = await expire_due(self.service, now or datetime.now(timezone.utc))
+        except Exception:
+            log.exception("decision deadlines could not be checked")
+            return []
+        for result in results:
+            try:
+                await self.post_deadline_result(result)
+            except Exception:
+                log.exception("could not post the deadline answer of game %s", result.game_id)
+        return results
+
+    async def post_deadline_result(self, result: ActResult) -> None:
+        """The public message for a default answer: why, the narrative, the board, new buttons."""
+        row = await self.store.get_game(result.game_id) if self.store is not None else None
+        channel = self.get_channel(row.channel_id) if row is not None else None
+        if channel is None:
+            log.warning("game %s: deadline answer #%s `%s` applied, but its channel is unknown",
+                        result.game_id, result.seq, result.text)
+            return
+        hours = deadline_hours(row.options)
+        why = (f"⏰ **{result.side.title()}** did not answer within {hours_text(hours) if hours else 'the deadline'}: "
+               f"Herald applies their default policy, `{result.text}`.")
+        png = await asyncio.to_thread(self.service.render, result)
+        kwargs: dict = {}
+        if (f := board_file(png)) is not None:
+            kwargs["file"] = f
+        if (view := pending_view(result)) is not None:
+            kwargs["view"] = view
+        ping = result.to_act_user if result.to_act_side not in (None, result.side) else None
+        kwargs["allowed_mentions"] = (discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(ping)])
+                                      if ping else discord.AllowedMentions.none())
+        await channel.send(clip(f"{why}\n{result_text(result)}"), **kwargs)
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:
         if self.sync_guild:
@@ -78,6 +145,7 @@ class HeraldBot(commands.Bot):
         return await self.tree.sync()
 
     async def close(self) -> None:
+        self.deadline_loop.cancel()
         try:
             await super().close()
         finally:

@@ -22,6 +22,7 @@ import json
 import logging
 import random
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from engine.core.commands import parse
@@ -292,6 +293,30 @@ class GameService:
             loaded.row = await self.store.get_game(row.id)
             return loaded
 
+    async def set_deadline(self, channel_id: int, user_id: int, hours: float, is_admin: bool = False,
+                           now: datetime | None = None) -> GameRow:
+        """Set the channel's game's decision deadline (bot/deadlines.py), in hours; 0 = none.
+        By the creator, a seated player or an administrator. A decision already open counts
+        from `now` (default: the current time)."""
+        from .deadlines import DEADLINE_OPTION, DEADLINE_SET_AT, MAX_DEADLINE_HOURS
+
+        row = await self.game_row(channel_id)
+        seats = await self.store.seats(row.id)
+        if user_id != row.created_by and user_id not in seats.values() and not is_admin:
+            raise NotAllowed("only a player, the game's creator or a server administrator may set its deadline")
+        try:
+            hours = float(hours)
+        except (TypeError, ValueError):
+            raise Refused("the deadline is a number of hours, 0 to turn it off") from None
+        if not 0 <= hours <= MAX_DEADLINE_HOURS:        # NaN fails this too
+            raise Refused(f"a decision deadline is 0 (off) to {MAX_DEADLINE_HOURS} hours")
+        value: float | int = int(hours) if hours.is_integer() else round(hours, 2)
+        when = (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+        async with self.store.game_lock(row.id):
+            await self.store.set_options(row.id, **{DEADLINE_OPTION: value,
+                                                    DEADLINE_SET_AT: when if value else None})
+        return await self.store.get_game(row.id)
+
     async def abandon(self, channel_id: int, user_id: int, is_admin: bool) -> GameRow:
         row = await self.game_row(channel_id)
         if user_id != row.created_by and not is_admin:
@@ -372,9 +397,12 @@ class GameService:
         seats = " · ".join(f"{s.title()}: " + (f"<@{loaded.seats[s]}>" if s in loaded.seats else "_free_")
                            for s in rs.sides)
         head = f"Game #{row.id} · {rs.name} · {row.status} · {seats}"
+        from .deadlines import open_decision, status_lines
+        deadline = status_lines(row.options, await open_decision(self, loaded))
+        tail = "".join("\n" + line for line in deadline) if row.status in ("setup", "active") else ""
         if row.status == "setup":
-            return loaded, head + "\nWaiting to start: /game join a side, then /game start."
-        return loaded, head + "\n" + rs.status(loaded.scenario, loaded.state)
+            return loaded, head + "\nWaiting to start: /game join a side, then /game start." + tail
+        return loaded, head + "\n" + rs.status(loaded.scenario, loaded.state) + tail
 
     async def log(self, channel_id: int, n: int = 10) -> list[str]:
         """The last `n` events' narratives, oldest first, each with its command's seq."""

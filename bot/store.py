@@ -281,6 +281,22 @@ class Store:
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy(f"game {game_id}'s channel already has a game in progress") from exc
 
+    async def set_options(self, game_id: int, **changes: Any) -> dict[str, Any]:
+        """Merge ``changes`` into the game's ``options`` JSON object (a value of None removes
+        its key), in one transaction; returns the new options. Raises :class:`GameNotFound`."""
+        async with self._transaction() as db:
+            text = await self._one("SELECT options FROM games WHERE id = ?", (game_id,), db)
+            if text is None:
+                raise GameNotFound(f"no game {game_id}")
+            options = json.loads(text or "{}")
+            for key, value in changes.items():
+                if value is None:
+                    options.pop(key, None)
+                else:
+                    options[key] = value
+            await db.execute("UPDATE games SET options = ? WHERE id = ?", (_dumps(options), game_id))
+            return options
+
     # -- seats -------------------------------------------------------------------------------
 
     async def take_seat(self, game_id: int, side: str, user_id: int) -> None:
@@ -355,6 +371,12 @@ class Store:
         rows = await self._rows(
             f"SELECT {_COMMAND_COLUMNS} FROM commands WHERE game_id = ? ORDER BY seq", (game_id,))
         return [CommandRow.from_row(r) for r in rows]
+
+    async def last_command(self, game_id: int) -> CommandRow | None:
+        """The game's latest command (the one that made the current state), or None."""
+        rows = await self._rows(f"SELECT {_COMMAND_COLUMNS} FROM commands WHERE game_id = ?"
+                                " ORDER BY seq DESC LIMIT 1", (game_id,))
+        return CommandRow.from_row(rows[0]) if rows else None
 
     async def last_seq(self, game_id: int) -> int:
         """The highest command seq of the game, 0 when it has none."""

@@ -8,6 +8,7 @@ from discord.ext import commands
 from engine.core.errors import HeraldError
 from engine.core.game import rulesets
 
+from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, deadline_set_text
 from ..store import StoreError
 from ..views import post_board, post_result, quiet_turn, refuse, send, turn_line
 from . import service_of
@@ -122,6 +123,20 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
             await refuse(interaction, exc)
             return
         await send(interaction, text, quiet=True)
+
+    @app_commands.command(name="deadline",
+                          description="Hours a player has to answer a pending decision before their default policy does")
+    @app_commands.describe(hours="0-168 hours; 0 turns the deadline off")
+    async def deadline(self, interaction: discord.Interaction,
+                       hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS]) -> None:
+        perms = interaction.permissions
+        try:
+            row = await service_of(interaction).set_deadline(interaction.channel_id, interaction.user.id, hours,
+                                                             bool(perms and perms.administrator))
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, deadline_set_text(row.id, deadline_hours(row.options)), quiet=True)
 
     @app_commands.command(name="log", description="The latest adjudications, with their rule sections")
     @app_commands.describe(count="How many events to show (1-25, default 10)")
