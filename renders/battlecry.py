@@ -18,7 +18,6 @@ Public API: `render_board`, `render_board_image`, `board_geometry`, `BoardGeomet
 """
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,7 +34,10 @@ from .battlecry_art import (GOLD, LABEL_ON_DARK, SIDE_COLOURS, SIDE_DARK, SIDE_N
                             TERRAIN_COLOURS,
                             counter_sprite, general_sprite, hex_polygon, paste_centred,
                             terrain_tile)
-from .common import FlowText, arrow, dashed_polyline, downsample, encode_png, font, star_points
+from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
+                     ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
+                     encode_png, fit_box, font, label_box, path_arrow, ring, side_chip,
+                     star_points, trim_path)
 
 __all__ = ["render_board", "render_board_image", "board_geometry", "BoardGeometry",
            "SIDE_COLOURS", "TERRAIN_COLOURS"]
@@ -50,11 +52,6 @@ FENCE_RAIL = (176, 128, 72)
 ROAD = (176, 146, 96)
 ROAD_EDGE = (120, 96, 60)
 SECTION_LINE = (150, 28, 28)
-STRIP_BG = (35, 38, 43)
-STRIP_FG = (242, 242, 242)
-STRIP_DIM = (176, 182, 192)
-MOVE_COLOUR = (255, 210, 30)
-RETREAT_COLOUR = (255, 140, 30)
 BATTLE_COLOUR = (224, 30, 30)
 SQRT3 = math.sqrt(3)
 
@@ -121,32 +118,23 @@ def _geometry(cols: int, rows: int, scale: int) -> BoardGeometry:
 
 
 # --- terrain layer (cached per scenario) --------------------------------------------------------
-class _ScenarioKey:
-    """Hashable wrapper: a scenario id plus a digest of everything the terrain layer draws."""
-
-    def __init__(self, scenario: Scenario):
-        self.scenario = scenario
-        sp = scenario.special
-        blob = repr((sorted(scenario.terrain.items()), sorted(scenario.fences.items()),
-                     sorted(sp.get("road_hexes", [])), sorted(sp.get("objective_hexes", [])),
-                     sp.get("objective_side"),
-                     sorted((s, v.home_edge, v.commander) for s, v in scenario.sides.items())))
-        self.key = (scenario.id, hashlib.sha1(blob.encode()).hexdigest())
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ScenarioKey) and other.key == self.key
+def _scenario_key(scenario: Scenario) -> ScenarioKey:
+    """The terrain layer's cache key: the scenario id and everything the layer draws."""
+    sp = scenario.special
+    parts = (sorted(scenario.terrain.items()), sorted(scenario.fences.items()),
+             sorted(sp.get("road_hexes", [])), sorted(sp.get("objective_hexes", [])),
+             sp.get("objective_side"),
+             sorted((s, v.home_edge, v.commander) for s, v in scenario.sides.items()))
+    return ScenarioKey(scenario, parts)
 
 
 def terrain_layer(scenario: Scenario) -> Image.Image:
     """The scenario's static board, cached (callers must copy or paste, never draw on it)."""
-    return _terrain_layer(_ScenarioKey(scenario))
+    return _terrain_layer(_scenario_key(scenario))
 
 
 @lru_cache(maxsize=16)
-def _terrain_layer(sk: _ScenarioKey) -> Image.Image:
+def _terrain_layer(sk: ScenarioKey) -> Image.Image:
     scenario = sk.scenario
     grid = scenario.grid
     g = board_geometry(scenario, SS)
@@ -263,24 +251,6 @@ def _action_items(state: BattleCryState) -> list[dict]:
     return items
 
 
-def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[tuple[float, float]]:
-    """Pull the first and last points of a path in toward their neighbours."""
-    pts = list(points)
-    if len(pts) < 2:
-        return pts
-
-    def pull(p, q, amount):
-        dist = math.dist(p, q)
-        if dist <= amount * 1.2:
-            return p
-        t = amount / dist
-        return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
-
-    pts[0] = pull(pts[0], pts[1], start)
-    pts[-1] = pull(pts[-1], pts[-2], end)
-    return pts
-
-
 def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
                    state: BattleCryState) -> None:
     """Arrows of the last action (under the counters, so ids stay readable) and the hexes a
@@ -296,14 +266,12 @@ def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
         if kind in ("move", "retreat"):
             path = [g.hex_center(h) for h in item.get("path", []) if _hex_ok(scenario, h)]
             if len(path) >= 2:
-                pts = _trim(path, 0, 0.45 * g.r)
                 colour = MOVE_COLOUR if kind == "move" else RETREAT_COLOUR
-                (sx, sy), rr = path[0], 9                 # where the piece started
-                d.ellipse((sx - rr, sy - rr, sx + rr, sy + rr), fill=colour, outline=(0, 0, 0), width=3)
-                arrow(d, pts, colour, width=7, head=20, dashed=(kind == "retreat"))
+                path_arrow(d, path, colour, end_gap=0.45 * g.r, dot=9, dot_width=3, width=7, head=20,
+                           dashed=(kind == "retreat"))
         elif kind == "battle" and _hex_ok(scenario, item.get("from")) and _hex_ok(scenario, item.get("to")):
             a, b = g.hex_center(item["from"]), g.hex_center(item["to"])
-            arrow(d, _trim([a, b], 0.3 * g.r, 0.78 * g.r), BATTLE_COLOUR, width=5, head=18,
+            arrow(d, trim_path([a, b], 0.3 * g.r, 0.78 * g.r), BATTLE_COLOUR, width=5, head=18,
                   outline=(255, 255, 255))
         if kind == "battle" and _hex_ok(scenario, item.get("to")):
             _ring(d, g, item["to"], BATTLE_COLOUR)
@@ -312,10 +280,7 @@ def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
 
 
 def _ring(d: ImageDraw.ImageDraw, g: BoardGeometry, h: str, colour) -> None:
-    cx, cy = g.hex_center(h)
-    rr = 0.8 * g.r
-    d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(255, 255, 255), width=8)
-    d.ellipse((cx - rr + 1, cy - rr + 1, cx + rr - 1, cy + rr - 1), outline=colour, width=5)
+    ring(d, g.hex_center(h), 0.8 * g.r, colour, width=5, casing_width=8)
 
 
 def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
@@ -331,17 +296,10 @@ def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
                 label = f"{hits} hit{'s' if hits != 1 else ''}"
                 if item.get("retreats"):
                     label += f", {item['retreats']} flag{'s' if item['retreats'] != 1 else ''}"
-                f = font(13, True)
-                w = f.getlength(label)
-                box = (cx - w / 2 - 5, cy - rr - 10, cx + w / 2 + 5, cy - rr + 8)
-                d.rounded_rectangle(box, radius=5, fill=BATTLE_COLOUR, outline=(255, 255, 255), width=2)
-                d.text((cx, cy - rr - 1), label, font=f, fill=(255, 255, 255), anchor="mm")
+                label_box(d, label, font(13, True), BATTLE_COLOUR, x=cx, text_y=cy - rr - 1,
+                          top=cy - rr - 10, bottom=cy - rr + 8, pad=5, radius=5, width=2)
         elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")):
-            cx, cy = g.hex_center(item["hex"])
-            s = 0.42 * g.r
-            for w, col in ((13, (255, 255, 255)), (7, BATTLE_COLOUR)):
-                d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=col, width=w)
-                d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=col, width=w)
+            cross(d, g.hex_center(item["hex"]), 0.42 * g.r, ((13, (255, 255, 255)), (7, BATTLE_COLOUR)))
 
 
 def _pieces(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: BattleCryState) -> None:
@@ -382,13 +340,12 @@ def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | 
     turn = f"Turn {state.turn}"
     flow.add([("text", scenario.title, big, STRIP_FG), ("gap", 14), ("text", turn, bold, STRIP_DIM)])
 
-    def side_chip(side: str) -> list[tuple]:
-        return [("box", 16, 14, SIDE_COLOURS.get(side, (128, 128, 128)), (230, 230, 230)), ("gap", 4),
-                ("text", SIDE_NAMES.get(side, str(side)), bold, STRIP_FG)]
+    def chip(side: str) -> list[tuple]:
+        return side_chip(SIDE_COLOURS.get(side, (128, 128, 128)), SIDE_NAMES.get(side, str(side)), bold)
 
     pend = state.pending if isinstance(state.pending, dict) else None
     if state.winner:
-        flow.add([("text", "Victory: ", bold, GOLD)] + side_chip(state.winner)
+        flow.add([("text", "Victory: ", bold, GOLD)] + chip(state.winner)
                  + ([("text", f"  {state.result}", reg, STRIP_DIM)] if state.result else []))
     elif pend:
         who = pend.get("side") or pend.get("player") or state.active
@@ -397,10 +354,10 @@ def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | 
             what += f" {pend['piece']}"
         opts = pend.get("options")
         tail = f" ({', '.join(map(str, opts))})" if opts else ""
-        flow.add([("text", "Waiting for ", reg, GOLD)] + side_chip(who)
+        flow.add([("text", "Waiting for ", reg, GOLD)] + chip(who)
                  + [("text", f": {what}{tail}", reg, STRIP_FG)])
     else:
-        flow.add(side_chip(state.active) + [("text", f" to act ({state.phase})", reg, STRIP_FG)])
+        flow.add(chip(state.active) + [("text", f" to act ({state.phase})", reg, STRIP_FG)])
     card = _card_name(state.current.card if state.current else None)
     if card:
         flow.add([("text", "Card: ", reg, STRIP_DIM), ("text", card, bold, (255, 226, 140))])
@@ -411,7 +368,7 @@ def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | 
         boxes = [("flag", 17, 20, GOLD if i < n else STRIP_BG,
                   (240, 240, 240) if i < n else (130, 134, 142)) for i in range(need)]
         head = [("text", "Flags ", reg, STRIP_DIM)] if first else []
-        flow.add(head + side_chip(side) + [("gap", 6)] + boxes
+        flow.add(head + chip(side) + [("gap", 6)] + boxes
                  + [("text", f" {n}/{need}", bold, STRIP_FG)], new_line=first)
         first = False
     hands = " \u00b7 ".join(f"{SIDE_NAMES[s][0]} {len(state.hands.get(s, []))}" for s in tables.SIDES)
@@ -440,13 +397,7 @@ def _crop_box(g: BoardGeometry, scenario: Scenario, state: BattleCryState) -> tu
     xs, ys = zip(*(g.hex_center(h) for h in hexes))
     pad = 1.7 * g.r
     x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
-    min_w, min_h = 620, 440
-    if x1 - x0 < min_w:
-        c = (x0 + x1) / 2
-        x0, x1 = c - min_w / 2, c + min_w / 2
-    if y1 - y0 < min_h:
-        c = (y0 + y1) / 2
-        y0, y1 = c - min_h / 2, c + min_h / 2
+    x0, x1, y0, y1 = fit_box(x0, x1, y0, y1, 620, 440)
     dx = max(0, -x0) - max(0, x1 - g.width)
     dy = max(0, -y0) - max(0, y1 - g.height)
     x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
@@ -468,12 +419,7 @@ def render_board_image(scenario: Scenario, state: BattleCryState, *, viewer: str
     box = _crop_box(g, scenario, state) if size == "crop" else None
     if box is not None:
         board = board.crop(box)
-    flow = _strip(scenario, state, board.width, viewer)
-    strip_h = flow.height()
-    out = Image.new("RGB", (board.width, board.height + strip_h), STRIP_BG)
-    out.paste(board, (0, 0))
-    flow.draw(ImageDraw.Draw(out), board.height)
-    return out
+    return board_with_strip(board, _strip(scenario, state, board.width, viewer), STRIP_BG)
 
 
 def render_board(scenario: Scenario, state: BattleCryState, *, viewer: str | None = None,

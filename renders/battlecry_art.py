@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .common import downsample, font, star_points
+from .common import clipped_tile, downsample, font, sprite_canvas, star_points, wave
 
 SS = 2  # supersampling factor for art (Pillow's primitives are not anti-aliased)
 
@@ -73,15 +73,6 @@ def _house(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
     d.rectangle((x - s * 0.15, y + s * 0.25, x + s * 0.15, y + s * 0.7), fill=(90, 60, 40))
 
 
-def _wave(d: ImageDraw.ImageDraw, x0: float, x1: float, y: float, amp: float, period: float,
-          fill, width: int) -> None:
-    pts, x = [], x0
-    while x <= x1:
-        pts.append((x, y + amp * math.sin(2 * math.pi * (x - x0) / period)))
-        x += period / 8
-    d.line(pts, fill=fill, width=width, joint="curve")
-
-
 def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: float) -> None:
     """Art inside one hex of radius r (drawn on a tile then clipped to the hex)."""
     lw = max(1, int(r * 0.035))
@@ -121,7 +112,7 @@ def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: f
             _conifer(d, cx + 0.05 * r, cy - 0.3 * r, 0.22 * r)
     elif name in ("river", "bridge"):
         for dy in (-0.66, -0.33, 0.0, 0.33, 0.66):
-            _wave(d, cx - r, cx + r, cy + dy * r, 0.05 * r, 0.5 * r, (190, 220, 244), lw * 2)
+            wave(d, cx - r, cx + r, cy + dy * r, 0.05 * r, 0.5 * r, (190, 220, 244), lw * 2)
         if name == "bridge":
             bw = 0.26 * r
             d.rectangle((cx - bw, cy - r, cx + bw, cy + r), fill=(160, 112, 62))
@@ -138,13 +129,9 @@ def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: f
 def terrain_tile(name: str, r: float) -> Image.Image:
     """RGBA tile of one hex of `name`, radius r (already supersampled), transparent outside."""
     w, h = int(math.ceil(math.sqrt(3) * r)) + 2, int(math.ceil(2 * r)) + 2
-    cx, cy = w / 2, h / 2
-    tile = Image.new("RGB", (w, h), TERRAIN_COLOURS.get(name, TERRAIN_COLOURS["clear"]))
-    _paint_terrain(ImageDraw.Draw(tile), name, cx, cy, r)
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).polygon(hex_polygon(cx, cy, r + 1), fill=255)
-    tile.putalpha(mask)
-    return tile
+    return clipped_tile(w, h, TERRAIN_COLOURS.get(name, TERRAIN_COLOURS["clear"]),
+                        lambda d, cx, cy: _paint_terrain(d, name, cx, cy, r),
+                        lambda cx, cy: hex_polygon(cx, cy, r + 1))
 
 
 # --- counters -----------------------------------------------------------------------------------
@@ -174,8 +161,7 @@ def counter_sprite(side: str, kind: str, figures: int, full: int, label: str, sp
     k = SS
     pad = 10
     W, H = (COUNTER_W + 2 * pad) * k, (COUNTER_H + 2 * pad) * k
-    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    img, d = sprite_canvas(W, H)
     ox, oy = W / 2, H / 2
 
     def P(x, y):
@@ -222,8 +208,7 @@ def general_sprite(side: str, label: str, big: bool = False, ordered: bool = Fal
     pw, ph = PILL_W * scale, PILL_H * scale
     pad = 8
     W, H = int((pw + 2 * pad) * k), int((ph + 2 * pad) * k)
-    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    img, d = sprite_canvas(W, H)
     ox, oy = W / 2, H / 2
 
     def P(x, y):

@@ -1,4 +1,6 @@
-"""Shared Pillow helpers for every board renderer: fonts, PNG encoding, text and arrows.
+"""Shared Pillow helpers for every board renderer: fonts, PNG encoding, text and arrows, the
+overlays of a last action (path arrows, rings, crosses, labels), supersampled art (waves,
+hex tiles, sprite canvases) and the information strip under the board.
 
 Nothing here knows a ruleset. Fonts are the bundled DejaVu files loaded with the BASIC layout
 engine, so the same state gives the same pixels on any machine with the same Pillow (the RAQM
@@ -6,11 +8,12 @@ engine depends on the system's libfribidi; see notes/toolchain.md §3).
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -27,6 +30,13 @@ Colour = str | tuple[int, ...]
 # fills (flat colours move by at most ~1 per channel).
 PNG_PALETTE = 256
 PNG_COMPRESS_LEVEL = 6
+
+# The information strip and the last action's arrows, the same in every renderer.
+STRIP_BG = (35, 38, 43)
+STRIP_FG = (242, 242, 242)
+STRIP_DIM = (176, 182, 192)
+MOVE_COLOUR = (255, 210, 30)
+RETREAT_COLOUR = (255, 140, 30)
 
 
 @lru_cache(maxsize=64)
@@ -150,6 +160,87 @@ def arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], fill: Colour, widt
     draw.polygon([tip, left, right], fill=fill)
 
 
+def trim_path(points: list[Point], start: float, end: float) -> list[Point]:
+    """Pull the first and last points of a path in toward their neighbours."""
+    pts = list(points)
+    if len(pts) < 2:
+        return pts
+
+    def pull(p, q, amount):
+        dist = math.dist(p, q)
+        if dist <= amount * 1.2:
+            return p
+        t = amount / dist
+        return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+
+    pts[0] = pull(pts[0], pts[1], start)
+    pts[-1] = pull(pts[-1], pts[-2], end)
+    return pts
+
+
+def path_arrow(draw: ImageDraw.ImageDraw, path: list[Point], fill: Colour, *, end_gap: float,
+               dot: float, dot_width: int, width: int, head: float, dashed: bool) -> None:
+    """A piece's path: a dot of radius `dot` where it started, an arrow along the path whose
+    head stops `end_gap` short of the last point."""
+    (sx, sy), rr = path[0], dot
+    draw.ellipse((sx - rr, sy - rr, sx + rr, sy + rr), fill=fill, outline=(0, 0, 0),
+                 width=dot_width)
+    arrow(draw, trim_path(path, 0, end_gap), fill, width=width, head=head, dashed=dashed)
+
+
+def ring(draw: ImageDraw.ImageDraw, centre: Point, radius: float, fill: Colour, width: int,
+         casing_width: int, casing: Colour = (255, 255, 255)) -> None:
+    """A target ring: a circle in `fill` over a wider one in `casing`."""
+    cx, cy = centre
+    rr = radius
+    draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=casing, width=casing_width)
+    draw.ellipse((cx - rr + 1, cy - rr + 1, cx + rr - 1, cy + rr - 1), outline=fill, width=width)
+
+
+def cross(draw: ImageDraw.ImageDraw, centre: Point, size: float,
+          strokes: Iterable[tuple[int, Colour]]) -> None:
+    """An X over `centre`, `size` from the centre to each arm's end; `strokes` are the (width,
+    colour) pairs drawn in turn, a wide casing first."""
+    cx, cy = centre
+    s = size
+    for w, col in strokes:
+        draw.line([(cx - s, cy - s), (cx + s, cy + s)], fill=col, width=w)
+        draw.line([(cx - s, cy + s), (cx + s, cy - s)], fill=col, width=w)
+
+
+def label_box(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, fill: Colour, *,
+              x: float, text_y: float, top: float, bottom: float, pad: float, radius: float,
+              width: int, fg: Colour = (255, 255, 255)) -> None:
+    """A label: text in `fg` on a rounded box in `fill` outlined in `fg`, centred on `x`; the box
+    spans `top`..`bottom` and `pad` either side of the text."""
+    w = fnt.getlength(text)
+    box = (x - w / 2 - pad, top, x + w / 2 + pad, bottom)
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=fg, width=width)
+    draw.text((x, text_y), text, font=fnt, fill=fg, anchor="mm")
+
+
+def fit_box(x0: float, x1: float, y0: float, y1: float, min_w: float,
+            min_h: float) -> tuple[float, float, float, float]:
+    """The box x0..x1, y0..y1 widened about its centre to at least min_w x min_h."""
+    if x1 - x0 < min_w:
+        c = (x0 + x1) / 2
+        x0, x1 = c - min_w / 2, c + min_w / 2
+    if y1 - y0 < min_h:
+        c = (y0 + y1) / 2
+        y0, y1 = c - min_h / 2, c + min_h / 2
+    return x0, x1, y0, y1
+
+
+def wave(draw: ImageDraw.ImageDraw, x0: float, x1: float, y: float, amp: float, period: float,
+         fill: Colour, width: int) -> None:
+    """A horizontal sine wave from x0 to x1 (water)."""
+    pts, x = [], x0
+    while x <= x1:
+        pts.append((x, y + amp * math.sin(2 * math.pi * (x - x0) / period)))
+        x += period / 8
+    draw.line(pts, fill=fill, width=width, joint="curve")
+
+
 def star_points(cx: float, cy: float, outer: float, inner: float | None = None,
                 points: int = 5, rotation: float = -90.0) -> list[Point]:
     """Vertices of a star (first point straight up by default)."""
@@ -179,6 +270,57 @@ def downsample(image: Image.Image, factor: int) -> Image.Image:
     if image.mode == "RGBA":                      # average in premultiplied alpha
         return image.convert("RGBa").reduce(factor).convert("RGBA")
     return image.reduce(factor)                   # box filter: fast, fine for 2x supersampling
+
+
+def clipped_tile(width: int, height: int, background: Colour,
+                 paint: Callable[[ImageDraw.ImageDraw, float, float], None],
+                 outline: Callable[[float, float], list[Point]]) -> Image.Image:
+    """An RGBA tile: `background`, then `paint(draw, cx, cy)` about its centre, transparent
+    outside the polygon `outline(cx, cy)` (a terrain hex)."""
+    cx, cy = width / 2, height / 2
+    tile = Image.new("RGB", (width, height), background)
+    paint(ImageDraw.Draw(tile), cx, cy)
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).polygon(outline(cx, cy), fill=255)
+    tile.putalpha(mask)
+    return tile
+
+
+def sprite_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A transparent RGBA image to draw a sprite on, and its drawing context."""
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    return img, ImageDraw.Draw(img)
+
+
+class ScenarioKey:
+    """Hashable stand-in for a scenario in an lru_cache: its id plus a digest of `parts`, which
+    holds everything the cached picture draws (so an edited scenario is drawn anew)."""
+
+    def __init__(self, scenario: Any, parts: Any):
+        self.scenario = scenario
+        self.key = (scenario.id, hashlib.sha1(repr(parts).encode()).hexdigest())
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScenarioKey) and other.key == self.key
+
+
+def board_with_strip(board: Image.Image, flow: "FlowText",
+                     background: Colour = STRIP_BG) -> Image.Image:
+    """The board image with the information strip laid out by `flow` under it."""
+    strip_h = flow.height()
+    out = Image.new("RGB", (board.width, board.height + strip_h), background)
+    out.paste(board, (0, 0))
+    flow.draw(ImageDraw.Draw(out), board.height)
+    return out
+
+
+def side_chip(fill: Colour, name: str, fnt: ImageFont.FreeTypeFont,
+              fg: Colour = STRIP_FG) -> list[tuple]:
+    """FlowText items naming a side: a box in its colour, then its name."""
+    return [("box", 16, 14, fill, (230, 230, 230)), ("gap", 4), ("text", name, fnt, fg)]
 
 
 class FlowText:

@@ -33,7 +33,6 @@ Public API: `render_board`, `render_board_image`, `board_geometry`, `crop_geomet
 """
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -45,7 +44,10 @@ from engine.core.facing import vertex_angle
 from engine.tacw.scenario import Scenario, map_grid
 from engine.tacw.state import TacwState, Unit
 
-from .common import FlowText, arrow, dashed_polyline, downsample, encode_png_nearest, font
+from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
+                     ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
+                     encode_png_nearest, fit_box, font, label_box, path_arrow, ring, side_chip,
+                     trim_path)
 from .tacw_art import (GOLD, LABEL_ON_DARK, NOSE, ROAD, ROAD_HEDGE, SIDE_COLOURS,
                        SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, WING_PALETTE, counter_sprite,
                        flat_hex, leader_sprite, mix, paste_at, tag_sprite,
@@ -63,11 +65,6 @@ HEDGE_DARK = (78, 62, 26)
 HEDGE_GREEN = (66, 122, 44)
 SLOPE = (128, 84, 40)
 STREAM = (40, 110, 206)
-STRIP_BG = (35, 38, 43)
-STRIP_FG = (242, 242, 242)
-STRIP_DIM = (176, 182, 192)
-MOVE_COLOUR = (255, 210, 30)
-RETREAT_COLOUR = (255, 140, 30)
 FIRE_COLOUR = (255, 96, 0)
 COMBAT_COLOUR = (220, 20, 30)
 PENDING_COLOUR = (255, 230, 0)
@@ -157,27 +154,18 @@ def board_geometry(scenario: Scenario, scale: int = 1) -> BoardGeometry:
 
 
 # --- terrain layer (cached per scenario and view) -----------------------------------------------
-class _ScenarioKey:
-    """Hashable wrapper: a scenario id plus a digest of everything the terrain layer draws."""
-
-    def __init__(self, scenario: Scenario):
-        self.scenario = scenario
-        blob = repr((scenario.cols, scenario.rows, sorted(scenario.terrain.items()),
-                     sorted((h.hex, h.side, h.type, h.no_effect) for h in scenario.hexsides.values()),
-                     sorted((v.hex, v.vp, v.side) for v in scenario.victory_hexes),
-                     sorted(scenario.edges.items())))
-        self.key = (scenario.id, hashlib.sha1(blob.encode()).hexdigest())
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ScenarioKey) and other.key == self.key
+def _scenario_key(scenario: Scenario) -> ScenarioKey:
+    """The terrain layer's cache key: the scenario id and everything the layer draws."""
+    parts = (scenario.cols, scenario.rows, sorted(scenario.terrain.items()),
+             sorted((h.hex, h.side, h.type, h.no_effect) for h in scenario.hexsides.values()),
+             sorted((v.hex, v.vp, v.side) for v in scenario.victory_hexes),
+             sorted(scenario.edges.items()))
+    return ScenarioKey(scenario, parts)
 
 
 def terrain_layer(scenario: Scenario) -> Image.Image:
     """The scenario's full static map, cached (callers must copy or paste, never draw on it)."""
-    return _terrain_view(_ScenarioKey(scenario), 1.0, None)
+    return _terrain_view(_scenario_key(scenario), 1.0, None)
 
 
 def _view(scenario: Scenario, zoom: float, box: tuple[int, int, int, int] | None) -> BoardGeometry:
@@ -199,7 +187,7 @@ def _hexes_in_view(scenario: Scenario, g: BoardGeometry) -> list[str]:
 
 
 @lru_cache(maxsize=4)               # the full map and the last few crops (~8 MB each)
-def _terrain_view(sk: _ScenarioKey, zoom: float, box: tuple[int, int, int, int] | None) -> Image.Image:
+def _terrain_view(sk: ScenarioKey, zoom: float, box: tuple[int, int, int, int] | None) -> Image.Image:
     scenario = sk.scenario
     grid = scenario.grid
     g1 = _view(scenario, zoom, box)
@@ -554,29 +542,9 @@ def _leader_label(ld) -> str:
     return words[-1] if words else ld.id
 
 
-def _trim(points: list[tuple[float, float]], start: float, end: float) -> list[tuple[float, float]]:
-    pts = list(points)
-    if len(pts) < 2:
-        return pts
-
-    def pull(p, q, amount):
-        dist = math.dist(p, q)
-        if dist <= amount * 1.2:
-            return p
-        t = amount / dist
-        return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
-
-    pts[0] = pull(pts[0], pts[1], start)
-    pts[-1] = pull(pts[-1], pts[-2], end)
-    return pts
-
-
 def _ring(d: ImageDraw.ImageDraw, g: BoardGeometry, h: str, colour) -> None:
-    cx, cy = g.hex_center(h)
-    rr = 0.86 * g.r
     w = max(3, int(round(3 * g.zoom)))
-    d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(255, 255, 255), width=w + 3)
-    d.ellipse((cx - rr + 1, cy - rr + 1, cx + rr - 1, cy + rr - 1), outline=colour, width=w)
+    ring(d, g.hex_center(h), 0.86 * g.r, colour, width=w, casing_width=w + 3)
 
 
 def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
@@ -596,14 +564,12 @@ def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
             path = [g.hex_center(h) for h in _seq(item.get("path")) if _hex_ok(scenario, h)]
             if len(path) >= 2:
                 colour = MOVE_COLOUR if kind == "move" else RETREAT_COLOUR
-                (sx, sy), rr = path[0], 6 * z
-                d.ellipse((sx - rr, sy - rr, sx + rr, sy + rr), fill=colour, outline=(0, 0, 0),
-                          width=max(2, int(2 * z)))
-                arrow(d, _trim(path, 0, 0.3 * g.r), colour, width=max(4, int(5 * z)),
-                      head=15 * z, dashed=(kind != "move"))
+                path_arrow(d, path, colour, end_gap=0.3 * g.r, dot=6 * z,
+                           dot_width=max(2, int(2 * z)), width=max(4, int(5 * z)), head=15 * z,
+                           dashed=(kind != "move"))
         elif kind == "fire" and _hex_ok(scenario, item.get("from")) and _hex_ok(scenario, item.get("to")):
             a, b = g.hex_center(item["from"]), g.hex_center(item["to"])
-            arrow(d, _trim([a, b], 0.25 * g.r, 0.55 * g.r), FIRE_COLOUR, width=max(3, int(4 * z)),
+            arrow(d, trim_path([a, b], 0.25 * g.r, 0.55 * g.r), FIRE_COLOUR, width=max(3, int(4 * z)),
                   head=15 * z, outline=(255, 255, 255), dashed=True)
 
 
@@ -631,19 +597,13 @@ def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
             text = item.get("text")
             if isinstance(text, str) and text:
                 cx, cy = g.hex_center(item["to"])
-                f = font(max(9, int(round(11 * z))), True)
-                w = f.getlength(text)
                 top = cy - 0.86 * g.r - 8 * z
-                box = (cx - w / 2 - 4 * z, top - 7 * z, cx + w / 2 + 4 * z, top + 7 * z)
-                d.rounded_rectangle(box, radius=4 * z, fill=colour, outline=(255, 255, 255),
-                                    width=max(1, int(1.5 * z)))
-                d.text((cx, top + 0.5), text, font=f, fill=(255, 255, 255), anchor="mm")
+                label_box(d, text, font(max(9, int(round(11 * z))), True), colour, x=cx,
+                          text_y=top + 0.5, top=top - 7 * z, bottom=top + 7 * z, pad=4 * z,
+                          radius=4 * z, width=max(1, int(1.5 * z)))
         elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")):
-            cx, cy = g.hex_center(item["hex"])
-            s = 0.42 * g.r
-            for w, col in ((int(9 * z), (255, 255, 255)), (int(5 * z), COMBAT_COLOUR)):
-                d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=col, width=w)
-                d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=col, width=w)
+            cross(d, g.hex_center(item["hex"]), 0.42 * g.r,
+                  ((int(9 * z), (255, 255, 255)), (int(5 * z), COMBAT_COLOUR)))
 
 
 # --- information strip --------------------------------------------------------------------------
@@ -665,9 +625,9 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
     flow = FlowText(width, 28)
     colours = wing_colours(scenario, state)
 
-    def side_chip(side: str) -> list[tuple]:
-        return [("box", 16, 14, SIDE_COLOURS.get(side, (128, 128, 128)), (230, 230, 230)), ("gap", 4),
-                ("text", SIDE_NAMES.get(side, str(side).title() or "?"), bold, STRIP_FG)]
+    def chip(side: str) -> list[tuple]:
+        return side_chip(SIDE_COLOURS.get(side, (128, 128, 128)),
+                         SIDE_NAMES.get(side, str(side).title() or "?"), bold)
 
     def wing_label(wid: str) -> str:
         w = state.wings.get(wid)
@@ -677,12 +637,12 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
               ("text", f"Turn {state.turn} of {scenario.turns}", bold, STRIP_DIM)])
     flow.add([("text", PHASE_NAMES.get(state.phase, str(state.phase).title()), bold, STRIP_FG)])
     if state.phasing and state.phase != "over":
-        flow.add([("text", "Phasing ", reg, STRIP_DIM)] + side_chip(state.phasing))
+        flow.add([("text", "Phasing ", reg, STRIP_DIM)] + chip(state.phasing))
     pend = state.pending if isinstance(state.pending, dict) else None
     act = state.activation
     if state.winner or state.phase == "over":
         if state.winner:
-            flow.add([("text", "Victory: ", bold, GOLD)] + side_chip(state.winner)
+            flow.add([("text", "Victory: ", bold, GOLD)] + chip(state.winner)
                      + ([("text", f"  {state.result}", reg, STRIP_DIM)] if state.result else []))
         else:
             flow.add([("text", "Game over" + (f": {state.result}" if state.result else ""), bold, GOLD)])
@@ -704,13 +664,13 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
         opts = [wing_label(o) if isinstance(o, str) and o in state.wings else str(o)
                 for o in _seq(pend.get("options"))]
         tail = f" ({', '.join(opts)})" if opts else ""
-        flow.add([("text", "Waiting for ", reg, GOLD)] + side_chip(who)
+        flow.add([("text", "Waiting for ", reg, GOLD)] + chip(who)
                  + [("text", f": {what}{tail}", reg, STRIP_FG)], new_line=act is None)
     vp = state.vp or {}
     first = True
     for side in ("royalist", "parliament"):
         head = [("text", "VP ", reg, STRIP_DIM)] if first else []
-        flow.add(head + side_chip(side) + [("text", f" {int(vp.get(side, 0))}", bold, STRIP_FG)],
+        flow.add(head + chip(side) + [("text", f" {int(vp.get(side, 0))}", bold, STRIP_FG)],
                  new_line=first)
         first = False
     for side in ("royalist", "parliament"):
@@ -774,13 +734,7 @@ def crop_geometry(scenario: Scenario, state: TacwState) -> BoardGeometry | None:
     r = g1.r
     x0, x1 = min(xs) - 2.6 * r, max(xs) + 2.6 * r
     y0, y1 = min(ys) - 2.4 * r, max(ys) + 2.4 * r
-    min_w, min_h = 16 * r, 14 * r
-    if x1 - x0 < min_w:
-        c = (x0 + x1) / 2
-        x0, x1 = c - min_w / 2, c + min_w / 2
-    if y1 - y0 < min_h:
-        c = (y0 + y1) / 2
-        y0, y1 = c - min_h / 2, c + min_h / 2
+    x0, x1, y0, y1 = fit_box(x0, x1, y0, y1, 16 * r, 14 * r)
     if x1 - x0 > 1.6 * (y1 - y0):                 # no thin panoramas: at most 1.6:1 ...
         c = (y0 + y1) / 2
         y0, y1 = c - (x1 - x0) / 3.2, c + (x1 - x0) / 3.2
@@ -811,18 +765,13 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     else:
         box = (int(g.offset[0]), int(g.offset[1]), int(g.offset[0]) + g.width,
                int(g.offset[1]) + g.height)
-        board = _terrain_view(_ScenarioKey(scenario), g.zoom, box).copy()
+        board = _terrain_view(_scenario_key(scenario), g.zoom, box).copy()
     d = ImageDraw.Draw(board)
     _overlay_under(d, g, scenario, state)
     occupied, busy = _draw_units(board, g, scenario, state)
     _draw_leaders(board, g, scenario, state, occupied, busy)
     _overlay_over(d, g, scenario, state)
-    flow = _strip(scenario, state, board.width)
-    strip_h = flow.height()
-    out = Image.new("RGB", (board.width, board.height + strip_h), STRIP_BG)
-    out.paste(board, (0, 0))
-    flow.draw(ImageDraw.Draw(out), board.height)
-    return out
+    return board_with_strip(board, _strip(scenario, state, board.width), STRIP_BG)
 
 
 def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = None,

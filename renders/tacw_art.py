@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .common import downsample, font, star_points
+from .common import clipped_tile, downsample, font, sprite_canvas, star_points, wave
 
 SS = 2  # supersampling factor for art (Pillow's primitives are not anti-aliased)
 
@@ -96,15 +96,6 @@ def _house(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
               fill=(176, 62, 42), outline=(90, 34, 24))
 
 
-def _wave(d: ImageDraw.ImageDraw, x0: float, x1: float, y: float, amp: float, period: float,
-          fill, width: int) -> None:
-    pts, x = [], x0
-    while x <= x1:
-        pts.append((x, y + amp * math.sin(2 * math.pi * (x - x0) / period)))
-        x += period / 8
-    d.line(pts, fill=fill, width=width, joint="curve")
-
-
 def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: float) -> None:
     """Art inside one flat-top hex of radius r (drawn on a tile, then clipped to the hex)."""
     lw = max(1, int(r * 0.045))
@@ -147,7 +138,7 @@ def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: f
                 d.ellipse((x - s, y - s, x + s, y + s), fill=(46, 86, 30))
     elif name in ("river", "bridge"):
         for dy in (-0.6, -0.3, 0.0, 0.3, 0.6):
-            _wave(d, cx - r, cx + r, cy + dy * r, 0.05 * r, 0.5 * r, (188, 218, 244), lw)
+            wave(d, cx - r, cx + r, cy + dy * r, 0.05 * r, 0.5 * r, (188, 218, 244), lw)
         if name == "bridge":
             bw = 0.28 * r
             d.rectangle((cx - r, cy - bw, cx + r, cy + bw), fill=(160, 112, 62))
@@ -189,13 +180,9 @@ def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: f
 def terrain_tile(name: str, r: float) -> Image.Image:
     """RGBA tile of one hex of `name`, radius r (already supersampled), transparent outside."""
     w, h = int(math.ceil(2 * r)) + 2, int(math.ceil(math.sqrt(3) * r)) + 2
-    cx, cy = w / 2, h / 2
-    tile = Image.new("RGB", (w, h), TERRAIN_COLOURS.get(name, TERRAIN_COLOURS["clear"]))
-    _paint_terrain(ImageDraw.Draw(tile), name, cx, cy, r)
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).polygon(flat_hex(cx, cy, r + 1), fill=255)
-    tile.putalpha(mask)
-    return tile
+    return clipped_tile(w, h, TERRAIN_COLOURS.get(name, TERRAIN_COLOURS["clear"]),
+                        lambda d, cx, cy: _paint_terrain(d, name, cx, cy, r),
+                        lambda cx, cy: flat_hex(cx, cy, r + 1))
 
 
 # --- counters -----------------------------------------------------------------------------------
@@ -262,8 +249,7 @@ def counter_sprite(r: float, side: str, kind: str, light_kind: str, value: str,
     ext = math.hypot(hd, hw) + 0.5 * R + 2 * z
     ext = max(ext, hw + 0.45 * R, 1.15 * R)
     W = H = int(math.ceil(2 * ext))
-    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    img, d = sprite_canvas(W, H)
     ox, oy = W / 2, H / 2
     a = math.radians(angle)
     fx, fy = math.cos(a), math.sin(a)      # toward the front
@@ -378,8 +364,7 @@ def leader_sprite(r: float, side: str, role: str, value: int, wing_colour: tuple
     k = SS
     z = r / 30.0 * k * (1.3 if big else 1.0)
     W, H = int(64 * z), int(54 * z)
-    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    img, d = sprite_canvas(W, H)
     ox, oy = W / 2, 18 * z
     base = SIDE_COLOURS.get(side, NEUTRAL)
     rr = (11 if role == "ac" else 10) * z
@@ -436,8 +421,7 @@ def tag_sprite(r: float, tags: tuple[str, ...]) -> tuple[Image.Image, tuple[floa
     f = font(max(6, int(round(8 * z))), True)
     widest = max(sum(f.getlength(TAGS[t][0]) + 7 * z for t in row) for row in rows)
     W, H = int(widest + 6 * z), int((len(rows) * 11 + 2) * z)
-    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    img, d = sprite_canvas(W, H)
     for i, row in enumerate(rows):
         _tag_row(d, row, W / 2, (6 + 11 * i) * z, z)
     return downsample(img, k), (W / 2 / k, 6 * z / k)

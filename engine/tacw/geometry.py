@@ -37,6 +37,20 @@ def enemies(st: TacwState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.alive and u.side != side]
 
 
+def adjacent_to_enemy(sc, st: TacwState, hexes: list[str], side: str) -> bool:
+    for e in enemies(st, side):
+        if any(sc.grid.distance(h, k) <= 1 for h in hexes for k in e.hexes):
+            return True
+    return False
+
+
+def nearest_enemy_distance(sc, st: TacwState, hexes: list[str], side: str,
+                           among: list[str] | None = None) -> int | None:
+    ds = [distance_units(sc, hexes, e.hexes) for e in enemies(st, side)
+          if among is None or e.id in among]
+    return min(ds) if ds else None
+
+
 def leader_next_to_enemy(sc, st: TacwState, leader: Leader | None) -> bool:
     """Modifiers of §4.4.4 and §5.7.3: the WC adjacent to an enemy unit that is not routed."""
     if leader is None or leader.hex is None:

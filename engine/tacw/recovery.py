@@ -235,7 +235,7 @@ USAGE = ("leader <ac> rally <unit> | leader <ac> reform <unit> [open|normal|colu
 
 def do_leader(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Event]:
     """AC rally/reform here; any other leader command goes to the verb registered before
-    (leader movement lives in movement.py)."""
+    (leader movement: movement.do_leader, leaders.move_leader)."""
     if len(cmd.args) >= 2 and cmd.args[1] in ("rally", "reform"):
         return ac_action(sc, st, side, cmd, stream)
     if _previous_leader is not None and _previous_leader is not do_leader:
