@@ -78,6 +78,8 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
     # "returns_next_turn": the replacement commands for a turn, then the original comes back
     # at the next Marker Removal phase; "eliminated": the replacement stays (VP for the leader).
     ld.status = "away" if outcome == "returns_next_turn" else "dead"
+    if ld.role == "ac":
+        return _promote_senior_wc(sc, st, ld) if ld.status == "dead" else []
     if ld.role != "wc":
         return []
     new_id = f"{ld.id}-r"
@@ -93,6 +95,35 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
     st.leaders[new_id] = Leader(new_id, ld.side, name, "wc", value, spot, wing=ld.wing, generic=not ld.replacement)
     st.wings[ld.wing].commander = new_id
     return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{name} takes command of the wing at {spot}")]
+
+
+def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
+    """§5.3.5 reads "if the WC is eliminated the most senior WC replaces him; place a generic
+    leader to replace the WC". HERALD (digest §9 R7): the first "WC" is the Army Commander's slip:
+    an eliminated Army Commander is replaced by the scenario's senior Wing Commander, whose wing
+    gets a generic leader. While an Army Commander is only away for a turn ("returns next
+    turn"), the army has none."""
+    senior_id = sc.sides[ac.side].senior_wc if hasattr(sc, "sides") else ""
+    senior = st.leaders.get(senior_id)
+    if senior is None or senior.status != "active" or senior.role != "wc":
+        return [Event("leader_replacement", ac.side, "TACW §5.3.5",
+                      f"{ac.name} is dead and no senior Wing Commander can take the army")]
+    wing = senior.wing
+    senior.role, senior.wing = "ac", None
+    events = [Event("leader_replacement", ac.side, "TACW §5.3.5",
+                    f"{senior.name}, the senior Wing Commander, takes command of the army")]
+    if wing:
+        from .state import Leader
+        new_id = f"{senior.id}-g"
+        while new_id in st.leaders:
+            new_id += "g"
+        value = getattr(sc.sides.get(ac.side), "generic_leader_value", 0) or 0
+        st.leaders[new_id] = Leader(new_id, ac.side, f"generic leader ({senior.name}'s wing)", "wc", value,
+                                    senior.hex, wing=wing, generic=True)
+        st.wings[wing].commander = new_id
+        events.append(Event("leader_replacement", ac.side, "TACW §5.3.5",
+                            f"A generic leader takes {st.wings[wing].name}"))
+    return events
 
 
 def _return_leader(sc, st: TacwState, ld) -> list[Event]:

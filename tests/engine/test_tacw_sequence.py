@@ -214,3 +214,21 @@ def test_policies_are_shown_on_request_and_give_the_deadline_answer():
     assert g.ruleset.default_answer(g.state) == "bypass none"
     g.apply("parliament", g.ruleset.default_answer(g.state))
     assert g.state.pending is None and g.state.activation.wing == "r-centre"
+
+
+def test_tacw_5_3_5_dead_army_commander_replaced_by_the_senior_wing_commander():
+    from engine.core.dice import DiceStream
+    from engine.tacw.endturn import marker_removal
+    g = Game.new("tacw", "edgehill", 5)
+    st = g.state.copy()
+    king = st.leaders["charles"]
+    king.status, king.removed_turn, king.hex = "removed", st.turn, None
+    # supply the Leader Replacement roll: face 6 = a roll of 5: "eliminated"
+    events = marker_removal(g.scenario, st, DiceStream(st.seed, st.draws, [6]))
+    texts = " ".join(e.narrative for e in events)
+    assert st.leaders["charles"].status == "dead"
+    rupert = st.leaders["rupert"]
+    assert rupert.role == "ac" and rupert.wing is None and "takes command of the army" in texts
+    new_wc = st.leaders[st.wings["r-right"].commander]
+    assert new_wc.generic and new_wc.role == "wc" and new_wc.hex == rupert.hex
+    assert st.army_commander("royalist") is rupert
