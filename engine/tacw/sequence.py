@@ -11,6 +11,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
+from .policies import policy
 from .state import ORDERS, Activation, Leader, TacwState, Wing
 
 PRECEDENCE = {order: i + 1 for i, order in enumerate(ORDERS)}     # §4.2.1
@@ -107,16 +108,27 @@ def determine_initiative(st: TacwState, stream: DiceStream) -> list[Event]:
 
 def _command_mods(sc, st: TacwState, wing: Wing, what: str) -> list[Modifier]:
     """The Wing Commander's value, plus the Army Commander's when stacked with or adjacent to
-    him (§4.3.3, §4.4.4, §5.7.3)."""
+    him (§4.3.3, §4.4.4, §5.7.3).
+
+    Influencing an order change or a continuation is one of the Army Commander's actions, one per
+    activation (§5.1.2). HERALD (digest §9 R6): he lends his value when it helps (below 0) and he
+    has not yet acted in this activation, and that spends his action; a player who wants him to
+    rally or reform instead acts with him first. A bypass roll is made before the bypassing
+    wing's activation begins, so there it spends nothing."""
     from .geometry import leader_adjacent_or_stacked
     mods = []
     wc = wc_of(st, wing)
     if wc is not None and wc.value:
         mods.append(Modifier(wc.value, f"Wing Commander {wc.name}", what))
     ac = st.army_commander(wing.side)
-    if ac is not None and wc is not None and leader_adjacent_or_stacked(sc, ac, wc):
-        if ac.value:
-            mods.append(Modifier(ac.value, f"Army Commander {ac.name} with or next to the WC", what))
+    act = st.activation
+    own_activation = act is not None and act.side == wing.side and act.wing == wing.id
+    if ac is not None and wc is not None and ac.value and leader_adjacent_or_stacked(sc, ac, wc):
+        if own_activation and act.ac_acted:
+            return mods
+        mods.append(Modifier(ac.value, f"Army Commander {ac.name} with or next to the WC", what))
+        if own_activation:
+            act.ac_acted = True
     return mods
 
 
@@ -135,15 +147,14 @@ def start_activation(st: TacwState, wing: Wing, bypassing: bool = False, resume:
 def open_bypass_window(st: TacwState, continuation: bool = False) -> list[Event]:
     """§3.2 step A / §4.4: before a normal activation or after a successful continuation the
     inactive player may attempt a bypass with an eligible wing. Stops with a pending decision
-    unless a standing policy answers (default: never bypass)."""
+    unless a standing policy answers (default: never bypass). The policy is read for each
+    eligible wing (its own "bypass" policy, else the side's): only the wings on "ask" are
+    offered, and no window opens when none is."""
     act = st.activation
     inactive = st.other(act.side)
-    options = [w.id for w in eligible_wings(st, inactive) if w.order != "rally"]
+    options = [w.id for w in eligible_wings(st, inactive) if w.order != "rally"
+               and policy(st, inactive, "bypass", wing=w) == "ask"]
     if not options or st.wings[act.wing].bypassed:
-        act.step = "order_change"
-        return []
-    policy = st.policies.get(inactive, {}).get("bypass", "never")
-    if policy == "never":
         act.step = "order_change"
         return []
     st.pending = {"kind": "bypass", "side": inactive, "options": options, "continuation": continuation,

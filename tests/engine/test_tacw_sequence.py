@@ -232,3 +232,18 @@ def test_tacw_5_3_5_dead_army_commander_replaced_by_the_senior_wing_commander():
     new_wc = st.leaders[st.wings["r-right"].commander]
     assert new_wc.generic and new_wc.role == "wc" and new_wc.hex == rupert.hex
     assert st.army_commander("royalist") is rupert
+
+
+def test_tacw_5_1_2_army_commander_influence_is_his_one_action():
+    p = three_wings({w[0]: "charge" if w[1] == "royalist" else "receive_charge" for w in WINGS})
+    ac = p.st.leaders["r-ac"]
+    ac.value = -1
+    p.go("royalist", "activate a1")
+    p.go("royalist", "continue dice=5")            # 4 - 1 (AC) = 3 <= 3: success, AC spent
+    ev = [e for e in p.events if e.kind == "continuation"][0]
+    assert any("Army Commander" in m.reason for m in ev.modifiers) and p.st.activation.ac_acted is False
+    # a new activation (the continuation) gives the AC a new action; spend it, then no influence
+    p.st.activation.ac_acted = True
+    p.go("royalist", "continue dice=4")
+    ev = [e for e in p.events if e.kind == "continuation"][0]
+    assert not any("Army Commander" in m.reason for m in ev.modifiers)
