@@ -27,6 +27,8 @@ HERALD decisions:
   moves, turns, reforms or rallies within its ricochet range in its front arc.
 - §9.9.7: a formation hit on a gun is a morale check instead; an "FH + MC" on a gun is one
   check rolled with +1 (two checks at once, by analogy with §9.6.5).
+- §8.2.1: a cavalry + light infantry stack is struck through its cavalry; the light infantry
+  shares the formation hit and any morale level lost (D90).
 """
 from __future__ import annotations
 
@@ -190,10 +192,11 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
     if res.formation_hit and victim.kind == "artillery":
         events += morale.morale_check(sc, st, victim, stream, reason=f"{res.label} from {source}",
                                       section="TACW §9.9.7", checks=2 if res.morale_check else 1)
-    elif res.formation_hit:
-        events += morale.formation_hit(sc, st, victim, stream, source, section)
+    elif res.formation_hit:                 # shared by stacked light infantry (§8.2.1, D90)
+        events += morale.formation_hit(sc, st, victim, stream, source, section, share=True)
         if res.morale_check:
-            events += morale.morale_check(sc, st, victim, stream, reason=f"FH + MC from {source}", section=section)
+            events += morale.morale_check(sc, st, victim, stream, reason=f"FH + MC from {source}",
+                                          section=section, share=True)
     if not res.miss:
         events += leader_loss(sc, st, h, stream, source)
     return events

@@ -35,7 +35,13 @@ HERALD decisions (sections cited):
   effect. §6.3.4: a column attacked by musket or pistol loses its marker, goes F-Broken and
   checks morale before the roll; the roll still has the "+1 target in column" (D31).
 - §8.3: only the top unit of an artillery stack fires or is fired at; a cavalry + light
-  infantry stack is fired at through its cavalry (the pair's shared hits are left to morale).
+  infantry stack is fired at through its cavalry. §8.2.1 "shares all formation and morale
+  hits" (D90): the light infantry takes every formation hit of that fire and every morale
+  level the cavalry loses from it (a failed check rolled by the cavalry alone), through
+  `morale.*(share=True)`, which only fire passes (close combat shares by itself); the
+  casualties, and the casualty threshold they reach, stay on the cavalry.
+- §9.7 policies: each eligible reactor obeys its own `reaction_fire` policy (unit, wing, side:
+  policies.py): the auto/salvo ones fire, then the "ask" ones wait in one pending decision.
 """
 from __future__ import annotations
 
@@ -47,6 +53,7 @@ from . import morale, rules, tables
 from . import tables_combat as tc
 from .actions import begin_action, find_unit
 from .geometry import arc_to, unit_arcs
+from .policies import policy
 from .setup import option_modifiers
 from .state import TacwState, Unit
 
@@ -164,14 +171,19 @@ def _small_arms_roll(sc, st, firer: Unit, frm: str, to: str, target: Unit, strea
 
 def column_attacked(sc, st, target: Unit, stream, what: str) -> list[Event]:
     """§6.3.4: a column attacked by musket, pistol or close combat removes its marker, goes
-    F-Broken and checks morale before the combat is resolved."""
-    target.special_formation = ""
-    target.formation = "broken"
-    ev = Event("formation", target.side, "TACW §6.3.4",
-               f"{target.name} is caught in column by {what}: F-Broken, and it checks morale first",
-               outcome={"unit": target.id, "formation": "broken"})
-    return [ev] + morale.morale_check(sc, st, target, stream, reason=f"caught in column by {what}",
-                                      section="TACW §6.3.4")
+    F-Broken and checks morale before the combat is resolved. Light infantry stacked with the
+    cavalry shares both (§8.2.1, D90)."""
+    mates = morale.sharing(st, target, True)
+    events = []
+    for u in [target] + mates:
+        u.special_formation = ""
+        u.formation = "broken"
+        events.append(Event("formation", u.side, "TACW §8.2.1" if u is not target else "TACW §6.3.4",
+                            f"{u.name} is caught in column by {what}: F-Broken"
+                            + (", and it checks morale first" if u is target else f" (shares {target.name}'s hit)"),
+                            outcome={"unit": u.id, "formation": "broken"}))
+    return events + morale.morale_check(sc, st, target, stream, reason=f"caught in column by {what}",
+                                        section="TACW §6.3.4", share=True)
 
 
 def leader_loss(sc, st: TacwState, hex_id: str, stream, what: str) -> list[Event]:
@@ -231,7 +243,7 @@ def resolve_small_arms(sc, st, firer: Unit, shots: list[tuple[str, str]], stream
             effect_hexes.append(to)
     for tid, n in hits.items():
         events += morale.apply_hits(sc, st, st.units[tid], n, stream, source=what,
-                                    section="TACW §9.6", salvo=salvo)
+                                    section="TACW §9.6", salvo=salvo, share=True)
     for h in effect_hexes:
         events += leader_loss(sc, st, h, stream, what)
     if salvo:
@@ -581,15 +593,19 @@ def react_one(sc, st, r: Unit, trig: Unit, hexes: list[str], trigger: str, strea
 def reaction_fire(sc, st: TacwState, trigger_unit: Unit, trigger: str, stream, *,
                   hexes: list[str] | None = None, only: list[str] | None = None,
                   exclude: list[str] | None = None, moved_before: int | None = None,
-                  retreat_fire: bool = False) -> tuple[list[Event], bool]:
+                  retreat_fire: bool = False, ask_as_auto: bool = False) -> tuple[list[Event], bool]:
     """§9.7: the inactive side's Reaction Fire at `trigger_unit`, which just did `trigger`
     (TRIGGERS) in `hexes` (default: where it stands). `only`: the units it fired at (trigger
-    "fire"); `exclude`: units that may not fire (retreated, §10.4.9). The reacting side's
-    policy `reaction_fire` decides: "auto" (default, everyone able fires), "salvo" (the same,
-    heavy infantry firing Salvo when it can), "never", or "ask": a pending decision
-    {"kind": "reaction_fire", ...} answered by `react`; the interrupted action waits (a mover
-    halts in that hex and resumes after the answer). Returns (events, interrupted): interrupted when the trigger
-    unit was eliminated, newly morale or formation Broken, moved away, or a decision is pending."""
+    "fire"); `exclude`: units that may not fire (retreated, §10.4.9). Each eligible unit obeys
+    its own `reaction_fire` policy (its unit's, else its wing's, else its side's: policies.py):
+    "auto" (default: it fires), "salvo" (the same, heavy infantry firing Salvo when it can),
+    "never", or "ask". The "auto" and "salvo" units fire first, in id order; then, if the
+    trigger unit is still there to be fired at, the "ask" units are gathered into one pending
+    decision {"kind": "reaction_fire", ...} answered by `react`; the interrupted action waits
+    (a mover halts in that hex and resumes after the answer). `ask_as_auto`: "ask" is read as
+    "auto" (inside close combat or an interception, where no decision may wait). Returns
+    (events, interrupted): interrupted when the trigger unit was eliminated, newly morale or
+    formation Broken, moved away, or a decision is pending."""
     if trigger not in TRIGGERS:
         raise ValueError(f"unknown reaction trigger {trigger!r}")
     trig = trigger_unit
@@ -604,30 +620,47 @@ def reaction_fire(sc, st: TacwState, trigger_unit: Unit, trigger: str, stream, *
         moved = st.activation.moved.get(trig.id, 0) if st.activation else 0
         moved_before = moved - 1 if trigger in ENTRY_TRIGGERS else moved
     moving_cav = trig.kind == "cavalry" and moved_before >= 1
-    policy = st.policies.get(side, {}).get("reaction_fire", "auto")
-    names = ", ".join(r.id for r in reactors)
-    if policy == "never":
-        return [Event("reaction_fire", side, "TACW §9.7", f"{side.title()} lets {trig.name} go "
-                      f"(standing policy: never react; could fire: {names})")], False
-    if policy == "ask" and st.pending:
-        return [Event("reaction_fire", side, "TACW §9.7", f"{trig.name}'s {trigger} is not offered to "
-                      f"Reaction Fire: a decision is already waiting ({st.pending.get('kind')})")], False
-    if policy == "ask":
-        st.pending = {"kind": "reaction_fire", "side": side, "options": [r.id for r in reactors],
+    chosen = {r.id: reaction_policy(st, r) for r in reactors}
+    if ask_as_auto:
+        chosen = {k: "auto" if v == "ask" else v for k, v in chosen.items()}
+    firing = [r for r in reactors if chosen[r.id] in ("auto", "salvo")]
+    asked = [r for r in reactors if chosen[r.id] == "ask"]
+    held = [r.id for r in reactors if chosen[r.id] == "never"]
+    events: list[Event] = []
+    if held:
+        events.append(Event("reaction_fire", side, "TACW §9.7", f"{side.title()} lets {trig.name} go "
+                            f"with {', '.join(held)} (standing policy: never react)"))
+    before = snapshot(trig)
+
+    def stopped() -> bool:
+        return not trig.alive or (trig.morale_state == "broken" and before[1] != "broken") \
+            or trig.hexes != list(before[3])
+
+    for r in firing:
+        if stopped():
+            break
+        events += react_one(sc, st, r, trig, hexes, trigger, stream, salvo=chosen[r.id] == "salvo",
+                            retreat_fire=retreat_fire, moving_cav=moving_cav)
+    asked = [r for r in asked if not stopped() and not cannot_fire(st, r)]
+    if asked and st.pending:
+        events.append(Event("reaction_fire", side, "TACW §9.7", f"{trig.name}'s {trigger} is not offered "
+                            f"to Reaction Fire: a decision is already waiting ({st.pending.get('kind')})"))
+    elif asked:
+        names = ", ".join(r.id for r in asked)
+        st.pending = {"kind": "reaction_fire", "side": side, "options": [r.id for r in asked],
                       "trigger": trigger, "unit": trig.id, "hexes": hexes, "moving_cav": moving_cav,
                       "retreat_fire": retreat_fire, "then": None}
-        return [Event("reaction_window", side, "TACW §9.7",
-                      f"{side.title()} may answer {trig.name} with Reaction Fire ({names}): "
-                      "react <unit>... | react all | react none", outcome={"options": [r.id for r in reactors]})], True
-    before = snapshot(trig)
-    events: list[Event] = []
-    for r in reactors:
-        if not trig.alive or (trig.morale_state == "broken" and before[1] != "broken") \
-                or trig.hexes != list(before[3]):
-            break
-        events += react_one(sc, st, r, trig, hexes, trigger, stream, salvo=policy == "salvo",
-                            retreat_fire=retreat_fire, moving_cav=moving_cav)
+        events.append(Event("reaction_window", side, "TACW §9.7",
+                            f"{side.title()} may answer {trig.name} with Reaction Fire ({names}): "
+                            "react <unit>... | react all | react none",
+                            outcome={"options": [r.id for r in asked]}))
+        return events, True
     return events, must_stop(trig, before) or bool(st.pending)
+
+
+def reaction_policy(st: TacwState, unit: Unit) -> str:
+    """The `reaction_fire` policy a unit obeys (its own, its wing's, its side's, "auto")."""
+    return policy(st, unit.side, "reaction_fire", unit=unit)
 
 
 def do_react(sc, st, side, cmd, stream):

@@ -6,8 +6,9 @@ Commands (step "close_combat" of the active wing's activation, after `close`):
 - `attack <unit> <hex>`: the active player designates an attack by a unit of the active wing
   (several units may attack the same hex, §10.1.4); `attack none` clears the designations.
 - `resolve`: the designations are final. The inactive player may then designate reaction
-  attacks (§10.2 B): by policy `st.policies[side]["reaction_attack"]`, "never" (the default) or
-  "ask" (a pending decision {"kind": "reaction_attack", ...} answered with
+  attacks (§10.2 B): by policy "reaction_attack" of each unit that could attack (its own, its
+  wing's or its side's, policies.py), "never" (the default) or "ask" (a pending decision
+  {"kind": "reaction_attack", ...} offering the attacks of the units on "ask", answered with
   `counter <unit> <hex>`, repeatable, and `counter none`). Reaction combats are resolved first,
   then the active player's (§10.2 C), each group in hex-id order (HERALD: "along the line");
   the activation then moves to step "continuation" (`continue` / `stop`).
@@ -22,14 +23,15 @@ HERALD readings, beyond DECISIONS.md D25-D32:
   among the defender's hexes attacked and the hexsides crossed.
 - "Has just fired a Salvo" (+1): the unit has its Salvo marker (`unit.salvo_used`), belongs to
   the active wing and used its action in this activation.
-- Pistols (§10.3.9): cavalry spends a shot whenever it has one, unless its side's policy
-  "close_combat_pistols" is "keep".
+- Pistols (§10.3.9): cavalry spends a shot whenever it has one, unless its policy
+  "close_combat_pistols" (the unit's, its wing's or its side's) is "keep".
 - A morale-Broken unit does not attack (it is in flight, back to the enemy, §10.4.1); light
   infantry stacked with cavalry does not attack (it is ignored in close combat, §8.2.1) but
   shares the cavalry's morale result, formation hit and retreat (§8.2.1).
-- The defender's "may advance" follows its side's policy "advance_after_combat": "hold" (the
-  default) or "advance". The attacker's "must" is always carried out by the attacker with the
-  highest current morale (ties: the first designated); an advancing unit keeps its facing
+- The defender's "may advance" follows the defending unit's policy "advance_after_combat" (its
+  own, its wing's or its side's): "hold" (the default) or "advance". The attacker's "must" is
+  always carried out by the attacker with the highest current morale (ties: the first
+  designated); an advancing unit keeps its facing
   (the optional one-hexside turn of §10.4.7 is not offered).
 - The advance (retreat.advance_after_combat) and pursuit trigger Reaction Fire, not from the
   units that retreated (§10.4.9); inside close combat a Reaction Fire policy "ask" is read as
@@ -51,6 +53,7 @@ from . import tables_combat as tc
 from .actions import find_unit
 from .geometry import arc_to, unit_arcs
 from .morale import d10, eliminate, formation_hit, morale_check, remove_leader
+from .policies import policy
 from .retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, relocate,
                       retreat_unit)
 from .state import Leader, TacwState, Unit
@@ -133,7 +136,7 @@ def _momentum(st: TacwState, u: Unit) -> bool:
 
 
 def _spends_pistol(st: TacwState, u: Unit) -> bool:
-    keep = st.policies.get(u.side, {}).get("close_combat_pistols", "spend") == "keep"
+    keep = policy(st, u.side, "close_combat_pistols", unit=u) == "keep"
     return u.kind == "cavalry" and u.pistols > 0 and not keep
 
 
@@ -410,7 +413,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         if mover and vacated:
             events += advance_after_combat(sc, st, mover, vacated, stream, retreated)
     elif res.winner == "defender" and res.advance == "may" and defender.alive and defender.hexes == def_start \
-            and st.policies.get(defender.side, {}).get("advance_after_combat", "hold") == "advance":
+            and policy(st, defender.side, "advance_after_combat", unit=defender) == "advance":
         vacated = [h for a in attackers for h in start[a.id] if not live_units_at(st, h)]
         if vacated:
             events += advance_after_combat(sc, st, defender, vacated, stream, retreated, "TACW §10.4.6 (may)")
@@ -513,6 +516,13 @@ def reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict
     return out
 
 
+def asked_reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict]) -> list[str]:
+    """The reaction attacks offered to the inactive player: those of the units whose own
+    "reaction_attack" policy (the unit's, its wing's or the side's, policies.py) is "ask"."""
+    return [o for o in reaction_options(sc, st, attacks, counters)
+            if policy(st, st.units[o.split()[0]].side, "reaction_attack", unit=o.split()[0]) == "ask"]
+
+
 def do_resolve(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Event]:
     act = st.activation
     if act is None or act.side != side:
@@ -529,8 +539,8 @@ def do_resolve(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Ev
 def close_combat_step(sc, st: TacwState, stream: DiceStream, attacks: list[dict]) -> list[Event]:
     """§10.2 B-C: offer reaction attacks (by policy), then resolve everything."""
     inactive = st.other(st.activation.side)
-    options = reaction_options(sc, st, attacks, [])
-    if options and st.policies.get(inactive, {}).get("reaction_attack", "never") == "ask":
+    options = asked_reaction_options(sc, st, attacks, [])
+    if options:
         st.pending = {"kind": "reaction_attack", "side": inactive, "verb": "counter",
                       "options": options + ["none"], "attacks": attacks, "counters": []}
         return [Event("reaction_window", inactive, "TACW §10.2 B",
@@ -551,7 +561,10 @@ def do_counter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Ev
         raise CannotParse("usage: " + rules.VERBS["counter"])
     unit = find_unit(st, cmd.args[0])
     taken = {i for c in counters for i in c["attackers"]}
-    if f"{unit.id} {cmd.args[1]}" not in reaction_options(sc, st, attacks, counters):
+    if f"{unit.id} {cmd.args[1]}" not in asked_reaction_options(sc, st, attacks, counters):
+        if f"{unit.id} {cmd.args[1]}" in reaction_options(sc, st, attacks, counters):
+            raise Illegal(f"{unit.name}'s standing policy is never to attack in reaction "
+                          f"(policy counter ask for {unit.id} to offer it)", "TACW §10.2 B")
         if unit.side != side:
             raise Illegal(f"{unit.name} is not yours", "TACW §10.1.2")
         if any(c["defender"] == unit.id for c in attacks):
@@ -565,7 +578,7 @@ def do_counter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Ev
     ev = Event("designate", side, "TACW §10.2 B",
                f"{unit.name} will make a reaction attack on {defender.name} in {cmd.args[1]}",
                outcome={"unit": unit.id, "hex": cmd.args[1]})
-    left = reaction_options(sc, st, attacks, counters)
+    left = asked_reaction_options(sc, st, attacks, counters)
     if not left:
         return [ev] + resolve_all(sc, st, stream, attacks, counters)
     st.pending = dict(pend, options=left + ["none"], counters=counters)

@@ -2,6 +2,11 @@
 
 Fire, close combat and movement all end here, so each rule is written once. Retreats and rout
 moves (which need the map) live in `retreat.py`.
+
+`share=True` (passed by fire only: fire.py, artillery.py) applies §8.2.1 "a cavalry + light
+infantry stack shares all formation and morale hits": each formation hit and each morale level
+the cavalry takes is taken by its stacked light infantry too (DECISIONS D90). Close combat
+shares them itself (melee.py, with `retreat.companions`), so it never passes `share`.
 """
 from __future__ import annotations
 
@@ -22,6 +27,15 @@ def stacked_leader(st: TacwState, unit: Unit) -> Leader | None:
     """§11.2: the value of ONE leader stacked with the unit (the best one present)."""
     here = [ld for h in unit.hexes for ld in st.leaders_at(h) if ld.side == unit.side]
     return min(here, key=lambda ld: ld.value, default=None)
+
+
+def sharing(st: TacwState, unit: Unit, share: bool) -> list[Unit]:
+    """The units that share `unit`'s formation and morale hits (§8.2.1): its stacked light
+    infantry when `share` is set and `unit` is cavalry; nobody otherwise."""
+    if not share:
+        return []
+    from .retreat import companions
+    return companions(st, unit)
 
 
 def eliminate(sc, st: TacwState, unit: Unit, reason: str, section: str, by: str | None = None) -> list[Event]:
@@ -58,11 +72,15 @@ def remove_leader(st: TacwState, ld: Leader, reason: str, section: str) -> list[
 
 
 def drop_morale(sc, st: TacwState, unit: Unit, stream: DiceStream, levels: int, reason: str,
-                section: str, retreat: bool = True) -> list[Event]:
+                section: str, retreat: bool = True, share: bool = False) -> list[Event]:
     """Worsen morale by `levels`: Normal -> Shaken -> Broken -> Eliminated (§11.1, §10.4). A unit
-    newly Broken retreats 2 hexes at once (§11.4.3), artillery excepted (§9.9.8)."""
+    newly Broken retreats 2 hexes at once (§11.4.3), artillery excepted (§9.9.8). `share`: the
+    stacked light infantry loses each level too, without a retreat of its own: it goes where
+    its cavalry goes (§8.2.1, D90)."""
     events: list[Event] = []
+    mates = sharing(st, unit, share)
     for _ in range(levels):
+        flee = False
         if unit.morale_state == "normal":
             unit.morale_state = "shaken"
             events.append(Event("morale", unit.side, section, f"{unit.name} is Shaken ({reason})",
@@ -71,20 +89,26 @@ def drop_morale(sc, st: TacwState, unit: Unit, stream: DiceStream, levels: int, 
             unit.morale_state = "broken"
             events.append(Event("morale", unit.side, section, f"{unit.name} is Broken ({reason})",
                                 outcome={"unit": unit.id, "morale": "broken"}))
-            if retreat and unit.kind != "artillery":
-                from .retreat import retreat_unit
-                events += retreat_unit(sc, st, unit, 2, "broken", stream)
+            flee = retreat and unit.kind != "artillery"
         else:
             events += eliminate(sc, st, unit, reason, section)
+        for c in mates:                 # §8.2.1: the same level, before the stack flees together
+            if c.alive:
+                events += drop_morale(sc, st, c, stream, 1, f"shares {unit.name}'s morale hit: {reason}",
+                                      "TACW §8.2.1", retreat=False)
+        if flee:
+            from .retreat import retreat_unit
+            events += retreat_unit(sc, st, unit, 2, "broken", stream)
         if not unit.alive:
             break
     return events
 
 
 def morale_check(sc, st: TacwState, unit: Unit, stream: DiceStream, *, reason: str, section: str,
-                 checks: int = 1, extra: list[Modifier] | None = None) -> list[Event]:
+                 checks: int = 1, extra: list[Modifier] | None = None, share: bool = False) -> list[Event]:
     """§11.2: d10 + one stacked leader's value (+1 per simultaneous MC beyond the first,
-    §9.6.5); passed when at most the current morale, else one morale level worse."""
+    §9.6.5); passed when at most the current morale, else one morale level worse (`share`: the
+    stacked light infantry loses it too, §8.2.1; it rolls no check of its own)."""
     if not unit.alive:
         return []
     mods = list(extra or [])
@@ -104,16 +128,27 @@ def morale_check(sc, st: TacwState, unit: Unit, stream: DiceStream, *, reason: s
                table="Morale check", row=f"morale {morale}", outcome={"unit": unit.id, "passed": ok})
     if ok:
         return [ev]
-    return [ev] + drop_morale(sc, st, unit, stream, 1, "failed morale check", section)
+    return [ev] + drop_morale(sc, st, unit, stream, 1, "failed morale check", section, share=share)
 
 
 def formation_hit(sc, st: TacwState, unit: Unit, stream: DiceStream, reason: str, section: str,
-                  n: int = 1) -> list[Event]:
+                  n: int = 1, share: bool = False) -> list[Event]:
     """§6.3.1: each formation hit worsens formation one level (Normal -> Disordered -> Broken).
     Artillery takes a morale check instead (§9.9.7); Open Order goes straight to Broken
-    (§6.3.3)."""
+    (§6.3.3). `share`: the stacked light infantry takes the hit too (§8.2.1), even when the
+    cavalry is already F-Broken."""
     if not unit.alive or n <= 0:
         return []
+    mates = sharing(st, unit, share)
+    events = _formation_hit(sc, st, unit, stream, reason, section, n)
+    for c in mates:
+        events += formation_hit(sc, st, c, stream, f"shares {unit.name}'s formation hit: {reason}",
+                                "TACW §8.2.1", n)
+    return events
+
+
+def _formation_hit(sc, st: TacwState, unit: Unit, stream: DiceStream, reason: str, section: str,
+                   n: int) -> list[Event]:
     if unit.kind == "artillery":
         return morale_check(sc, st, unit, stream, reason=f"formation hit on artillery: {reason}",
                             section="TACW §9.9.7", checks=1)
@@ -131,10 +166,13 @@ def formation_hit(sc, st: TacwState, unit: Unit, stream: DiceStream, reason: str
 
 
 def apply_hits(sc, st: TacwState, unit: Unit, hits: int, stream: DiceStream, *, source: str,
-               section: str, salvo: bool = False) -> list[Event]:
+               section: str, salvo: bool = False, share: bool = False) -> list[Event]:
     """§9.6: hits are casualties; artillery hit is disabled; casualties reaching the printed
     strength eliminate; the casualty threshold makes the unit Shaken for good (§11.5); then the
-    morale checks one unit's fire causes (§9.6.2 - §9.6.5), rolled once."""
+    morale checks one unit's fire causes (§9.6.2 - §9.6.5), rolled once. `share` (fire at a
+    cavalry + light infantry stack, §8.2.1, D90): the light infantry shares the Open Order
+    formation hit and a failed check's morale level; the casualties, and the threshold they
+    may reach, stay the cavalry's."""
     events: list[Event] = []
     if not unit.alive:
         return events
@@ -143,7 +181,8 @@ def apply_hits(sc, st: TacwState, unit: Unit, hits: int, stream: DiceStream, *, 
     was_at_threshold = unit.at_threshold
     if hits:
         if unit.special_formation == "open":
-            events += formation_hit(sc, st, unit, stream, f"Open Order unit hit by {source}", "TACW §6.3.3")
+            events += formation_hit(sc, st, unit, stream, f"Open Order unit hit by {source}", "TACW §6.3.3",
+                                    share=share)
         unit.casualties += hits
         events.append(Event("casualties", unit.side, section,
                             f"{unit.name} takes {hits} casualt{'ies' if hits > 1 else 'y'} "
@@ -159,5 +198,5 @@ def apply_hits(sc, st: TacwState, unit: Unit, hits: int, stream: DiceStream, *, 
     checks = tc.fire_morale_checks(unit.current_morale, hits, salvo=salvo, at_threshold=was_at_threshold)
     if checks:
         events += morale_check(sc, st, unit, stream, reason=f"hit by {source}" if hits else f"target of {source}",
-                               section="TACW §9.6.2", checks=checks)
+                               section="TACW §9.6.2", checks=checks, share=share)
     return events

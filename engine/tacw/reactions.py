@@ -4,7 +4,10 @@ hex entered; when a player must choose, the move halts with a pending decision a
 when it is answered (§7.4.1: "the active player stops, the inactive player reacts, then the
 active player resumes where he stopped").
 
-Standing policies (DESIGN: pending decisions), per side, set with `policy <key> <value>`:
+Standing policies (DESIGN: pending decisions), set with `policy <key> <value>` for the side, or
+`policy <key> <value> for <wing|unit>` for one wing or unit (policies.py). Each reacting or
+intercepting unit obeys its own policy (its unit's, else its wing's, else its side's): the "auto"
+units act first, then the "ask" units (if any) are gathered into one pending decision:
 
     policy reaction_move never|auto|ask    (default never)
         never: no optional reaction; auto: face the mover when it comes adjacent to a flank or
@@ -23,7 +26,8 @@ Standing policies (DESIGN: pending decisions), per side, set with `policy <key> 
         one succeeds; ask: {"kind": "intercept", "options": [cavalry ids]} answered with
             intercept <cavalry> [<hex>] [nopistol] [nocombat]     (try; optional end hex)
             intercept none      (not at this hex: asked again at the next hex)
-            intercept pass      (not during the rest of this move)
+            intercept pass      (not during the rest of this move; cavalry whose own policy
+                                 is "auto" still tries)
 
 Each cavalry unit tries at most one interception per enemy wing activation (§7.5.1): the units
 that tried are kept in st.options["_intercepted"] = {"key": "<turn>:<wing>:<activation>",
@@ -39,7 +43,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
 from . import movement as mv
-from . import tables
+from . import policies, tables
 from .actions import find_unit
 from .geometry import arc_to, distance_units, enemies, unit_arcs
 from .morale import FORMATION_STEPS, d10, morale_check, stacked_leader
@@ -52,8 +56,9 @@ INTERCEPTED = "_intercepted"
 REACTING_KINDS = ("heavy", "light", "cavalry")
 
 
-def policy(st: TacwState, side: str, key: str) -> str:
-    return st.policies.get(side, {}).get(key, "never")
+def policy(st: TacwState, side: str, key: str, unit: Unit | str | None = None) -> str:
+    """The reacting unit's policy (its own, its wing's, its side's, "never": policies.py)."""
+    return policies.policy(st, side, key, "never", unit=unit)
 
 
 # == the interrupt tasks ==========================================================================
@@ -146,18 +151,16 @@ def _react_options(sc, st: TacwState, rec: dict, task: dict) -> list[Event]:
     if not choices:
         return []
     side = st.other(mover.side)
-    pol = policy(st, side, "reaction_move")
-    if pol == "never":
-        return []
-    if pol == "auto":
-        events: list[Event] = []
-        for rid, kinds in choices.items():
-            if "face" in kinds:
-                events += auto_face(sc, st, st.units[rid], mover, stream=None)
-        return events
-    st.pending = {"kind": "reaction_move", "side": side, "mover": mover.id, "hex": mover.hexes[0],
-                  "options": sorted(choices) + ["none"], "choices": choices, "section": "TACW §7.4"}
-    return []
+    pols = {rid: policy(st, side, "reaction_move", rid) for rid in choices}
+    events: list[Event] = []
+    for rid, kinds in choices.items():          # each unit by its own policy: "auto" ones first
+        if pols[rid] == "auto" and "face" in kinds:
+            events += auto_face(sc, st, st.units[rid], mover, stream=None)
+    asked = {rid: kinds for rid, kinds in choices.items() if pols[rid] == "ask"}
+    if asked:
+        st.pending = {"kind": "reaction_move", "side": side, "mover": mover.id, "hex": mover.hexes[0],
+                      "options": sorted(asked) + ["none"], "choices": asked, "section": "TACW §7.4"}
+    return events
 
 
 # == the three reactions (§7.4.2 - §7.4.4) ========================================================
@@ -376,26 +379,25 @@ def eligible_interceptors(sc, st: TacwState, mover: Unit) -> dict[str, dict]:
 
 
 def _intercept(sc, st: TacwState, rec: dict, stream: DiceStream) -> list[Event]:
-    if rec.get("no_intercept") or mv._cannot_continue(st, rec):
+    if mv._cannot_continue(st, rec):
         return []
     mover = st.units[rec["ctx"]["unit"]]
     side = st.other(mover.side)
-    pol = policy(st, side, "intercept")
-    if pol == "never":
+    if policies.values_in_use(st, side, "intercept") <= {"never"}:
         return []
     eligible = eligible_interceptors(sc, st, mover)
-    if not eligible:
-        return []
-    if pol == "auto":
-        events: list[Event] = []
-        for cid in eligible:
+    pols = {cid: policy(st, side, "intercept", cid) for cid in eligible}
+    events: list[Event] = []
+    for cid in eligible:                        # each cavalry by its own policy: "auto" ones first
+        if pols[cid] == "auto":
             events += attempt_interception(sc, st, rec, st.units[cid], stream)
             if rec["halt"]:
-                break
-        return events
-    st.pending = {"kind": "intercept", "side": side, "mover": mover.id, "hex": mover.hexes[0],
-                  "options": list(eligible), "section": "TACW §7.5"}
-    return []
+                return events
+    asked = [cid for cid in eligible if pols[cid] == "ask" and cid not in intercepted_this_activation(st)]
+    if asked and not rec.get("no_intercept"):
+        st.pending = {"kind": "intercept", "side": side, "mover": mover.id, "hex": mover.hexes[0],
+                      "options": asked, "section": "TACW §7.5"}
+    return events
 
 
 def attempt_interception(sc, st: TacwState, rec: dict, cav: Unit, stream: DiceStream,
@@ -464,7 +466,7 @@ def _after_interception(sc, st: TacwState, rec: dict, task: dict, stream) -> lis
         # §7.5.3 "the enemy unit may Reaction Fire": the intercepted unit (of the ACTIVE side)
         # fires at the interceptor, by its side's reaction fire policy (HERALD: "ask" is read
         # as "auto" here, never a second decision inside the interception).
-        pol = st.policies.get(mover.side, {}).get("reaction_fire", "auto")
+        pol = policies.policy(st, mover.side, "reaction_fire", unit=mover)
         if mover.morale_state == "broken" or pol == "never":
             return []
         one = mv._optional("fire", "react_one")

@@ -381,15 +381,9 @@ def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStrea
     kwargs = {"hexes": list(hexes)}
     if exclude and "exclude" in inspect.signature(fn).parameters:
         kwargs["exclude"] = list(exclude)
-    policy = st.policies.get(st.other(unit.side), {})
-    asked = policy.get("reaction_fire") == "ask" and not ask
-    if asked:
-        policy["reaction_fire"] = "auto"
-    try:
-        out = fn(sc, st, unit, trigger, stream, **kwargs)
-    finally:
-        if asked:
-            policy["reaction_fire"] = "ask"
+    if not ask and "ask_as_auto" in inspect.signature(fn).parameters:
+        kwargs["ask_as_auto"] = True       # each unit's "ask" is read as "auto" (policies.py)
+    out = fn(sc, st, unit, trigger, stream, **kwargs)
     return list((out[0] if isinstance(out, tuple) else out) or [])
 
 

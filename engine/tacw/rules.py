@@ -10,7 +10,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
 
-from . import sequence
+from . import policies, sequence
 from .state import SIDES, TacwState
 
 VERBS = {
@@ -21,7 +21,9 @@ VERBS = {
     "close": "close: end the wing's actions and go to close combat (TACW §3.2 C-D)",
     "continue": "continue: try to activate the wing again (TACW §4.3)",
     "stop": "stop: end the wing's activation (TACW §3.2 F)",
-    "policy": "policy bypass never|ask: answer bypass windows automatically or be asked; policy show",
+    "policy": ("policy bypass never|ask: answer bypass windows automatically or be asked; any policy "
+               "may be set for one wing or unit: policy <kind> <value> for <wing|unit>, and dropped: "
+               "policy <kind> clear [for <wing|unit>]; policy show [for <wing|unit>]"),
     "resign": "resign: concede the battle",
 }
 
@@ -110,16 +112,13 @@ def do_stop(sc, st, side, cmd, stream):
 
 
 # The standing policies that answer interrupts, with the default each starts at (DESIGN:
-# pending decisions; TACW §4.4, §7.4, §7.5, §9.7, §10.2, §10.3, §10.4).
-POLICY_DEFAULTS = {"bypass": "never", "reaction_fire": "auto", "reaction_move": "never",
-                   "intercept": "never", "reaction_attack": "never",
-                   "advance_after_combat": "hold", "close_combat_pistols": "spend"}
+# pending decisions; TACW §4.4, §7.4, §7.5, §9.7, §10.2, §10.3, §10.4). Scoped policies (for a
+# wing or a unit) and the one lookup every rule uses are in policies.py.
+POLICY_DEFAULTS = policies.POLICY_DEFAULTS
 
 
 def policy_summary(st: TacwState, side: str) -> str:
-    mine = st.policies.get(side, {})
-    return ", ".join(f"{k.replace('_', ' ')}: {mine.get(k, v)}" + ("" if k in mine else " (default)")
-                     for k, v in POLICY_DEFAULTS.items())
+    return policies.summary(st, side)
 
 
 def do_policy(sc, st, side, cmd, stream):
@@ -185,7 +184,10 @@ def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, lis
         _need_phase_player(state, side)
 
     def body(st: TacwState, stream: DiceStream) -> list[Event]:
-        events = handler(sc, st, side, cmd, stream)
+        if cmd.verb == "policy":          # the scope of a policy is handled in one place
+            events = policies.command(sc, st, side, cmd, handler, stream)
+        else:
+            events = handler(sc, st, side, cmd, stream)
         if st.phase != "over":
             events += sequence.advance(sc, st, stream)
         return events

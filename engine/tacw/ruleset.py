@@ -62,6 +62,8 @@ class TacwRuleset:
 
     # What each interrupt's default policy does (bypass never, reaction fire auto, reaction
     # movement never, interception never, reaction attacks never): applied when a deadline passes.
+    # Policies set for a wing or a unit (policies.py, D91) only decide who is in the decision
+    # (the wings or units on "ask"); a lapsed decision gets this same answer for all of them.
     DEFAULT_ANSWERS = {"bypass": "bypass none", "reaction_fire": "react all",
                        "reaction_move": "react_move none", "intercept": "intercept pass",
                        "reaction_attack": "counter none"}

@@ -465,3 +465,64 @@ def test_6_3_4_a_column_fired_on_by_muskets_goes_f_broken_and_checks_morale_firs
     p1 = p.unit("p1")
     assert (p1.special_formation, p1.formation, p1.casualties) == ("", "broken", 1)
 
+
+
+# == a cavalry + light infantry stack under fire (§8.2.1, D90) =====================================
+
+def cav(uid, side, hexes, facing, **extra):
+    return (uid, side, "r-a" if side == R else "p-a", "cavalry", hexes, facing, extra)
+
+
+def light(uid, side, hexes, facing, **extra):
+    return (uid, side, "r-a" if side == R else "p-a", "light", hexes, facing, extra)
+
+
+def test_8_2_1_artillery_at_a_stack_both_take_the_formation_hit_and_the_morale_level():
+    p = pos(gun("g", R, ["0505"], "E", gun_class="culverin", max_range=17),
+            cav("c1", P, ["1007"], "W"), light("l1", P, ["1007"], "W"))
+    never(p)
+    ev = p.go(R, "fire g 1007 dice=10,10")          # 9: FH + MC; the cavalry's MC 9 > 7 fails
+    assert [e.inputs["target"] for e in fires(ev)] == ["c1"]          # fired at through the cavalry
+    assert [e.outcome["unit"] for e in ev if e.kind == "morale_check"] == ["c1"]   # one roll
+    c1, l1 = p.unit("c1"), p.unit("l1")
+    assert (c1.formation, c1.morale_state) == ("disordered", "shaken")
+    assert (l1.formation, l1.morale_state) == ("disordered", "shaken")
+    assert [e.section for e in ev if e.outcome.get("unit") == "l1"] == ["TACW §8.2.1"] * 2
+
+
+def test_8_2_1_musket_fire_casualties_stay_on_the_cavalry_the_morale_level_is_shared():
+    p = pos(heavy("r1", R, ["0505"], "E"), cav("c1", P, ["0605"], "W"), light("l1", P, ["0605"], "W"))
+    never(p)
+    p.go(R, "fire r1 0605 dice=10,10")              # 2 hits; threshold: c1 Shaken; MC fails: Broken
+    c1, l1 = p.unit("c1"), p.unit("l1")
+    assert (c1.casualties, l1.casualties) == (2, 0)
+    assert c1.morale_state == "broken" and c1.at_threshold
+    assert l1.morale_state == "shaken" and not l1.at_threshold   # the threshold is the cavalry's own
+    assert c1.hexes == l1.hexes != ["0605"]                       # they flee together
+
+
+def test_8_2_1_a_one_sp_light_infantry_shares_morale_and_is_never_struck_by_casualties():
+    # the cavalry (2 SP) is destroyed by its casualties: its 1-SP light infantry stays, unharmed
+    p = pos(heavy("r1", R, ["0505"], "E"), cav("c1", P, ["0605"], "W", strength=2),
+            light("l1", P, ["0605"], "W", strength=1))
+    never(p)
+    p.go(R, "fire r1 0605 dice=10")                 # 2 hits: eliminated, no MC
+    l1 = p.unit("l1")
+    assert p.unit("c1").status == "eliminated"
+    assert (l1.alive, l1.casualties, l1.morale_state, l1.formation) == (True, 0, "normal", "normal")
+    # an already Broken 1-SP light infantry loses its last level with its cavalry
+    p = pos(gun("g", R, ["0505"], "E", gun_class="culverin", max_range=17),
+            cav("c1", P, ["1007"], "W"), light("l1", P, ["1007"], "W", strength=1))
+    never(p)
+    p.st.units["l1"].morale_state = "broken"
+    p.go(R, "fire g 1007 dice=10,10")               # FH + MC, failed: c1 Shaken, l1 eliminated
+    assert p.unit("c1").morale_state == "shaken" and p.unit("l1").status == "eliminated"
+
+
+def test_8_2_1_a_light_infantry_unit_next_to_the_cavalry_shares_nothing():
+    p = pos(gun("g", R, ["0505"], "E", gun_class="culverin", max_range=17),
+            cav("c1", P, ["1007"], "W"), light("l1", P, ["1008"], "W"))   # next to it, not stacked
+    never(p)
+    p.go(R, "fire g 1007 dice=10,10")
+    assert p.unit("c1").morale_state == "shaken" and p.unit("l1").morale_state == "normal"
+    assert p.unit("l1").formation == "normal"
