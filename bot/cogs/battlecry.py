@@ -140,10 +140,12 @@ class BattleCryCog(commands.Cog, name="Battle Cry"):
     @app_commands.command(name="policy", description="Answer a kind of decision automatically, or be asked")
     @app_commands.guild_only()
     @app_commands.describe(kind="The decision: BC retreat; TACW bypass, reaction, reaction_move, intercept...",
-                           value="How to answer it, e.g. retreat: auto or ask")
+                           value="How to answer it, e.g. retreat: auto or ask",
+                           scope="TACW: only for this wing or unit of yours (optional)")
     @app_commands.autocomplete(kind=complete_policy_kind, value=complete_policy_value)
-    async def policy(self, interaction: discord.Interaction, kind: str, value: str) -> None:
-        await run_action(interaction, words("policy", kind, value))
+    async def policy(self, interaction: discord.Interaction, kind: str, value: str,
+                     scope: str | None = None) -> None:
+        await run_action(interaction, words("policy", kind, value, f"for {scope}" if scope else None))
 
     @app_commands.command(name="act", description="Give any command in Herald's command language, as the CLI does")
     @app_commands.guild_only()

@@ -224,3 +224,17 @@ async def test_action_replies_crop_to_the_action_and_the_board_command_shows_the
     rest = await d.game("board", user=BOB)
     full = png_size(rest.last.files[0][1])
     assert crop[0] * crop[1] < full[0] * full[1] and full[0] > 1500
+
+
+async def test_policy_scoped_to_one_wing_through_the_slash_command(d):
+    service = d.bot.service
+    await service.new_game(1, d.channel_id, ALICE, "tacw", "edgehill", 5, side="royalist")
+    await service.join(d.channel_id, BOB, "parliament")
+    await service.start(d.channel_id, ALICE)
+    rest = await d.cmd("policy", user=BOB, kind="bypass", value="ask", scope="p-left")
+    assert not rest.last.ephemeral
+    rest = await d.cmd("policy", user=BOB, kind="bypass", value="ask", scope="r-right")
+    assert rest.last.ephemeral and "not" in rest.last.content
+    rest = await d.cmd("activate", user=ALICE, wing="r-centre")
+    labels = [c["label"] for row in rest.last.components for c in row["components"]]
+    assert labels[-1] == "No" and len(labels) == 2 and "Parliament left wing" in labels[0]
