@@ -33,9 +33,11 @@ HERALD readings, beyond DECISIONS.md D25-D32:
   always carried out by the attacker with the highest current morale (ties: the first
   designated); an advancing unit keeps its facing
   (the optional one-hexside turn of §10.4.7 is not offered).
-- The advance (retreat.advance_after_combat) and pursuit trigger Reaction Fire, not from the
-  units that retreated (§10.4.9); inside close combat a Reaction Fire policy "ask" is read as
-  "auto", so that the combats resolve in order without a decision in the middle.
+- The advance (retreat.advance_after_combat) and pursuit trigger Reaction Fire and then Reaction
+  Movement (retreat.reaction_moves: compulsory hedgehog attempts, facing reactions), not from
+  the units that retreated (§10.4.9, §10.7); inside close combat a Reaction Fire or Reaction
+  Movement policy "ask" is read as "auto", so that the combats resolve in order without a
+  decision in the middle.
 - With several routed attackers, pursuing cavalry follows the first designated one.
 - Naseby's Bard brigade (D28) is the unit marked `no_hedgehog`.
 - A hex holding only enemy leaders may be attacked: they are removed at once (§5.3.1).
@@ -54,8 +56,8 @@ from .actions import find_unit
 from .geometry import arc_to, unit_arcs
 from .morale import d10, eliminate, formation_hit, morale_check, remove_leader
 from .policies import policy
-from .retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, relocate,
-                      retreat_unit)
+from .retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
+                      relocate, retreat_unit)
 from .state import Leader, TacwState, Unit
 
 
@@ -292,6 +294,7 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
                             f"{cav.name} pursues: " + " -> ".join(trail), outcome={"unit": cav.id, "path": trail}))
         st.last_action.setdefault("items", []).append({"kind": "move", "unit": cav.id, "path": trail})
         events += reaction_fire(sc, st, cav, "advance", stream, trail[1:], exclude=[routed.id])
+        events += reaction_moves(sc, st, cav, trail[1:], stream, exclude=[routed.id], before=[here])
     return events, gone
 
 

@@ -31,8 +31,8 @@ HERALD readings (the text does not define retreat geometry, digest R12):
 - Leaders of the unit's side stacked with it go along (§5.2.2 for a WC; errata [5.1.2] lets the
   AC go along, and Herald always takes him).
 - A rout (§12.4) is a retreat too (§12.4.2-12.4.3 say "ritirare"): it disables friendly
-  artillery it passes through. It triggers no reaction fire; neither does a retreat (§10.4.9
-  names only advances).
+  artillery it passes through. It triggers no reaction fire or movement; neither does a retreat
+  (§10.4.9 names only advances).
 """
 from __future__ import annotations
 
@@ -387,6 +387,48 @@ def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStrea
     return list((out[0] if isinstance(out, tuple) else out) or [])
 
 
+def reaction_moves(sc, st: TacwState, unit: Unit, entered: list[str], stream: DiceStream,
+                   exclude: list[str] = (), before: list[str] | None = None) -> list[Event]:
+    """§10.4.9 / §10.7: an advance after combat or a pursuit triggers Reaction Movement (§7.4)
+    as a move does after each hex entered: the same causes (`reactions.candidates`), the
+    COMPULSORY hedgehog attempts (§7.4.3) and each reactor's "reaction_move" policy, except
+    from the units in `exclude` (those that retreated). `before`: the unit's hexes before it
+    moved; an enemy already within 2 hexes of them gives no new "within 2 hexes" cause.
+    HERALD (D-numbers in DECISIONS.md): inside close combat a policy "ask" is read as "auto"
+    (face the mover; never an optional hedgehog or retreat), as for Reaction Fire, so that the
+    combats resolve in order without a decision in the middle; nothing is offered while
+    another decision is already waiting."""
+    if not unit.alive or not entered:
+        return []
+    from . import movement as mv
+    from . import reactions
+    if st.pending:
+        return [Event("reaction_move", st.other(unit.side), "TACW §7.4",
+                      f"{unit.name}'s advance is not offered to Reaction Movement: a decision is "
+                      f"already waiting ({st.pending.get('kind')})")]
+    mate = mv.partner_of(st, unit)
+    group = [unit] + ([mate] if mate is not None and mate.alive else [])
+    old = list(before or [])
+    seen = [r.id for r in st.units.values() if r.alive and r.side != unit.side and old and r.hexes
+            and min(sc.grid.distance(a, b) for a in old for b in r.hexes) <= 2]
+    rec = {"within2": seen}
+    mandatory, options = reactions.candidates(sc, st, rec, group, list(entered))
+    skip = set(exclude)
+    events: list[Event] = []
+    for rid in mandatory:
+        r = st.units[rid]
+        if rid in skip or not r.alive or r.morale_state == "broken" or r.special_formation == "hedgehog":
+            continue
+        events += reactions.hedgehog_attempt(sc, st, r, unit, stream, True)
+    for rid, kinds in sorted(options.items()):
+        r = st.units[rid]
+        if rid in skip or not r.alive or r.morale_state == "broken" or not unit.alive:
+            continue
+        if reactions.policy(st, r.side, "reaction_move", rid) in ("auto", "ask") and "face" in kinds:
+            events += reactions.auto_face(sc, st, r, unit, stream)
+    return events
+
+
 def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str]) -> tuple[list[str], int] | None:
     """§10.4.6-10.4.8: where an advance puts the unit: (new hexes, new facing) or None. A
     double moves both halves straight ahead when both hexes it enters were vacated; otherwise
@@ -421,7 +463,8 @@ def advance_after_combat(sc, st: TacwState, unit: Unit, vacated: list[str], stre
                          exclude: list[str] = (), section: str = "TACW §10.4.6",
                          formation_hits: bool = True) -> list[Event]:
     """Advance `unit` into the vacated hex(es); terrain formation hits apply in addition
-    (§10.4.10); the advance triggers Reaction Fire except from units that retreated (§10.4.9)."""
+    (§10.4.10); the advance triggers Reaction Fire, then Reaction Movement (the order of a move's
+    interrupts, movement.py), except from units that retreated (§10.4.9)."""
     from .morale import formation_hit
     where = _advance_hexes(sc, st, unit, vacated)
     if where is None or not unit.alive:
@@ -445,7 +488,8 @@ def advance_after_combat(sc, st: TacwState, unit: Unit, vacated: list[str], stre
         n = int(hit) + int(hit_side)
         for u in [unit] + carried:
             events += formation_hit(sc, st, u, stream, "terrain entered advancing after combat", "TACW §10.4.10", n)
-    return events + reaction_fire(sc, st, unit, "advance", stream, entering, exclude)
+    events += reaction_fire(sc, st, unit, "advance", stream, entering, exclude)
+    return events + reaction_moves(sc, st, unit, entering, stream, exclude, before=old)
 
 
 # == the Rout Phase move (§12.4) ==================================================================
@@ -550,7 +594,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
     return events
 
 
-__all__ = ["retreat_unit", "rout_move", "advance_after_combat", "reaction_fire", "relocate", "lose_strength", "disable_guns", "inert",
+__all__ = ["retreat_unit", "rout_move", "advance_after_combat", "reaction_fire", "reaction_moves", "relocate", "lose_strength", "disable_guns", "inert",
            "live_units_at", "companions", "edge_distance", "nearest_enemy_hexes", "facing_away",
            "facing_toward_edge", "front_directions", "rear_directions"]
 
