@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 from engine.core.errors import HeraldError
-from engine.core.game import Game, get_ruleset, rulesets
+from engine.core.game import Game, rulesets
 
 DEMO_DIR = Path(__file__).parent / "demos"
 

@@ -15,7 +15,6 @@ asked (`deadlines=True`); HERALD_DEADLINES=0 turns it off.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from datetime import datetime, timezone
@@ -29,7 +28,7 @@ from engine.core.errors import HeraldError
 from .deadlines import deadline_hours, expire_due, hours_text
 from .service import ActResult, GameService
 from .store import Store, StoreError
-from .views import DYNAMIC_ITEMS, INTERNAL, board_file, clip, pending_view, refuse, result_text
+from .views import DYNAMIC_ITEMS, INTERNAL, clip, refuse, result_message_parts, result_text
 
 log = logging.getLogger(__name__)
 
@@ -126,15 +125,7 @@ class HeraldBot(commands.Bot):
         hours = deadline_hours(row.options)
         why = (f"⏰ **{result.side.title()}** did not answer within {hours_text(hours) if hours else 'the deadline'}: "
                f"Herald applies their default policy, `{result.text}`.")
-        png = await asyncio.to_thread(self.service.render, result)
-        kwargs: dict = {}
-        if (f := board_file(png)) is not None:
-            kwargs["file"] = f
-        if (view := pending_view(result)) is not None:
-            kwargs["view"] = view
-        ping = result.to_act_user if result.to_act_side not in (None, result.side) else None
-        kwargs["allowed_mentions"] = (discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(ping)])
-                                      if ping else discord.AllowedMentions.none())
+        kwargs = await result_message_parts(self.service, result)
         await channel.send(clip(f"{why}\n{result_text(result)}"), **kwargs)
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:

@@ -123,6 +123,12 @@ async def post_result(interaction: discord.Interaction, service: GameService, re
         return
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
+    await send(interaction, result_text(result), **await result_message_parts(service, result))
+
+
+async def result_message_parts(service: GameService, result: ActResult) -> dict[str, Any]:
+    """The board file, the decision buttons and the mentions of a result's public message
+    (a reply to the action, or a deadline's post in the channel)."""
     png = await asyncio.to_thread(service.render, result)
     kwargs: dict[str, Any] = {}
     if (f := board_file(png)) is not None:
@@ -133,7 +139,7 @@ async def post_result(interaction: discord.Interaction, service: GameService, re
     ping = result.to_act_user if result.to_act_side not in (None, result.side) else None
     kwargs["allowed_mentions"] = (discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(ping)])
                                   if ping else discord.AllowedMentions.none())
-    await send(interaction, result_text(result), **kwargs)
+    return kwargs
 
 
 async def post_board(interaction: discord.Interaction, service: GameService, loaded: LoadedGame,

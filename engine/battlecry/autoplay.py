@@ -4,8 +4,7 @@ many whole games in the tests (every line it writes goes through the same engine
 """
 from __future__ import annotations
 
-from engine.core.errors import HeraldError
-from engine.core.game import Game, script_text
+from engine.core.game import Game, script_text, try_command
 
 from . import board, cards, tables
 from .state import BattleCryState, Piece
@@ -17,13 +16,7 @@ def _enemy_distance(game: Game, piece: Piece) -> int:
     return min((grid.distance(piece.hex, e.hex) for e in enemies), default=99)
 
 
-def _try(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
-    try:
-        game.apply(side, line)
-    except HeraldError:
-        return False
-    out.append((side, line))
-    return True
+_try = try_command
 
 
 def _card_score(game: Game, side: str, card: str) -> int:

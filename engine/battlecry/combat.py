@@ -86,7 +86,6 @@ def eliminate(state: BattleCryState, piece: Piece, by_side: str) -> str:
 def resolve_battle(scenario: Scenario, state: BattleCryState, attacker: Piece, target_hex: str,
                    stream: DiceStream, leadership: bool = False) -> list[Event]:
     """BC §4.4 - §4.5: roll, remove casualties, then start the retreats for the Flags."""
-    grid = scenario.grid
     target = state.piece_at(target_hex)
     lone_general = None
     if target is not None and target.side == attacker.side:

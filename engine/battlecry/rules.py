@@ -12,7 +12,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
 
-from . import board, cards, combat, movement, tables
+from . import cards, combat, movement, tables
 from .scenario import Scenario
 from .state import BattleCryState, Piece, TurnState
 

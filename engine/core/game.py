@@ -78,6 +78,17 @@ def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list
     return st, events
 
 
+def try_command(game: "Game", side: str, line: str, out: list[tuple[str, str]]) -> bool:
+    """Apply `line` if the rules accept it, recording it in `out` (the autoplayers' step)."""
+    from .errors import HeraldError
+    try:
+        game.apply(side, line)
+    except HeraldError:
+        return False
+    out.append((side, line))
+    return True
+
+
 def script_text(game: "Game", title: str, writer: str, lines: list[tuple[str, str]]) -> str:
     """A replayable script file (the CLI's and the demo's format) for an autoplayed game."""
     head = [f"# Herald demo: {game.scenario.title}, {title}",

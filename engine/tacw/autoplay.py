@@ -5,20 +5,13 @@ the tests, every line going through the same engine as a player's."""
 from __future__ import annotations
 
 from engine.core import facing as F
-from engine.core.errors import HeraldError
-from engine.core.game import Game, script_text
+from engine.core.game import Game, script_text, try_command
 
 from .geometry import unit_arcs
 from .state import TacwState, Unit
 
 
-def _try(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
-    try:
-        game.apply(side, line)
-    except HeraldError:
-        return False
-    out.append((side, line))
-    return True
+_try = try_command
 
 
 def _enemies(st: TacwState, side: str) -> list[Unit]:
@@ -165,7 +158,6 @@ def play_activation(game: Game, side: str, out: list[tuple[str, str]]) -> None:
         return
     if not _try(game, side, "close", out):
         return
-    g = game.scenario.grid
     for u in sorted(game.state.wing_units(game.state.activation.wing), key=lambda u: u.id):
         if u.kind == "artillery" or not u.alive:
             continue

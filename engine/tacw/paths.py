@@ -363,7 +363,7 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
         if n == 0:
             raise Illegal(f"{u.name} already faces {F.vertex_name(grid, f)}", "TACW §6.2")
         if u.is_double and n != 3:
-            raise Illegal(f"a double unit changes facing by wheeling (wheel <pivot hex>) or "
+            raise Illegal("a double unit changes facing by wheeling (wheel <pivot hex>) or "
                           "countermarching (about)", "TACW §6.2.1")
         cost = tables.COUNTERMARCH_COST if (kind == "about" or u.is_double) else \
             tables.facing_change_cost("cavalry" if len(group) > 1 else FACING_KIND[u.kind], n)
