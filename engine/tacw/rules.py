@@ -10,7 +10,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
 
-from . import policies, sequence
+from . import policies, sequence, victory
 from .state import SIDES, TacwState
 
 VERBS = {
@@ -190,6 +190,8 @@ def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, lis
             events = handler(sc, st, side, cmd, stream)
         if st.phase != "over":
             events += sequence.advance(sc, st, stream)
+            # the running score, as it would stand if the battle ended now (shown on the board)
+            st.vp = {s: sum(v.values()) for s, v in victory.victory_points(sc, st).items()}
         return events
 
     return run_command(state, cmd, body)

@@ -15,10 +15,14 @@ SCRIPT = DEMO_DIR / "tacw--edgehill.txt"
 def test_scripted_edgehill_runs_to_its_end_and_replays():
     seed, lines = read_script(SCRIPT)
     g = Game.new("tacw", "edgehill", seed)
+    running = []
     for line in lines:
         side, text = split_side(line, g.ruleset.sides)
         g.apply(side, text)
+        running.append(sum(g.state.vp.values()))
     st = g.state
+    # the board shows the running score, as it would stand if the battle ended then
+    assert running[0] == 0 and 0 < running[len(running) // 2] and running[-1] == sum(st.vp.values())
     assert st.phase == "over" and st.turn == 9
     assert "victory" in st.result.lower() and st.vp["royalist"] + st.vp["parliament"] > 0
     kinds = {e.kind for r in g.history for e in r.events}
