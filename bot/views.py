@@ -245,7 +245,8 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button],
 
 def decision_view(game_id: int, seq: int, pending: Pending) -> discord.ui.View:
     """Buttons for a pending decision: retreat hexes (Battle Cry) or the typed answers."""
-    if pending.verb == "retreat" or not pending.answers:
+    if not pending.answers or (pending.verb == "retreat"
+                               and all(re.fullmatch(r"[0-9a-z]{1,16}", o) for o in pending.options)):
         return retreat_view(game_id, seq, pending)
     view = discord.ui.View(timeout=None)
     for i, answer in enumerate(pending.answers[:25]):

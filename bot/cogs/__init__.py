@@ -122,6 +122,8 @@ POLICIES: dict[str, dict[str, tuple[str, dict[str, str], str]]] = {
                                              "advance": "a defender advances when it may (TACW §10.4.6)"}, "hold"),
         "pistols": ("close_combat_pistols", {"spend": "cavalry spends a pistol in close combat (TACW §10.3.9)",
                                              "keep": "cavalry keeps its pistols (TACW §10.3.9)"}, "spend"),
+        "retreat": ("retreat", {"auto": "Herald picks close-combat retreat hexes (TACW §10.4)",
+                                "ask": "buttons ask you for each retreat hex (TACW §10.4)"}, "auto"),
     },
 }
 

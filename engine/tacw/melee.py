@@ -592,7 +592,36 @@ def _hex_order(c: dict) -> tuple:
     return (c["hex"], c["defender"])
 
 
-def resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict]) -> list[Event]:
+def resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict],
+                answers: list[str] | None = None) -> list[Event]:
+    """§10.2 C with the owners' retreat choices (§10.4, `policy retreat ask`): the resolution
+    runs with the answers recorded so far; when a retreat needs one more, the state and the
+    dice stream go back to where the resolution began, the choice is asked, and the answer
+    replays the whole resolution from there with the same dice (HERALD D93). The events are
+    shown once, when the resolution completes."""
+    import copy
+    from .retreat import NeedRetreatChoice
+    before = copy.deepcopy(st)
+    draws = stream.draws
+    st.options["_retreat_replay"] = {"answers": list(answers or []), "used": 0}
+    try:
+        events = _resolve_all(sc, st, stream, attacks, counters)
+    except NeedRetreatChoice as need:
+        st.__dict__.update(before.__dict__)
+        stream.draws = draws
+        stream.supplied.clear()      # results for the resolution come again with the answer
+        unit = st.units[need.unit.id]
+        st.pending = {"kind": "retreat", "side": unit.side, "unit": unit.id, "options": need.options,
+                      "attacks": attacks, "counters": counters, "answers": list(answers or [])}
+        return [Event("retreat_choice", unit.side, "TACW §10.4",
+                      f"{unit.side.title()} chooses where {unit.name} retreats: {', '.join(need.options)}",
+                      outcome={"unit": unit.id, "options": need.options})]
+    finally:
+        st.options.pop("_retreat_replay", None)
+    return events
+
+
+def _resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict]) -> list[Event]:
     """§10.2 C: the inactive player's reaction combats first, then the active player's, each
     along the line (HERALD: in hex-id order); then the activation moves to its continuation."""
     st.pending = None

@@ -31,14 +31,16 @@ from .state import TacwState, Unit, Wing
 # The standing policies that answer interrupts, with the default each starts at.
 POLICY_DEFAULTS = {"bypass": "never", "reaction_fire": "auto", "reaction_move": "never",
                    "intercept": "never", "reaction_attack": "never",
-                   "advance_after_combat": "hold", "close_combat_pistols": "spend"}
+                   "advance_after_combat": "hold", "close_combat_pistols": "spend",
+                   "retreat": "auto"}
 
 # The words of the `policy` verb (and the state keys themselves) -> the state key.
 KINDS = {"bypass": "bypass", "reaction": "reaction_fire", "reaction_fire": "reaction_fire",
          "reaction_move": "reaction_move", "intercept": "intercept",
          "counter": "reaction_attack", "reaction_attack": "reaction_attack",
          "advance": "advance_after_combat", "advance_after_combat": "advance_after_combat",
-         "pistols": "close_combat_pistols", "close_combat_pistols": "close_combat_pistols"}
+         "pistols": "close_combat_pistols", "close_combat_pistols": "close_combat_pistols",
+         "retreat": "retreat"}
 
 # The decisions a single unit cannot take: a bypass is a wing's activation (§4.4).
 WING_ONLY = {"bypass": "a bypass is attempted by a whole wing (TACW §4.4): set it for a wing"}

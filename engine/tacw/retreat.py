@@ -272,6 +272,33 @@ def _steps(sc, st: TacwState, unit: Unit, kind: str, threat: list[str], carried:
     return sorted(on_map), sorted(off_map, key=lambda x: (-x[1], x[0]))
 
 
+class NeedRetreatChoice(Exception):
+    """Raised inside a close-combat resolution when a retreat's owner (policy retreat ask) must
+    choose among several legal hexes and no recorded answer covers it (melee.resolve_all)."""
+
+    def __init__(self, unit: Unit, options: list[str]):
+        super().__init__(unit.id)
+        self.unit, self.options = unit, options
+
+
+def _choose(st: TacwState, unit: Unit, on_map: list) -> list[str]:
+    """§10.4: the owner chooses the retreat hex. Herald's own choice (the first option, see
+    `_steps`) stands unless the owner set `policy retreat ask` and a close-combat resolution is
+    replaying recorded answers (`st.options["_retreat_replay"]`): then the next recorded answer
+    is used, and without one the resolution stops to ask (HERALD D93)."""
+    from .policies import policy
+    replay = st.options.get("_retreat_replay")
+    if replay is None or len(on_map) < 2 or policy(st, unit.side, "retreat", "auto", unit=unit) != "ask":
+        return on_map[0][1]
+    options = ["/".join(o[1]) for o in on_map]
+    if replay["used"] < len(replay["answers"]):
+        answer = replay["answers"][replay["used"]]
+        replay["used"] += 1
+        if answer in options:
+            return on_map[options.index(answer)][1]
+    raise NeedRetreatChoice(unit, options)
+
+
 def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: DiceStream,
                  threat: list[str] | None = None) -> list[Event]:
     """§10.4 / §11.4.3: retreat `unit` `hexes` hexes, `kind` "broken" (flight, back to the
@@ -291,7 +318,7 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
     for step in range(hexes):
         on_map, off_map = _steps(sc, st, unit, kind, threat, carried, step == hexes - 1, facing)
         if on_map:
-            new = on_map[0][1]
+            new = _choose(st, unit, on_map)
             events += disable_guns(st, unit, new, "retreated")
             events += relocate(sc, st, unit, new, carried)
             path.append(list(new))

@@ -125,11 +125,31 @@ def do_policy(sc, st, side, cmd, stream):
     if cmd.args == ("show",):
         return [Event("policy", side, "DESIGN pending decisions",
                       f"{side.title()}'s standing policies: {policy_summary(st, side)}")]
+    if len(cmd.args) >= 2 and cmd.args[0] == "retreat" and cmd.args[1] in ("auto", "ask"):
+        st.policies.setdefault(side, {})["retreat"] = cmd.args[1]
+        return [Event("policy", side, "TACW §10.4", f"{side.title()} will "
+                      + ("choose each close-combat retreat hex" if cmd.args[1] == "ask"
+                         else "let Herald choose retreat hexes") )]
     if len(cmd.args) < 2 or cmd.args[0] != "bypass" or cmd.args[1] not in ("never", "ask"):
         raise CannotParse("usage: " + VERBS["policy"])
     st.policies.setdefault(side, {})["bypass"] = cmd.args[1]
     return [Event("policy", side, "DESIGN pending decisions",
                   f"{side.title()} will {'never attempt bypasses' if cmd.args[1] == 'never' else 'be asked at each bypass window'}")]
+
+
+def do_retreat(sc, st, side, cmd, stream):
+    """§10.4: the owner answers where his unit retreats (policy retreat ask)."""
+    from . import melee
+    p = st.pending
+    if not p or p.get("kind") != "retreat":
+        raise Illegal("no retreat choice is waiting", "TACW §10.4")
+    if p["side"] != side:
+        raise Illegal(f"the retreat is {p['side'].title()}'s to choose", "TACW §10.4")
+    if not cmd.args or cmd.args[0] not in p["options"]:
+        raise Illegal(f"retreat to one of: {', '.join(p['options'])}", "TACW §10.4")
+    answers = list(p["answers"]) + [cmd.args[0]]
+    st.pending = None
+    return melee.resolve_all(sc, st, stream, p["attacks"], p["counters"], answers)
 
 
 def do_resign(sc, st, side, cmd, stream):
@@ -144,8 +164,8 @@ def do_resign(sc, st, side, cmd, stream):
 
 HANDLERS = {"activate": do_activate, "pass": do_pass, "bypass": do_bypass, "change": do_change,
             "close": do_close, "continue": do_continue, "stop": do_stop, "policy": do_policy,
-            "resign": do_resign}
-ANY_TIME = {"policy", "resign", "bypass"}
+            "resign": do_resign, "retreat": do_retreat}
+ANY_TIME = {"policy", "resign", "bypass", "retreat"}
 
 
 def register(verb: str, handler, usage: str) -> None:

@@ -41,7 +41,8 @@ class TacwRuleset:
     ANSWER_VERBS = {"bypass": ("bypass", "TACW §4.4"), "reaction_fire": ("react", "TACW §9.7"),
                     "reaction_move": ("react_move", "TACW §7.4"),
                     "reaction_attack": ("counter", "TACW §10.2"),
-                    "intercept": ("intercept", "TACW §7.5")}
+                    "intercept": ("intercept", "TACW §7.5"),
+                    "retreat": ("retreat", "TACW §10.4")}
 
     def pending(self, state: TacwState) -> PendingDecision | None:
         p = state.pending
@@ -55,9 +56,12 @@ class TacwRuleset:
             name = state.wings[opt].name if opt in state.wings else (
                 state.units[opt].name if opt in state.units else opt)
             answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))
-        answers.append(Answer("No", f"{verb} none"))
+        if p["kind"] != "retreat":               # a retreat must go somewhere
+            answers.append(Answer("No", f"{verb} none"))
         what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction", "intercept": "intercept",
-                "reaction_move": "react", "reaction_attack": "attack in reaction"}.get(p["kind"], p["kind"])
+                "reaction_move": "react", "reaction_attack": "attack in reaction",
+                "retreat": f"choose where {state.units[p['unit']].name} retreats" if p.get("unit") in state.units
+                else "choose a retreat hex"}.get(p["kind"], p["kind"])
         return PendingDecision(p["kind"], p["side"], f"{p['side'].title()} may {what}", tuple(answers), section)
 
     # What each interrupt's default policy does (bypass never, reaction fire auto, reaction
@@ -73,6 +77,8 @@ class TacwRuleset:
         p = state.pending
         if not p:
             return None
+        if p["kind"] == "retreat":          # Herald's own choice is listed first
+            return f"retreat {p['options'][0]}"
         return self.DEFAULT_ANSWERS.get(p["kind"])
 
     def to_act(self, state: TacwState) -> str | None:

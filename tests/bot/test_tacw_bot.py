@@ -178,7 +178,7 @@ async def test_policy_kinds_follow_the_channels_ruleset(bot, d):
     assert [c["value"] for c in bc_kinds] == ["retreat"] and "(now ask)" in bc_kinds[0]["name"]
     tacw_kinds = [c["value"] for c in await d.complete("policy", "kind", user=BOB, kind="")]
     assert {"bypass", "reaction", "reaction_move", "intercept", "counter"} <= set(tacw_kinds)
-    assert "retreat" not in tacw_kinds
+    assert "retreat" in tacw_kinds and "bypass" in tacw_kinds
 
     assert [c["value"] for c in await bc.complete("policy", "value", user=ALICE, kind="retreat", value="")] == \
         ["auto", "ask"]
@@ -190,7 +190,10 @@ async def test_policy_kinds_follow_the_channels_ruleset(bot, d):
     assert (await bot.service.load(BC_CHANNEL)).state.policies["union"]["retreat"] == "auto"
     accepted(await d.cmd("policy", user=BOB, kind="intercept", value="ask"))
     assert (await state(d)).policies["parliament"]["intercept"] == "ask"
-    rest = await d.cmd("policy", user=BOB, kind="retreat", value="auto")       # not a TACW policy
+    rest = await d.cmd("policy", user=BOB, kind="retreat", value="ask")        # TACW §10.4 too
+    assert not rest.last.ephemeral
+    assert (await state(d)).policies["parliament"]["retreat"] == "ask"
+    rest = await d.cmd("policy", user=BOB, kind="retreat", value="sometimes")  # no such value
     assert rest.last.ephemeral and "usage: policy" in rest.last.content
 
 
