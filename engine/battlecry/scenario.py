@@ -17,13 +17,13 @@ Hex ids are "CCRR": column 01..13 (01..12 on the shoved rows 2, 4, 6, 8), row 01
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from engine.core.hexgrid import HexGrid
+from engine.core.scenario_files import read_toml
 
 from . import tables
 
@@ -122,12 +122,7 @@ def _sides_list(value: Any, where: str) -> tuple[str, ...]:
 
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong."""
-    if len(text.encode()) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(f"{source}: file larger than {MAX_SCENARIO_BYTES // 1024} KiB")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: TOML syntax: {exc}") from None
+    data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
     sid = _need(data, "id", str, source)
     where = f"{source} [{sid}]"
     sides_raw = _need(data, "sides", dict, where)

@@ -6,10 +6,10 @@ changes: pieces, cards, Field-works placed in play, flags, whose turn and what i
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
+
+from engine.core.state import GameState
 
 from . import tables
 
@@ -59,7 +59,7 @@ class TurnState:
 
 
 @dataclass
-class BattleCryState:
+class BattleCryState(GameState):
     scenario_id: str
     seed: int | str
     draws: int = 0
@@ -82,9 +82,6 @@ class BattleCryState:
     last_action: dict[str, Any] = field(default_factory=dict)  # for the render overlay
 
     # -- helpers ---------------------------------------------------------------------------
-    def copy(self) -> "BattleCryState":
-        return copy.deepcopy(self)
-
     def other(self, side: str) -> str:
         return "confederate" if side == "union" else "union"
 
@@ -109,9 +106,6 @@ class BattleCryState:
     def live(self, side: str | None = None) -> list[Piece]:
         return [p for p in self.pieces.values() if p.alive and (side is None or p.side == side)]
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "BattleCryState":
         d = copy.deepcopy(d)
@@ -119,9 +113,6 @@ class BattleCryState:
         d["current"] = TurnState(**d["current"])
         return cls(**d)
 
-    def state_hash(self) -> str:
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(blob.encode()).hexdigest()
 
     def public_view(self, viewer: str | None = None) -> dict[str, Any]:
         """What a player (or, with viewer None, the channel) may see: hands are hidden except

@@ -11,11 +11,11 @@ and ranges (max range within the class's Artillery Range table, §9.9.2).
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 from engine.core.facing import VERTEX_NAMES, double_facings, vertex_index, vertex_name
 from engine.core.hexgrid import HexGrid
+from engine.core.scenario_files import read_toml
 
 from .scenario import (
     _ID_RE, EDGES, GUN_CLASSES, HEXSIDE_TYPES, IMPASSABLE, LEADER_SPECIALS, LEADER_VALUES,
@@ -94,12 +94,7 @@ def _hex_checker(grid: HexGrid):
 
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong."""
-    if len(text.encode()) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(f"{source}: file larger than {MAX_SCENARIO_BYTES // 1024} KiB")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: TOML syntax: {exc}") from None
+    data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
     _keys(data, TOP_KEYS, source)
     sid = _ident(_need(data, "id", str, source), f"{source}.id")
     where = f"{source} [{sid}]"

@@ -8,10 +8,10 @@ turn and activation sequence, victory points, and decisions pending.
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
+
+from engine.core.state import GameState
 
 SIDES = ("royalist", "parliament")
 ORDERS = ("charge", "make_ready", "receive_charge", "rally")          # §5.5, precedence §4.2
@@ -128,7 +128,7 @@ class Activation:
 
 
 @dataclass
-class TacwState:
+class TacwState(GameState):
     scenario_id: str
     seed: int | str
     draws: int = 0
@@ -150,9 +150,6 @@ class TacwState:
     winner: str | None = None
     result: str = ""
 
-    def copy(self) -> "TacwState":
-        return copy.deepcopy(self)
-
     def other(self, side: str) -> str:
         return "parliament" if side == "royalist" else "royalist"
 
@@ -171,9 +168,6 @@ class TacwState:
                 return ld
         return None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "TacwState":
         d = copy.deepcopy(d)
@@ -183,6 +177,3 @@ class TacwState:
         d["activation"] = Activation(**d["activation"]) if d.get("activation") else None
         return cls(**d)
 
-    def state_hash(self) -> str:
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(blob.encode()).hexdigest()

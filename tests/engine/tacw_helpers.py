@@ -78,3 +78,14 @@ class Position:
 
     def unit(self, uid):
         return self.st.units[uid]
+
+
+def refused(p: Position, side: str, line: str, words: str) -> None:
+    """The command is refused with a reason naming `words`, and the state is untouched."""
+    import pytest
+    from engine.core.errors import Illegal
+    before = p.st.state_hash()
+    with pytest.raises(Illegal) as exc:
+        p.go(side, line)
+    assert words in str(exc.value)
+    assert p.st.state_hash() == before

@@ -16,7 +16,7 @@ from engine.core.errors import Illegal
 from engine.tacw.artillery import fire_line_of_sight
 from engine.tacw.fire import pistol_fire, reaction_fire
 
-from .tacw_helpers import Position
+from .tacw_helpers import Position, refused
 
 R, P = "royalist", "parliament"
 RHQ = ("rhq", R, "r-a", "light", ["0503"], "E")
@@ -36,14 +36,6 @@ def never(p: Position, side: str = P) -> None:
 def fires(events, firer=None):
     return [e for e in events if e.kind == "fire" and (firer is None or e.inputs["firer"] == firer)]
 
-
-def refused(p: Position, side: str, line: str, words: str) -> None:
-    """The command is refused with a reason naming `words`, and the state is untouched."""
-    before = p.st.state_hash()
-    with pytest.raises(Illegal) as exc:
-        p.go(side, line)
-    assert words in str(exc.value)
-    assert p.st.state_hash() == before
 
 
 def strict(p: Position, *faces: int) -> DiceStream:

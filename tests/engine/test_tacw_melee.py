@@ -15,10 +15,9 @@ import pytest
 
 from engine.core import facing as F
 from engine.core.dice import DiceStream
-from engine.core.errors import Illegal
 from engine.tacw import endturn, melee, retreat, victory
 
-from .tacw_helpers import Position
+from .tacw_helpers import Position, refused
 
 R, P = "royalist", "parliament"
 RHQ = ("rhq", R, "r-a", "light", ["1801"], "W")
@@ -51,14 +50,6 @@ def keep_pistols(p: Position, *sides: str) -> None:
     for side in sides or (R, P):
         p.st.policies.setdefault(side, {})["close_combat_pistols"] = "keep"
 
-
-def refused(p: Position, side: str, line: str, words: str) -> None:
-    """The command is refused with a reason naming `words`, and the state is untouched."""
-    before = p.st.state_hash()
-    with pytest.raises(Illegal) as exc:
-        p.go(side, line)
-    assert words in str(exc.value)
-    assert p.st.state_hash() == before
 
 
 def assault(p: Position, *lines: str, dice: str = "") -> list:

@@ -13,7 +13,7 @@ import pytest
 from engine.core.errors import Illegal
 from engine.tacw import fire
 
-from .tacw_helpers import Position
+from .tacw_helpers import Position, refused
 
 R, P = "royalist", "parliament"
 RHQ = ("rhq", R, "r-a", "light", ["1801"], "W")
@@ -40,13 +40,6 @@ def pos(*units, order="rally", lds=None, **kw) -> Position:
     p.go(R, "activate r-a")
     return p
 
-
-def refused(p: Position, side: str, line: str, words: str) -> None:
-    before = p.st.state_hash()
-    with pytest.raises(Illegal) as exc:
-        p.go(side, line)
-    assert words in str(exc.value)
-    assert p.st.state_hash() == before
 
 
 def next_activation(p: Position) -> None:
@@ -312,6 +305,5 @@ def test_edgehill_one_pistol_option_reloads_to_one_shot_only():
     assert reform_plan(cav, "reload")[2] == {"pistols": 1}
     cav.pistols = 1
     import pytest
-    from engine.core.errors import Illegal
     with pytest.raises(Illegal, match=r"all its pistol shots \(1\)"):
         reform_plan(cav, "reload")
