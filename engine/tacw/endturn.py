@@ -82,19 +82,31 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
         return _promote_senior_wc(sc, st, ld) if ld.status == "dead" else []
     if ld.role != "wc":
         return []
-    new_id = f"{ld.id}-r"
-    while new_id in st.leaders:
-        new_id += "r"
-    from .state import Leader
     setup = next((x for x in getattr(sc, "leaders", []) if x.id == ld.id), None)
-    side_setup = sc.sides.get(ld.side) if hasattr(sc, "sides") else None
     if ld.replacement:
         name, value = ld.replacement, getattr(setup, "replacement_value", 0) or 0
+        _new_wing_commander(st, f"{ld.id}-r", ld.side, name, value, spot, ld.wing, generic=False)
     else:
-        name, value = f"generic leader ({ld.name}'s wing)", getattr(side_setup, "generic_leader_value", 0) or 0
-    st.leaders[new_id] = Leader(new_id, ld.side, name, "wc", value, spot, wing=ld.wing, generic=not ld.replacement)
-    st.wings[ld.wing].commander = new_id
+        name = f"generic leader ({ld.name}'s wing)"
+        _new_wing_commander(st, f"{ld.id}-r", ld.side, name, _generic_value(sc, ld.side), spot, ld.wing)
     return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{name} takes command of the wing at {spot}")]
+
+
+def _generic_value(sc, side: str) -> int:
+    """§5.3.3: the generic leader's value is not in the text; the scenario gives it (0)."""
+    side_setup = sc.sides.get(side) if hasattr(sc, "sides") else None
+    return getattr(side_setup, "generic_leader_value", 0) or 0
+
+
+def _new_wing_commander(st: TacwState, base_id: str, side: str, name: str, value: int, hex_id: str | None,
+                        wing: str, generic: bool = True) -> None:
+    """Put a replacement Wing Commander in command of `wing` (an unused id from `base_id`)."""
+    from .state import Leader
+    new_id = base_id
+    while new_id in st.leaders:
+        new_id += base_id[-1]
+    st.leaders[new_id] = Leader(new_id, side, name, "wc", value, hex_id, wing=wing, generic=generic)
+    st.wings[wing].commander = new_id
 
 
 def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
@@ -113,14 +125,8 @@ def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
     events = [Event("leader_replacement", ac.side, "TACW §5.3.5",
                     f"{senior.name}, the senior Wing Commander, takes command of the army")]
     if wing:
-        from .state import Leader
-        new_id = f"{senior.id}-g"
-        while new_id in st.leaders:
-            new_id += "g"
-        value = getattr(sc.sides.get(ac.side), "generic_leader_value", 0) or 0
-        st.leaders[new_id] = Leader(new_id, ac.side, f"generic leader ({senior.name}'s wing)", "wc", value,
-                                    senior.hex, wing=wing, generic=True)
-        st.wings[wing].commander = new_id
+        _new_wing_commander(st, f"{senior.id}-g", ac.side, f"generic leader ({senior.name}'s wing)",
+                            _generic_value(sc, ac.side), senior.hex, wing)
         events.append(Event("leader_replacement", ac.side, "TACW §5.3.5",
                             f"A generic leader takes {st.wings[wing].name}"))
     return events
