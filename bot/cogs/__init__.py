@@ -122,8 +122,12 @@ POLICIES: dict[str, dict[str, tuple[str, dict[str, str], str]]] = {
                                              "advance": "a defender advances when it may (TACW §10.4.6)"}, "hold"),
         "pistols": ("close_combat_pistols", {"spend": "cavalry spends a pistol in close combat (TACW §10.3.9)",
                                              "keep": "cavalry keeps its pistols (TACW §10.3.9)"}, "spend"),
-        "retreat": ("retreat", {"auto": "Herald picks close-combat retreat hexes (TACW §10.4)",
-                                "ask": "buttons ask you for each retreat hex (TACW §10.4)"}, "auto"),
+        "retreat": ("retreat", {"auto": "Herald picks retreat and rout hexes (TACW §10.4, §12.4)",
+                                "ask": "buttons ask you for each retreat and rout hex (TACW §10.4, §12.4)"}, "auto"),
+        "advance_choice": ("advance_choice", {
+            "auto": "Herald picks who advances after combat, where, and keeps its facing (TACW §10.4.6-§10.4.8)",
+            "ask": "buttons ask who advances on a tie, into which hex, which flank wheels, and the one-hexside "
+                   "turn (TACW §10.4.6-§10.4.8)"}, "auto"),
     },
 }
 

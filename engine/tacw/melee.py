@@ -32,7 +32,7 @@ HERALD readings, beyond DECISIONS.md D25-D32:
   own, its wing's or its side's): "hold" (the default) or "advance". The attacker's "must" is
   always carried out by the attacker with the highest current morale (ties: the first
   designated); an advancing unit keeps its facing
-  (the optional one-hexside turn of §10.4.7 is not offered).
+  (the optional one-hexside turn of §10.4.7 is offered by `policy advance_choice ask`, D93).
 - The advance (retreat.advance_after_combat) and pursuit trigger Reaction Fire and then Reaction
   Movement (retreat.reaction_moves: compulsory hedgehog attempts, facing reactions), not from
   the units that retreated (§10.4.9, §10.7); inside close combat a Reaction Fire or Reaction
@@ -50,7 +50,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.facing import central_front_hex
 
-from . import rules, tables
+from . import choices, rules, tables
 from . import tables_combat as tc
 from .actions import find_unit
 from .geometry import arc_to, unit_arcs
@@ -298,10 +298,18 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
     return events, gone
 
 
-def _advancer(attackers: list[Unit], start: dict[str, list[str]], gone: set[str]) -> Unit | None:
+def _advancer(st: TacwState, attackers: list[Unit], start: dict[str, list[str]], gone: set[str]) -> Unit | None:
+    """§10.4.6: of several attackers, the one with the highest morale advances; on a tie its
+    owner chooses (`policy advance_choice ask`; Herald's choice: the first designated, D74, D93)."""
     ok = [a for a in attackers if a.alive and a.morale_state != "broken" and a.hexes == start[a.id]
           and a.id not in gone]
-    return max(ok, key=lambda a: (a.current_morale, -attackers.index(a)), default=None)
+    if not ok:
+        return None
+    best = max(a.current_morale for a in ok)
+    tied = [a.id for a in ok if a.current_morale == best]
+    pick = choices.choose(st, ok[0].side, "advance", tied, "which attacker advances (a tie in morale)",
+                          "TACW §10.4.6", labels={i: st.units[i].name for i in tied})
+    return st.units[pick]
 
 
 def _leader_losses(st: TacwState, involved: list[Leader], stream: DiceStream) -> list[Event]:
@@ -338,7 +346,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         _item(sc, st, attackers, target, "captured")
         events = [Event("captured", side, "TACW §10.5.1", f"{names} capture {defender.name}'s guns in {target}",
                         outcome={"unit": defender.id, "by": side})]
-        mover = _advancer(attackers, start, set())
+        mover = _advancer(st, attackers, start, set())
         events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
         return events + _leader_losses(st, involved, stream)
     lone = [u for u in live_units_at(st, target) if u.id != defender.id]
@@ -346,7 +354,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
             not all(a.kind == "light" and a.remaining_strength == 1 for a in attackers):
         _item(sc, st, attackers, target, "DE")
         events = eliminate(sc, st, defender, f"a 1-SP light infantry unit alone, assaulted by {names}", "TACW §10.6")
-        mover = _advancer(attackers, start, set())
+        mover = _advancer(st, attackers, start, set())
         events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
         return events + _leader_losses(st, involved, stream)
     events: list[Event] = []
@@ -412,7 +420,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
                  u.hexes != (start.get(u.id) or def_start)]
     if res.winner == "attacker" and res.advance == "must":
         vacated = [h for h in def_start if not live_units_at(st, h)]
-        mover = _advancer(attackers, start, gone)
+        mover = _advancer(st, attackers, start, gone)
         if mover and vacated:
             events += advance_after_combat(sc, st, mover, vacated, stream, retreated)
     elif res.winner == "defender" and res.advance == "may" and defender.alive and defender.hexes == def_start \
@@ -592,38 +600,15 @@ def _hex_order(c: dict) -> tuple:
     return (c["hex"], c["defender"])
 
 
-def resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict],
-                answers: list[str] | None = None) -> list[Event]:
-    """§10.2 C with the owners' retreat choices (§10.4, `policy retreat ask`): the resolution
-    runs with the answers recorded so far; when a retreat needs one more, the state and the
-    dice stream go back to where the resolution began, the choice is asked, and the answer
-    replays the whole resolution from there with the same dice (HERALD D93). The events are
-    shown once, when the resolution completes."""
-    import copy
-    from .retreat import NeedRetreatChoice
-    before = copy.deepcopy(st)
-    draws = stream.draws
-    st.options["_retreat_replay"] = {"answers": list(answers or []), "used": 0}
-    try:
-        events = _resolve_all(sc, st, stream, attacks, counters)
-    except NeedRetreatChoice as need:
-        st.__dict__.update(before.__dict__)
-        stream.draws = draws
-        stream.supplied.clear()      # results for the resolution come again with the answer
-        unit = st.units[need.unit.id]
-        st.pending = {"kind": "retreat", "side": unit.side, "unit": unit.id, "options": need.options,
-                      "attacks": attacks, "counters": counters, "answers": list(answers or [])}
-        return [Event("retreat_choice", unit.side, "TACW §10.4",
-                      f"{unit.side.title()} chooses where {unit.name} retreats: {', '.join(need.options)}",
-                      outcome={"unit": unit.id, "options": need.options})]
-    finally:
-        st.options.pop("_retreat_replay", None)
-    return events
+def resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict]) -> list[Event]:
+    """§10.2 C: the inactive player's reaction combats first, then the active player's, each
+    along the line (HERALD: in hex-id order); then the activation moves to its continuation.
+    An owner's choice inside it (a retreat hex, §10.4; an advance, §10.4.6-§10.4.8) stops the
+    whole command and replays it on the answer (choices.py, HERALD D93)."""
+    return _resolve_all(sc, st, stream, attacks, counters)
 
 
 def _resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict]) -> list[Event]:
-    """§10.2 C: the inactive player's reaction combats first, then the active player's, each
-    along the line (HERALD: in hex-id order); then the activation moves to its continuation."""
     st.pending = None
     st.last_action = {"items": []}
     events: list[Event] = []

@@ -32,7 +32,7 @@ from .state import TacwState, Unit, Wing
 POLICY_DEFAULTS = {"bypass": "never", "reaction_fire": "auto", "reaction_move": "never",
                    "intercept": "never", "reaction_attack": "never",
                    "advance_after_combat": "hold", "close_combat_pistols": "spend",
-                   "retreat": "auto"}
+                   "retreat": "auto", "advance_choice": "auto"}
 
 # The words of the `policy` verb (and the state keys themselves) -> the state key.
 KINDS = {"bypass": "bypass", "reaction": "reaction_fire", "reaction_fire": "reaction_fire",
@@ -40,7 +40,7 @@ KINDS = {"bypass": "bypass", "reaction": "reaction_fire", "reaction_fire": "reac
          "counter": "reaction_attack", "reaction_attack": "reaction_attack",
          "advance": "advance_after_combat", "advance_after_combat": "advance_after_combat",
          "pistols": "close_combat_pistols", "close_combat_pistols": "close_combat_pistols",
-         "retreat": "retreat"}
+         "retreat": "retreat", "advance_choice": "advance_choice"}
 
 # The decisions a single unit cannot take: a bypass is a wing's activation (§4.4).
 WING_ONLY = {"bypass": "a bypass is attempted by a whole wing (TACW §4.4): set it for a wing"}

@@ -43,7 +43,7 @@ from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.hexgrid import CUBE_DIRECTIONS, cube_add, cube_distance
 
-from . import tables
+from . import choices, tables
 from .geometry import unit_arcs
 from .state import TacwState, Unit
 
@@ -272,31 +272,12 @@ def _steps(sc, st: TacwState, unit: Unit, kind: str, threat: list[str], carried:
     return sorted(on_map), sorted(off_map, key=lambda x: (-x[1], x[0]))
 
 
-class NeedRetreatChoice(Exception):
-    """Raised inside a close-combat resolution when a retreat's owner (policy retreat ask) must
-    choose among several legal hexes and no recorded answer covers it (melee.resolve_all)."""
-
-    def __init__(self, unit: Unit, options: list[str]):
-        super().__init__(unit.id)
-        self.unit, self.options = unit, options
-
-
-def _choose(st: TacwState, unit: Unit, on_map: list) -> list[str]:
-    """§10.4: the owner chooses the retreat hex. Herald's own choice (the first option, see
-    `_steps`) stands unless the owner set `policy retreat ask` and a close-combat resolution is
-    replaying recorded answers (`st.options["_retreat_replay"]`): then the next recorded answer
-    is used, and without one the resolution stops to ask (HERALD D93)."""
-    from .policies import policy
-    replay = st.options.get("_retreat_replay")
-    if replay is None or len(on_map) < 2 or policy(st, unit.side, "retreat", "auto", unit=unit) != "ask":
-        return on_map[0][1]
+def _choose(st: TacwState, unit: Unit, on_map: list, section: str) -> list[str]:
+    """§10.4, §12.4: the owner chooses the retreat hex. Herald's own choice (the first option, see
+    `_steps`) stands unless the owner set `policy retreat ask` (choices.py, HERALD D93)."""
     options = ["/".join(o[1]) for o in on_map]
-    if replay["used"] < len(replay["answers"]):
-        answer = replay["answers"][replay["used"]]
-        replay["used"] += 1
-        if answer in options:
-            return on_map[options.index(answer)][1]
-    raise NeedRetreatChoice(unit, options)
+    answer = choices.choose(st, unit.side, "retreat", options, f"where {unit.name} retreats", section, unit)
+    return on_map[options.index(answer)][1]
 
 
 def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: DiceStream,
@@ -318,7 +299,7 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
     for step in range(hexes):
         on_map, off_map = _steps(sc, st, unit, kind, threat, carried, step == hexes - 1, facing)
         if on_map:
-            new = _choose(st, unit, on_map)
+            new = _choose(st, unit, on_map, section)
             events += disable_guns(st, unit, new, "retreated")
             events += relocate(sc, st, unit, new, carried)
             path.append(list(new))
@@ -456,11 +437,16 @@ def reaction_moves(sc, st: TacwState, unit: Unit, entered: list[str], stream: Di
     return events
 
 
-def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str]) -> tuple[list[str], int] | None:
+def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str], section: str) -> tuple[list[str], int] | None:
     """§10.4.6-10.4.8: where an advance puts the unit: (new hexes, new facing) or None. A
     double moves both halves straight ahead when both hexes it enters were vacated; otherwise
     (one hex opened) it wheels one flank into it, the other half pivoting in place, and takes
-    the facing across its new line nearer its old one."""
+    the facing across its new line nearer its old one. A single unit may turn one hexside
+    (§10.4.7); a double may not (§10.4.8).
+
+    The owner chooses (choices.py, `policy advance_choice ask`, HERALD D93): the vacated hex a
+    single unit enters (§10.4.6: "one or both hexes"), the flank a double wheels, and the single
+    unit's turn. Herald's own choices come first: the lowest hex id, the lower pivot id, no turn."""
     grid = sc.grid
 
     def free(h: str) -> bool:
@@ -472,18 +458,31 @@ def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str]) -> tuple[l
     if not targets:
         return None
     if not unit.is_double:
-        return [targets[0]], unit.facing
+        into = choices.choose(st, unit.side, "advance", targets, f"the hex {unit.name} advances into",
+                              "TACW §10.4.6", unit)
+        turns = {"keep": unit.facing}
+        for v in ((unit.facing - 1) % 6, (unit.facing + 1) % 6):
+            turns[F.vertex_name(grid, v)] = v
+        turn = choices.choose(st, unit.side, "advance", list(turns),
+                              f"whether {unit.name} turns one hexside as it advances into {into}",
+                              "TACW §10.4.7", unit)
+        return [into], turns[turn]
     for t in front_directions(unit.facing):        # both halves, into vacated hexes only
         new = [grid.neighbor(h, t) for h in unit.hexes]
         if all(h in unit.hexes or (h in vacated and free(h)) for h in new):
             return new, unit.facing
-    v = targets[0]
-    for pivot in sorted(unit.hexes):              # §10.4.8: wheel one flank into the hex
-        if grid.adjacent(pivot, v):
-            new = [pivot if h == pivot else v for h in unit.hexes]
-            face = min(F.double_facings(grid, pivot, v), key=lambda f: (F.turn_cost_vertices(unit.facing, f), f))
-            return new, face
-    return None
+    wheels: dict[str, tuple[list[str], int]] = {}
+    for v in targets:                             # §10.4.8: wheel one flank into the hex
+        for pivot in sorted(unit.hexes):
+            if grid.adjacent(pivot, v):
+                new = [pivot if h == pivot else v for h in unit.hexes]
+                face = min(F.double_facings(grid, pivot, v), key=lambda f: (F.turn_cost_vertices(unit.facing, f), f))
+                wheels.setdefault("/".join(new), (new, face))
+    if not wheels:
+        return None
+    pick = choices.choose(st, unit.side, "advance", list(wheels), f"how {unit.name} wheels a flank forward",
+                          "TACW §10.4.8", unit)
+    return wheels[pick]
 
 
 def advance_after_combat(sc, st: TacwState, unit: Unit, vacated: list[str], stream: DiceStream,
@@ -493,7 +492,7 @@ def advance_after_combat(sc, st: TacwState, unit: Unit, vacated: list[str], stre
     (§10.4.10); the advance triggers Reaction Fire, then Reaction Movement (the order of a move's
     interrupts, movement.py), except from units that retreated (§10.4.9)."""
     from .morale import formation_hit
-    where = _advance_hexes(sc, st, unit, vacated)
+    where = _advance_hexes(sc, st, unit, vacated, section)
     if where is None or not unit.alive:
         return []
     new, face = where
@@ -531,7 +530,8 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
 
     HERALD: MP left over because the next open hex costs more than remain are not "unusable"
     (no SP lost); stepping off the map costs 1 MP; among the front hexes nearer the edge it
-    takes the cheaper, then the one farther from the enemy, then by id; a light infantry unit
+    takes the cheaper, then the one farther from the enemy, then by id, unless the owner set
+    `policy retreat ask` and chooses each hex himself among those it can pay for (D93); a light infantry unit
     stacked with routing cavalry routs with it (MA 6, §8.2.1); stacked leaders go along, and
     one still with it when it leaves the map is removed with it (morale.eliminate, §10.8)."""
     from .morale import eliminate
@@ -596,9 +596,12 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
             blocked = True
             break
         options.sort()
-        _, new, cost = options[0]
-        if cost > mp:
+        affordable = [o for o in options if o[2] <= mp]
+        if not affordable:
             break
+        labels = ["/".join(o[1]) for o in affordable]
+        pick = choices.choose(st, unit.side, "retreat", labels, f"where {unit.name} routs", section, unit)
+        _, new, cost = affordable[labels.index(pick)]
         events += disable_guns(st, unit, new, "routed")
         events += relocate(sc, st, unit, new, carried, section)
         path.append(list(new))

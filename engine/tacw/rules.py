@@ -10,7 +10,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
 
-from . import policies, sequence, victory
+from . import choices, policies, sequence, victory
 from .state import SIDES, TacwState
 
 VERBS = {
@@ -127,9 +127,14 @@ def do_policy(sc, st, side, cmd, stream):
                       f"{side.title()}'s standing policies: {policy_summary(st, side)}")]
     if len(cmd.args) >= 2 and cmd.args[0] == "retreat" and cmd.args[1] in ("auto", "ask"):
         st.policies.setdefault(side, {})["retreat"] = cmd.args[1]
-        return [Event("policy", side, "TACW §10.4", f"{side.title()} will "
-                      + ("choose each close-combat retreat hex" if cmd.args[1] == "ask"
-                         else "let Herald choose retreat hexes") )]
+        return [Event("policy", side, "TACW §10.4, §12.4", f"{side.title()} will "
+                      + ("choose each retreat and rout hex" if cmd.args[1] == "ask"
+                         else "let Herald choose retreat and rout hexes"))]
+    if len(cmd.args) >= 2 and cmd.args[0] == "advance_choice" and cmd.args[1] in ("auto", "ask"):
+        st.policies.setdefault(side, {})["advance_choice"] = cmd.args[1]
+        return [Event("policy", side, "TACW §10.4.6-§10.4.8", f"{side.title()} will "
+                      + ("choose who advances after a close combat, where, and its turn" if cmd.args[1] == "ask"
+                         else "let Herald choose who advances and where"))]
     if len(cmd.args) < 2 or cmd.args[0] != "bypass" or cmd.args[1] not in ("never", "ask"):
         raise CannotParse("usage: " + VERBS["policy"])
     st.policies.setdefault(side, {})["bypass"] = cmd.args[1]
@@ -137,19 +142,43 @@ def do_policy(sc, st, side, cmd, stream):
                   f"{side.title()} will {'never attempt bypasses' if cmd.args[1] == 'never' else 'be asked at each bypass window'}")]
 
 
-def do_retreat(sc, st, side, cmd, stream):
-    """§10.4: the owner answers where his unit retreats (policy retreat ask)."""
-    from . import melee
-    p = st.pending
-    if not p or p.get("kind") != "retreat":
-        raise Illegal("no retreat choice is waiting", "TACW §10.4")
+def _answer_choice(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, list[Event]]:
+    """§10.4, §10.4.6-§10.4.8, §12.4: the owner answers a choice (`retreat <hex>` or
+    `choose <option>`); the command that stopped to ask is replayed from the same state with the
+    same dice and every answer given so far (choices.py, HERALD D93)."""
+    p = state.pending
+    section = (p or {}).get("section", "TACW §10.4")
+    if not p or "replay" not in p or choices.ANSWER_VERB.get(p["kind"]) != cmd.verb:
+        what = "retreat choice" if cmd.verb == "retreat" else "choice"
+        raise Illegal(f"no {what} is waiting", section)
     if p["side"] != side:
-        raise Illegal(f"the retreat is {p['side'].title()}'s to choose", "TACW §10.4")
-    if not cmd.args or cmd.args[0] not in p["options"]:
-        raise Illegal(f"retreat to one of: {', '.join(p['options'])}", "TACW §10.4")
-    answers = list(p["answers"]) + [cmd.args[0]]
-    st.pending = None
-    return melee.resolve_all(sc, st, stream, p["attacks"], p["counters"], answers)
+        raise Illegal(f"the {'retreat' if p['kind'] == 'retreat' else 'choice'} is "
+                      f"{p['side'].title()}'s to choose", section)
+    canonical = {o.lower(): o for o in p["options"]}
+    if not cmd.args or cmd.args[0].lower() not in canonical:
+        raise Illegal(f"{cmd.verb} one of: {', '.join(p['options'])}", section)
+    answer = canonical[cmd.args[0].lower()]
+    r = p["replay"]
+    before = state.copy()
+    before.pending = r["pending_before"]
+    again = Command(r["verb"], tuple(r["args"]), cmd.dice, cmd.exact_dice)
+    return apply(sc, before, r["side"], again, list(r["answers"]) + [answer])
+
+
+def _ask_choice(state: TacwState, side: str, cmd: Command, answers: list[str] | None,
+                need: "choices.NeedChoice") -> tuple[TacwState, list[Event]]:
+    """The command stopped for an owner's choice: nothing of it happened; the state only records
+    the question and how to replay the command once it is answered (choices.py)."""
+    st = state.copy()
+    st.pending = {"kind": need.kind, "side": need.side, "unit": need.unit_id, "options": need.options,
+                  "labels": need.labels, "prompt": need.prompt, "section": need.section,
+                  "answers": list(answers or []),
+                  "replay": {"side": side, "verb": cmd.verb, "args": list(cmd.args),
+                             "answers": list(answers or []), "pending_before": state.pending}}
+    verb = choices.ANSWER_VERB[need.kind]
+    return st, [Event(f"{need.kind}_choice", need.side, need.section,
+                      f"{need.side.title()} chooses {need.prompt}: `{verb}` "
+                      + " | ".join(need.options), outcome={"unit": need.unit_id, "options": need.options})]
 
 
 def do_resign(sc, st, side, cmd, stream):
@@ -164,8 +193,11 @@ def do_resign(sc, st, side, cmd, stream):
 
 HANDLERS = {"activate": do_activate, "pass": do_pass, "bypass": do_bypass, "change": do_change,
             "close": do_close, "continue": do_continue, "stop": do_stop, "policy": do_policy,
-            "resign": do_resign, "retreat": do_retreat}
-ANY_TIME = {"policy", "resign", "bypass", "retreat"}
+            "resign": do_resign}
+ANY_TIME = {"policy", "resign", "bypass"}
+CHOICE_VERBS = {"retreat": "retreat <hex>: answer where your unit retreats (TACW §10.4, §12.4)",
+                "choose": "choose <option>: answer an advance choice (TACW §10.4.6-§10.4.8)"}
+VERBS.update(CHOICE_VERBS)
 
 
 def register(verb: str, handler, usage: str) -> None:
@@ -193,10 +225,14 @@ def load_action_modules() -> None:
     _loaded = True
 
 
-def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, list[Event]]:
+def apply(sc, state: TacwState, side: str, cmd: Command,
+          answers: list[str] | None = None) -> tuple[TacwState, list[Event]]:
+    """Apply one command; `answers` are the owner's choices already given for it (choices.py)."""
     load_action_modules()
     if side not in SIDES:
         raise Illegal(f"'{side}' is not a side of this battle (royalist, parliament)")
+    if cmd.verb in CHOICE_VERBS:
+        return _answer_choice(sc, state, side, cmd)
     handler = HANDLERS.get(cmd.verb)
     if handler is None:
         raise CannotParse(f"unknown command '{cmd.verb}'; TACW commands: {', '.join(HANDLERS)}")
@@ -204,17 +240,24 @@ def apply(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, lis
         _need_phase_player(state, side)
 
     def body(st: TacwState, stream: DiceStream) -> list[Event]:
-        if cmd.verb == "policy":          # the scope of a policy is handled in one place
-            events = policies.command(sc, st, side, cmd, handler, stream)
-        else:
-            events = handler(sc, st, side, cmd, stream)
-        if st.phase != "over":
-            events += sequence.advance(sc, st, stream)
-            # the running score, as it would stand if the battle ended now (shown on the board)
-            st.vp = {s: sum(v.values()) for s, v in victory.victory_points(sc, st).items()}
+        choices.begin(st, answers)
+        try:
+            if cmd.verb == "policy":          # the scope of a policy is handled in one place
+                events = policies.command(sc, st, side, cmd, handler, stream)
+            else:
+                events = handler(sc, st, side, cmd, stream)
+            if st.phase != "over":
+                events += sequence.advance(sc, st, stream)
+                # the running score, as it would stand if the battle ended now (shown on the board)
+                st.vp = {s: sum(v.values()) for s, v in victory.victory_points(sc, st).items()}
+        finally:
+            choices.end(st)
         return events
 
-    return run_command(state, cmd, body)
+    try:
+        return run_command(state, cmd, body)
+    except choices.NeedChoice as need:
+        return _ask_choice(state, side, cmd, answers, need)
 
 
 def start(sc, st: TacwState) -> tuple[TacwState, list[Event]]:

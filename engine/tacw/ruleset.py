@@ -42,26 +42,31 @@ class TacwRuleset:
                     "reaction_move": ("react_move", "TACW §7.4"),
                     "reaction_attack": ("counter", "TACW §10.2"),
                     "intercept": ("intercept", "TACW §7.5"),
-                    "retreat": ("retreat", "TACW §10.4")}
+                    "retreat": ("retreat", "TACW §10.4"),
+                    "advance": ("choose", "TACW §10.4.6")}
 
     def pending(self, state: TacwState) -> PendingDecision | None:
         p = state.pending
         if not p or p["kind"] not in self.ANSWER_VERBS:   # e.g. close combat designations
             return None
         verb, section = self.ANSWER_VERBS[p["kind"]]
+        section = p.get("section", section)
         answers = []
         for opt in p.get("options", []):
             if opt == "none":
                 continue
             name = state.wings[opt].name if opt in state.wings else (
-                state.units[opt].name if opt in state.units else opt)
+                state.units[opt].name if opt in state.units else p.get("labels", {}).get(opt, opt))
             answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))
-        if p["kind"] != "retreat":               # a retreat must go somewhere
+        if p["kind"] not in ("retreat", "advance"):   # an owner's choice has no "no" (choices.py)
             answers.append(Answer("No", f"{verb} none"))
         what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction", "intercept": "intercept",
                 "reaction_move": "react", "reaction_attack": "attack in reaction",
                 "retreat": f"choose where {state.units[p['unit']].name} retreats" if p.get("unit") in state.units
-                else "choose a retreat hex"}.get(p["kind"], p["kind"])
+                else "choose a retreat hex",
+                "advance": "choose an advance"}.get(p["kind"], p["kind"])
+        if p["kind"] in ("retreat", "advance") and p.get("prompt"):
+            what = f"choose {p['prompt']}"
         return PendingDecision(p["kind"], p["side"], f"{p['side'].title()} may {what}", tuple(answers), section)
 
     # What each interrupt's default policy does (bypass never, reaction fire auto, reaction
@@ -77,8 +82,8 @@ class TacwRuleset:
         p = state.pending
         if not p:
             return None
-        if p["kind"] == "retreat":          # Herald's own choice is listed first
-            return f"retreat {p['options'][0]}"
+        if p["kind"] in ("retreat", "advance"):     # Herald's own choice is listed first
+            return f"{self.ANSWER_VERBS[p['kind']][0]} {p['options'][0]}"
         return self.DEFAULT_ANSWERS.get(p["kind"])
 
     def to_act(self, state: TacwState) -> str | None:
