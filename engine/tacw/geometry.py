@@ -105,6 +105,19 @@ def in_command(sc, st: TacwState, unit: Unit) -> bool:
     return False
 
 
+def command_distance(sc, st: TacwState, unit: Unit, hexes: list[str]) -> int | None:
+    """How far `hexes` are from being in command (§5.4.3 "più vicina ad essere in comando"):
+    the hex distance to the nearest anchor of the unit's line of communication, its Wing
+    Commander or a unit of its wing that is in command (§5.4.2). None without a Wing Commander."""
+    wing = st.wings.get(unit.wing)
+    wc = st.leaders.get(wing.commander) if wing else None
+    if wc is None or wc.status != "active" or wc.hex is None:
+        return None
+    anchors = [wc.hex] + [h for m in st.wing_units(unit.wing) if m.id != unit.id
+                          and in_command(sc, st, m) for h in m.hexes]
+    return min(sc.grid.distance(h, a) for h in hexes for a in anchors)
+
+
 def line_of_sight(sc, st: TacwState, firer: Unit, src: str, dst: str) -> tuple[bool, str]:
     """§9.10: the one line-of-sight rule (friendly units block, enemy units do not, §9.10.1),
     written in `artillery.fire_line_of_sight`, the only fire that reaches beyond one hex."""

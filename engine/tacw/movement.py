@@ -59,7 +59,9 @@ paths and stacking are in those modules):
   not make a move that only turns or forms a hedgehog. §5.6.4 Rally: the distance to the
   nearest enemy unit may not shrink. Make Ready / Receive Charge / out of command: no hex
   entered may be adjacent to an enemy unit (starting adjacent and only turning is allowed).
-- §5.4.3 out of command: the path must end in command; otherwise the unit may not move.
+- §5.4.3 out of command: the path must end in command or closer to it ("in comando o più
+  vicina ad essere in comando", the Reform bullet; digest R8): nearer its Wing Commander or an
+  in-command unit of its wing (geometry.command_distance).
 - §11.4.3 / §12.4.1 a morale-Broken unit takes no move action (it retreats and routs only).
 - A hit taken mid-move from Reaction Fire (artillery) lowers the allowance at once (§6.3.1);
   the terrain's hits still wait for the end (§7.3.1).
@@ -78,7 +80,7 @@ from engine.core.events import Event
 
 from . import tables
 from .actions import begin_action, find_unit
-from .geometry import adjacent_to_enemy, distance_units, enemies, in_command, nearest_enemy_distance
+from .geometry import adjacent_to_enemy, distance_units, enemies, command_distance, in_command, nearest_enemy_distance
 from .leaders import LEADER_KINDS, move_leader, overrun_leaders  # noqa: F401  (re-exported)
 from .paths import (  # noqa: F401  (re-exported: reactions.py, the bot, the tests use mv.X)
     FACING_KIND, FREE, HEDGEHOG_COST, STEP_HELP, _accepts, _central, _column, _enter, _hex,
@@ -113,6 +115,7 @@ def set_restrictions(sc, st: TacwState, ctx: dict, unit: Unit) -> dict:
                             lim.section + " (errata)"]
     if not in_command(sc, st, unit):
         ctx["need_command"] = True
+        ctx["command_distance"] = command_distance(sc, st, unit, unit.hexes)
         if not ctx["no_adjacent"]:
             ctx["no_adjacent"] = ["out of command: it may not move adjacent to the enemy",
                                   "TACW §5.4.3"]
@@ -175,8 +178,11 @@ def final_checks(sc, before: TacwState, sim: TacwState, ctx: dict, opts: dict) -
                           f"({ctx['not_closer_than']} hexes at the start, {now} at the end)",
                           "TACW §5.6.4 (D6)")
     if ctx["need_command"] and not in_command(sc, sim, u):
-        raise Illegal(f"{u.name} is out of command: it must move so as to come into command",
-                      "TACW §5.4.3")
+        before_d, now_d = ctx.get("command_distance"), command_distance(sc, sim, u, u.hexes)
+        if before_d is None or now_d is None or now_d >= before_d:
+            raise Illegal(f"{u.name} is out of command: it must move so as to come into command, "
+                          f"or closer to it ({before_d} hex{'es' if before_d != 1 else ''} from its "
+                          f"line of command now, {now_d} at the end of this path)", "TACW §5.4.3")
 
 
 # == the move action =============================================================================

@@ -175,12 +175,42 @@ def do_rally(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Even
     return rally(sc, st, unit, _wc(st, unit), stream, "TACW §12.2.5", "")
 
 
+def check_out_of_command_reform(sc, st: TacwState, unit: Unit) -> None:
+    """§5.4.3: an out-of-command unit "non può Riformarsi se non può muovere in modo da porsi in
+    comando o più vicina ad essere in comando", unless the Army Commander is stacked with or
+    adjacent to it. HERALD (digest R8): read as "unless", the only reading that fits the first
+    bullet ("it must move so as to come into command"): a unit out of command that could step
+    closer to command must do that instead; it may Reform when no step can bring it closer.
+    Herald judges "could step closer" on the map alone: some hex adjacent to the unit that it
+    could enter (on the map, passable, free of units, not adjacent to an enemy, §5.4.3) is nearer
+    its Wing Commander or an in-command unit of its wing than the unit is now."""
+    from .geometry import adjacent_to_enemy, command_distance, in_command
+    from . import tables
+    if in_command(sc, st, unit) or _near(sc, st.army_commander(unit.side), unit):
+        return
+    now = command_distance(sc, st, unit, unit.hexes)
+    if now is None:
+        return                                     # no Wing Commander on the map: no way back
+    occupied = {h for u in st.units.values() if u.alive for h in u.hexes}
+    for h in sorted({n for x in unit.hexes for n in sc.grid.neighbors(x)} - set(unit.hexes)):
+        if (h in occupied or sc.hex_impassable(h)
+                or tables.terrain_mp(sc.terrain_at(h), unit.kind) is None
+                or adjacent_to_enemy(sc, st, [h], unit.side)):
+            continue
+        d = command_distance(sc, st, unit, [h])
+        if d is not None and d < now:
+            raise Illegal(f"{unit.name} is out of command and could move closer to command (into {h}): "
+                          "it must do that rather than Reform, unless the Army Commander is with or "
+                          "next to it", "TACW §5.4.3 (digest R8)")
+
+
 def do_reform(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Event]:
     if len(cmd.args) not in (1, 2):
         raise CannotParse("usage: " + rules.VERBS["reform"])
     option = cmd.args[1] if len(cmd.args) == 2 else None
     reform_plan(find_unit(st, cmd.args[0]), option)
     unit = begin_action(sc, st, side, cmd.args[0], "reform")
+    check_out_of_command_reform(sc, st, unit)
     return reform(sc, st, unit, option, stream, "", "TACW §12.2.3")
 
 

@@ -122,7 +122,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
                                 f"{', '.join(ORDERS)}")
         wing = WingSetup(wid, _side(w.get("side"), ww + ".side"), _need(w, "name", str, ww),
                          _ident(w.get("commander"), ww + ".commander"),
-                         _opt(w, "cavalry", bool, ww, False), order)
+                         _opt(w, "cavalry", bool, ww, None), order)
         wings.append(wing)
         wing_ids[wid] = wing
 
@@ -158,7 +158,8 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
 
     sides = _parse_sides(data, where, leader_ids, edges)
     orders = _parse_orders(data, where, wing_ids)
-    wings = [WingSetup(w.id, w.side, w.name, w.commander, w.cavalry,
+    wings = [WingSetup(w.id, w.side, w.name, w.commander,
+                       w.cavalry if w.cavalry is not None else _cavalry_wing(units, w.id),
                        orders.get(w.id, w.historical_order)) for w in wings]
     historical = {w.id: w.historical_order for w in wings if w.historical_order}
     bands, result, notes = _parse_victory(data, where)
@@ -175,6 +176,15 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         historical_orders=historical, victory_bands=bands, historical_result=result,
         victory_notes=notes, optional_rules=optional, provenance=provenance, source=source,
     )
+
+
+def _cavalry_wing(units, wing_id: str) -> bool:
+    """§4.3.3, §4.4.4, §5.7.3 "cavalry wing" (digest R19). HERALD: the scenario says it with
+    `cavalry = true|false` (the book's headings name the cavalry wings); where it does not, a wing
+    is a cavalry wing when its cavalry units outnumber its heavy infantry units (light infantry
+    and guns attached to either do not count)."""
+    kinds = [u.kind for u in units if u.wing == wing_id]
+    return kinds.count("cavalry") > kinds.count("heavy")
 
 
 def _parse_map(data: dict, where: str):

@@ -45,7 +45,7 @@ def scenario_text(units, *, wings=None, leaders=None, terrain=None, hexsides=Non
                   f"value = {value}", f'with_unit = "{with_unit}"'] + ([f'wing = "{wing}"'] if wing else [])
     for wid, side, commander, cavalry in wings:
         lines += ["[[wings]]", f'id = "{wid}"', f'side = "{side}"', f'name = "{wid}"',
-                  f'commander = "{commander}"', f"cavalry = {'true' if cavalry else 'false'}"]
+                  f'commander = "{commander}"'] + ([] if cavalry is None else [f"cavalry = {'true' if cavalry else 'false'}"])
     for uid, side, wing, kind, hexes, facing, *extra in units:
         d = {"id": uid, "side": side, "wing": wing, "kind": kind, "name": uid, "hexes": hexes,
              "facing": facing, "strength": 0 if kind == "artillery" else 4, "morale": 7}

@@ -434,8 +434,14 @@ def test_tacw_5_4_3_out_of_command():
             ("p-foe", "parliament", "p-a", "heavy", ["1909"], "W"), orders={"r-a": "make_ready"})
     from engine.tacw.geometry import in_command
     assert not in_command(p.sc, p.st, p.st.units["r-cav"])
-    with pytest.raises(Illegal, match=r"out of command: it must move so as to come into command.*5\.4\.3"):
-        p.go("royalist", "move r-cav 0311")
+    with pytest.raises(Illegal, match=r"out of command: it must move so as to come into command, "
+                                      r"or closer to it \(7 hexes .* 8 at the end.*5\.4\.3"):
+        p.go("royalist", "move r-cav face SE 0412")        # 0412 is farther from 0305 than 0312
+    q = pos(("r-hq", "royalist", "r-a", "heavy", ["0305"], "E"),
+            ("r-cav", "royalist", "r-a", "cavalry", ["0312"], "NE"),
+            ("p-foe", "parliament", "p-a", "heavy", ["1909"], "W"), orders={"r-a": "make_ready"})
+    q.go("royalist", "move r-cav 0311")                    # closer to command (digest R8): allowed
+    assert q.st.units["r-cav"].hexes == ["0311"] and not in_command(q.sc, q.st, q.st.units["r-cav"])
     p.go("royalist", "move r-cav 0311 0310 0309 0308")
     assert in_command(p.sc, p.st, p.st.units["r-cav"])
 

@@ -16,7 +16,7 @@ from engine.tacw import fire
 from .tacw_helpers import Position, refused
 
 R, P = "royalist", "parliament"
-RHQ = ("rhq", R, "r-a", "light", ["1801"], "W")
+RHQ = ("rhq", R, "r-a", "light", ["0503"], "W")   # in command of the units near 0505 (§5.4)
 PHQ = ("phq", P, "p-a", "light", ["0114"], "E")
 
 
@@ -307,3 +307,36 @@ def test_edgehill_one_pistol_option_reloads_to_one_shot_only():
     import pytest
     with pytest.raises(Illegal, match=r"all its pistol shots \(1\)"):
         reform_plan(cav, "reload")
+
+
+# == out of command (§5.4.3, digest R8) ==========================================================
+
+FAR_HQ = ("rhq", R, "r-a", "light", ["1801"], "W")     # the Wing Commander far from the fighting
+
+
+def far(*units, lds=None) -> Position:
+    p = Position([FAR_HQ, PHQ, *units], orders={"r-a": "rally", "p-a": "rally"}, leaders=lds or leaders())
+    for side in (R, P):
+        p.st.policies.setdefault(side, {})["reaction_fire"] = "never"
+    p.go(R, "activate r-a")
+    p.unit("r1").formation = "disordered"
+    return p
+
+
+def test_5_4_3_out_of_command_a_unit_that_could_step_toward_command_may_not_reform():
+    p = far(heavy("r1", R, ["0505"]))
+    refused(p, R, "reform r1", "could move closer to command")
+
+
+def test_5_4_3_out_of_command_the_army_commander_next_to_it_allows_the_reform():
+    p = far(heavy("r1", R, ["0505"]), heavy("r2", R, ["0506"]),
+            lds=leaders(r_ac="r2"))
+    p.go(R, "reform r1")
+    assert p.unit("r1").formation == "normal"
+
+
+def test_5_4_3_out_of_command_a_unit_that_cannot_step_closer_may_reform():
+    ring = [heavy(f"r{i}", R, [h]) for i, h in enumerate(("0504", "0506", "0404", "0405", "0604", "0605"), 2)]
+    p = far(heavy("r1", R, ["0505"]), *ring)
+    p.go(R, "reform r1")                      # every neighbouring hex is taken: it may not move
+    assert p.unit("r1").formation == "normal"

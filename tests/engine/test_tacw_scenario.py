@@ -571,3 +571,19 @@ def test_size_limit():
 def test_unknown_scenario():
     with pytest.raises(ScenarioError, match="no TACW scenario 'nowhere'"):
         load_scenario("nowhere")
+
+
+def test_r19_a_wing_the_scenario_does_not_mark_is_cavalry_when_its_cavalry_outnumbers_its_foot():
+    """§4.3.3, §4.4.4, §5.7.3 "cavalry wing" (digest R19): the scenario's word, else the count."""
+    from engine.tacw.scenario import parse_scenario as parse
+    from .tacw_helpers import scenario_text
+
+    def wing_flags(r_cavalry, units):
+        text = scenario_text(units, wings=[("r-a", "royalist", "r-wc", r_cavalry),
+                                           ("p-a", "parliament", "p-wc", None)])
+        return {w.id: w.cavalry for w in parse(text, "t").wings}
+    horse = [("r1", "royalist", "r-a", "cavalry", ["0505"], "W"), ("r2", "royalist", "r-a", "heavy", ["0507"], "W"),
+             ("p1", "parliament", "p-a", "cavalry", ["0205"], "E"), ("p2", "parliament", "p-a", "cavalry", ["0207"], "E"),
+             ("p3", "parliament", "p-a", "heavy", ["0209"], "E"), ("p4", "parliament", "p-a", "light", ["0211"], "E")]
+    assert wing_flags(None, horse) == {"r-a": False, "p-a": True}     # 1 v 1 is not a majority; 2 v 1 is
+    assert wing_flags(True, horse)["r-a"] is True                     # the scenario's word stands
