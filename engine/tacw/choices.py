@@ -12,6 +12,9 @@ owner set the policy that covers it to "ask":
     policy retreat ask          every retreat and rout hex (default auto)
     policy advance_choice ask   who advances on a tie, into which hex, which flank, the turn
 
+An answer may name several options at once, used in order while they fit (`retreat 2321 2421
+2522` answers a rout hex by hex); the first must be one of the options offered now.
+
 Then the command that led to the choice stops before anything happens: the state and the dice
 stream stay where they were, and the owner is asked (a pending decision). The answer replays
 the same command from the same state, with the same dice, and the answers given so far; a
@@ -36,8 +39,10 @@ class NeedChoice(Exception):
     """A rule needs its owner's answer and no recorded answer covers it."""
 
     def __init__(self, kind: str, side: str, options: list[str], prompt: str, section: str,
-                 unit: Unit | None = None, labels: dict[str, str] | None = None):
+                 unit: Unit | None = None, labels: dict[str, str] | None = None,
+                 answered: list[str] | None = None):
         super().__init__(prompt)
+        self.answered = list(answered or [])
         self.kind, self.side, self.options, self.prompt, self.section = kind, side, options, prompt, section
         self.unit_id = unit.id if unit is not None else None
         self.labels = labels or {}
@@ -65,7 +70,10 @@ def choose(st: TacwState, side: str, kind: str, options: list[str], prompt: str,
         return options[0]
     if replay["used"] < len(replay["answers"]):
         answer = replay["answers"][replay["used"]]
-        replay["used"] += 1
         if answer in options:
+            replay["used"] += 1
             return answer
-    raise NeedChoice(kind, side, options, prompt, section, unit, labels)
+    # ask; answers given ahead that do not fit this choice are dropped (`retreat a b c` answers
+    # the next choices in order while they fit)
+    raise NeedChoice(kind, side, options, prompt, section, unit, labels,
+                     answered=replay["answers"][:replay["used"]])

@@ -162,7 +162,7 @@ def _answer_choice(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwS
     before = state.copy()
     before.pending = r["pending_before"]
     again = Command(r["verb"], tuple(r["args"]), cmd.dice, cmd.exact_dice)
-    return apply(sc, before, r["side"], again, list(r["answers"]) + [answer])
+    return apply(sc, before, r["side"], again, list(r["answers"]) + [answer] + list(cmd.args[1:]))
 
 
 def _ask_choice(state: TacwState, side: str, cmd: Command, answers: list[str] | None,
@@ -172,9 +172,9 @@ def _ask_choice(state: TacwState, side: str, cmd: Command, answers: list[str] | 
     st = state.copy()
     st.pending = {"kind": need.kind, "side": need.side, "unit": need.unit_id, "options": need.options,
                   "labels": need.labels, "prompt": need.prompt, "section": need.section,
-                  "answers": list(answers or []),
+                  "answers": need.answered,
                   "replay": {"side": side, "verb": cmd.verb, "args": list(cmd.args),
-                             "answers": list(answers or []), "pending_before": state.pending}}
+                             "answers": need.answered, "pending_before": state.pending}}
     verb = choices.ANSWER_VERB[need.kind]
     return st, [Event(f"{need.kind}_choice", need.side, need.section,
                       f"{need.side.title()} chooses {need.prompt}: `{verb}` "
@@ -195,7 +195,9 @@ HANDLERS = {"activate": do_activate, "pass": do_pass, "bypass": do_bypass, "chan
             "close": do_close, "continue": do_continue, "stop": do_stop, "policy": do_policy,
             "resign": do_resign}
 ANY_TIME = {"policy", "resign", "bypass"}
-CHOICE_VERBS = {"retreat": "retreat <hex>: answer where your unit retreats (TACW §10.4, §12.4)",
+DEPLOYMENT_VERBS = {"deploy", "assign"}     # the deployment phase (deployment.py)
+CHOICE_VERBS = {"retreat": "retreat <hex> [<hex>...]: answer where your unit retreats or routs, hex by hex "
+                           "(TACW §10.4, §12.4)",
                 "choose": "choose <option>: answer an advance choice (TACW §10.4.6-§10.4.8)"}
 VERBS.update(CHOICE_VERBS)
 
@@ -206,7 +208,7 @@ def register(verb: str, handler, usage: str) -> None:
     VERBS[verb] = usage
 
 
-ACTION_MODULES = ("movement", "fire", "melee", "recovery")
+ACTION_MODULES = ("movement", "fire", "melee", "recovery", "deployment", "specials")
 _loaded = False
 
 
@@ -238,6 +240,9 @@ def apply(sc, state: TacwState, side: str, cmd: Command,
         raise CannotParse(f"unknown command '{cmd.verb}'; TACW commands: {', '.join(HANDLERS)}")
     if cmd.verb not in ANY_TIME:
         _need_phase_player(state, side)
+    if state.phase == "deployment" and cmd.verb not in DEPLOYMENT_VERBS | ANY_TIME:
+        raise Illegal("the armies are still deploying: deploy, assign or deploy done first "
+                      "(turn 1 begins when both sides are done)", f"TACW {sc.title} setup")
 
     def body(st: TacwState, stream: DiceStream) -> list[Event]:
         choices.begin(st, answers)

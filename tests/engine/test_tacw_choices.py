@@ -206,3 +206,21 @@ def test_d93_the_same_commands_and_answers_give_the_same_game():
     for line in ("resolve dice=8", "choose r2 dice=8", "choose keep dice=8"):
         q.go(R, line)
     assert p.st.state_hash() == q.st.state_hash() and q.unit("r2").hexes == ["0405"]
+
+
+def test_d93_one_answer_may_give_the_next_hexes_in_order_and_a_misfit_is_asked_again():
+    one = salvo("ask")                                        # hex by hex
+    one.go(R, "salvo r1 0605 dice=2,4")
+    first = one.st.pending["options"][-1]
+    one.go(P, f"retreat {first} dice=2,4")
+    second = one.st.pending["options"][-1]
+    one.go(P, f"retreat {second} dice=2,4")
+    assert one.st.pending is None
+    both = salvo("ask")                                       # the whole flight at once
+    both.go(R, "salvo r1 0605 dice=2,4")
+    both.go(P, f"retreat {first} {second} dice=2,4")
+    assert both.st.pending is None and both.st.state_hash() == one.st.state_hash()
+    misfit = salvo("ask")                                     # a second hex that does not fit
+    misfit.go(R, "salvo r1 0605 dice=2,4")
+    misfit.go(P, f"retreat {first} 0101 dice=2,4")
+    assert misfit.st.pending["answers"] == [first] and misfit.st.pending["options"][-1] == second
