@@ -43,8 +43,7 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    if not _RULESETS:
-        _load_builtin()
+    _load_builtin()
     try:
         return _RULESETS[ruleset_id]
     except KeyError:
@@ -54,12 +53,13 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 def rulesets(include_unfinished: bool = False) -> dict[str, Ruleset]:
     """The registered rulesets. A ruleset still being built says `playable = False`; it is
     left out of what players are offered until it is complete."""
-    if not _RULESETS:
-        _load_builtin()
+    _load_builtin()
     return {k: v for k, v in _RULESETS.items() if include_unfinished or getattr(v, "playable", True)}
 
 
 def _load_builtin() -> None:
+    """Import the built-in rulesets (each registers itself). Always called: importing one ruleset
+    directly must not hide the others (imports are cached, so this is cheap)."""
     from engine.battlecry.ruleset import BATTLECRY  # noqa: F401  (registers itself)
     from engine.tacw.ruleset import TACW  # noqa: F401
 

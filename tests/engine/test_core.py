@@ -79,3 +79,16 @@ def test_event_round_trip_and_explain():
     assert Event.from_dict(e.to_dict()) == e
     text = e.explain()
     assert "-1  target in woods (BC §2.3)" in text and "= 2" in text and "[sabres] -> hit" in text
+
+
+def test_importing_one_ruleset_first_does_not_hide_the_others():
+    import engine.core.game as g
+    from engine.tacw.ruleset import TACW
+    saved = dict(g._RULESETS)
+    try:
+        g._RULESETS.clear()
+        g.register(TACW)                      # as if only TACW had been imported so far
+        assert set(g.rulesets()) >= {"battlecry", "tacw"} and g.get_ruleset("battlecry").id == "battlecry"
+    finally:
+        g._RULESETS.clear()
+        g._RULESETS.update(saved)
