@@ -50,8 +50,12 @@ def rows_from_home(scenario: Scenario, side: str, hex_id: str) -> int:
 
 
 def terrain_blocks_los(scenario: Scenario, hex_id: str) -> bool:
-    """BC §4.4.2: Woods, Hills, Fields, Buildings (and Devil's Den) obstruct; the Gettysburg rule
-    `fields_block_los = false` makes wheat fields transparent."""
+    """BC §4.4.2: Woods, Hills, Fields and Buildings obstruct.
+
+    BC §7 scenario 11 (Devil's Den, NOTES box, battle-cry.it.txt p. 18): "Il Devil's Den blocca
+    la linea di vista" (tables.TERRAIN["devils_den"].blocks_los), and "I Campi di Frumento non
+    bloccano la linea di vista, ma le altre regole sono comunque applicate": with
+    `fields_block_los = false` a Field hex no longer obstructs, and keeps its -1 die."""
     t = scenario.terrain_at(hex_id)
     if t.name == "field" and scenario.special.get("fields_block_los") is False:
         return False
@@ -126,7 +130,8 @@ def field_works_front(scenario: Scenario, owner: str, front: list[str] | tuple[s
 def target_terrain_modifiers(scenario: Scenario, state: BattleCryState, attacker: Piece,
                              target_hex: str) -> list[Modifier]:
     """BC §4.4.3: dice reductions from the target's hex. Field-works replace the underlying
-    terrain's reduction; the Antietam road fences are -2 instead of -1."""
+    terrain's reduction; the Antietam road fences are -2 instead of -1 (`road_fence_dice`);
+    Devil's Den is -2 (BC §7 scenario 11, tables.TERRAIN)."""
     mods: list[Modifier] = []
     fw = state.field_works.get(target_hex)
     if fw is not None:
@@ -137,12 +142,13 @@ def target_terrain_modifiers(scenario: Scenario, state: BattleCryState, attacker
         return mods
     t = scenario.terrain_at(target_hex)
     if t.target_dice:
-        name = t.name.replace("_", " ").replace("devils den", "Devil's Den")
-        mods.append(Modifier(t.target_dice, f"target in {name}", t.section))
+        mods.append(Modifier(t.target_dice, f"target in {t.label}", t.section))
     if target_hex in scenario.fences:
         if attacker_in_front(scenario, target_hex, attacker.hex, scenario.fences[target_hex]):
-            if target_hex in scenario.special.get("road_hexes", []):
-                mods.append(Modifier(int(scenario.special.get("road_fence_dice", -2)),
+            # A road alone is only drawn; the Antietam rule is the `road_fence_dice` it sets.
+            if target_hex in scenario.special.get("road_hexes", []) and \
+                    "road_fence_dice" in scenario.special:
+                mods.append(Modifier(int(scenario.special["road_fence_dice"]),
                                      "target on the road fences", "BC §7 (Antietam)"))
             else:
                 mods.append(Modifier(tables.FENCE_DICE, "target behind a Fence, attacker in front",

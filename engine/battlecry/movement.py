@@ -55,7 +55,8 @@ def entry_problem(scenario: Scenario, state: BattleCryState, piece: Piece, hex_i
 
 
 def stops_in(scenario: Scenario, hex_id: str) -> bool:
-    """BC §2.3: Woods, Building, River (not Bridge) and Devil's Den end a move."""
+    """BC §2.3: Woods, Building, River (not Bridge) end a move; so does Devil's Den (BC §7
+    scenario 11: "è costretta a fermarsi", tables.TERRAIN["devils_den"])."""
     return scenario.terrain_at(hex_id).stop_on_entry
 
 
@@ -78,7 +79,7 @@ def check_path(scenario: Scenario, state: BattleCryState, piece: Piece, path: li
             raise Illegal(problem)
         if not final and stops_in(scenario, step):
             raise Illegal(f"{piece.id} must stop on entering {step} "
-                          f"({scenario.terrain_at(step).name})", "BC §2.3")
+                          f"({scenario.terrain_at(step).label})", scenario.terrain_at(step).section)
         here = step
 
 
@@ -166,7 +167,7 @@ def move_piece(scenario: Scenario, state: BattleCryState, piece: Piece, path: li
     if not piece.is_general:
         if terrain.no_battle_after_entry:
             cur.no_battle.append(piece.id)
-            notes.append(f"it entered {terrain.name.replace('_', ' ')} and may not battle this turn (BC §2.3)")
+            notes.append(f"it entered {terrain.label} and may not battle this turn ({terrain.section})")
         if piece.kind == "artillery" and piece.special != "horse_artillery":
             cur.no_battle.append(piece.id)
             notes.append("artillery that moves may not battle this turn (BC §4.2)")

@@ -12,7 +12,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
 
-from . import cards, combat, movement, tables
+from . import campaign, cards, combat, movement, tables
 from .scenario import Scenario
 from .state import BattleCryState, Piece, TurnState
 
@@ -262,7 +262,9 @@ def do_resign(sc: Scenario, st: BattleCryState, side: str, cmd: Command, stream:
     st.result = f"{side.title()} resigns; {st.winner.title()} wins"
     st.phase = "over"
     st.pending = None
-    return [Event("resign", side, "BC §6", st.result)]
+    report = end_report(sc, st)
+    st.result += campaign_text(report)
+    return [Event("resign", side, "BC §6", st.result, outcome={"campaign": report})]
 
 
 def do_play(sc, st, side, cmd, stream):
@@ -339,9 +341,31 @@ def check_victory(sc: Scenario, st: BattleCryState) -> list[Event]:
     if st.winner:
         st.phase = "over"
         st.pending = None
+        report = end_report(sc, st)
+        st.result += campaign_text(report)
         return [Event("victory", st.winner, "BC §6", st.result,
-                      outcome={"flags": {s: effective_flags(sc, st, s) for s in tables.SIDES}})]
+                      outcome={"flags": report["flags"], "campaign": report})]
     return []
+
+
+def end_report(sc: Scenario, st: BattleCryState) -> dict:
+    """BC §6 Campaign (digest §5.3): the end of a game reports the Campaign Flags its winner
+    gains (winner's flags - loser's flags), and with the `seats` option the winning seat.
+    The flags counted are those that decide the battle (effective_flags: Shiloh's held
+    objectives count as captured flags, BC §7 scenario 4)."""
+    flags = {s: effective_flags(sc, st, s) for s in tables.SIDES}
+    return campaign.game_report(st.winner, flags, st.options)
+
+
+def campaign_text(report: dict) -> str:
+    if report["winner"] is None:
+        return ""
+    w = report["winner"]
+    lose = "confederate" if w == "union" else "union"
+    who = f" ({report['winner_seat']})" if report.get("winner_seat") else ""
+    return (f"; {w.title()}{who} gains {report['campaign_flags']} Campaign Flag"
+            f"{'' if report['campaign_flags'] == 1 else 's'} ({report['flags'][w]} - "
+            f"{report['flags'][lose]}, BC §6 Campaign)")
 
 
 def apply(sc: Scenario, state: BattleCryState, side: str, cmd: Command) -> tuple[BattleCryState, list[Event]]:

@@ -7,7 +7,7 @@ from engine.core.game import register
 from engine.core.errors import Illegal
 from engine.core.pending import Answer, PendingDecision
 
-from . import board, cards, combat, movement, rules, tables
+from . import board, campaign, cards, combat, movement, rules, tables
 from .scenario import Scenario, list_scenarios, load_scenario, parse_scenario
 from .setup import new_state
 from .state import BattleCryState
@@ -32,8 +32,14 @@ class BattleCryRuleset:
     def parse_scenario(self, text: str, source: str = "<upload>") -> Scenario:
         return parse_scenario(text, source)
 
-    def new_state(self, scenario: Scenario, seed: int | str) -> BattleCryState:
-        return new_state(scenario, seed)
+    def new_state(self, scenario: Scenario, seed: int | str, options: dict | None = None) -> BattleCryState:
+        """BC §3.1 set-up; `options` are the game options of campaign.py (BC §6 Balancing:
+        which seat plays which side, and which game of a balancing pair)."""
+        return new_state(scenario, seed, options)
+
+    def swapped_options(self, options: dict) -> dict:
+        """BC §6 Balancing: the options of the return game, sides swapped."""
+        return campaign.swapped_options(options)
 
     def apply(self, scenario: Scenario, state: BattleCryState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)
@@ -83,6 +89,10 @@ class BattleCryRuleset:
         flags = " · ".join(f"{s.title()} {rules.effective_flags(scenario, state, s)}/{scenario.flags_to_win} flags"
                            for s in tables.SIDES)
         lines = [f"**{scenario.title}** · turn {state.turn} · {flags}"]
+        seats = state.options.get("seats")
+        if seats:
+            lines.append(f"Balancing pair, game {state.options.get('leg', 1)} of 2: "
+                         + ", ".join(f"{s.title()} played by {seats[s]}" for s in tables.SIDES))
         if state.phase == "over":
             lines.append(f"Battle over: {state.result}")
             return "\n".join(lines)

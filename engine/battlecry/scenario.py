@@ -13,6 +13,17 @@ Schema (one file per battle; see `scenarios/*.toml`):
                    river_impassable, retreat_across_river_eliminates, remove_cards,
                    fields_block_los
 
+Scenario rules by name (BC §7 NOTES boxes, battle-cry.it.txt pp. 13-20):
+    objective_hexes / objective_side   #4 Shiloh: a unit of objective_side on one counts a flag
+    road_hexes                         hexes drawn as a road; alone they change nothing
+    road_fence_dice                    #7 Antietam: a Fence on a road hex gives this many dice
+                                       (-2) instead of the Fence's -1
+    river_impassable, retreat_across_river_eliminates   #7 Antietam: the creek
+    remove_cards                       #12, #15: card ids taken out of the deck
+    fields_block_los = false           #11 Devil's Den: wheat Fields do not block line of sight
+    terrain "devils_den"               #11 Devil's Den (tables.TERRAIN): stop, no battle, -2, LOS
+    units: figures < full              #12 Pettigrew's three units start one figure short
+
 Hex ids are "CCRR": column 01..13 (01..12 on the shoved rows 2, 4, 6, 8), row 01..09 from north.
 """
 from __future__ import annotations
@@ -227,12 +238,24 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     for key in special:
         if key not in known:
             raise ScenarioError(f"{where} special: unknown rule '{key}' (known: {', '.join(sorted(known))})")
+    for key in ("objective_hexes", "road_hexes", "remove_cards"):
+        if key in special and not isinstance(special[key], list):
+            raise ScenarioError(f"{where} special.{key}: expected a list")
     for key in ("objective_hexes", "road_hexes"):
         for h in special.get(key, []):
             _hex(h, f"{where} special.{key}")
     for card in special.get("remove_cards", []):
         if card not in tables.CARD_TYPES:
             raise ScenarioError(f"{where} special.remove_cards: unknown card '{card}'")
+    for key in ("river_impassable", "retreat_across_river_eliminates", "fields_block_los"):
+        if key in special and not isinstance(special[key], bool):
+            raise ScenarioError(f"{where} special.{key}: expected true or false, got {special[key]!r}")
+    if "road_fence_dice" in special:
+        dice = special["road_fence_dice"]
+        if not isinstance(dice, int) or isinstance(dice, bool) or not -3 <= dice <= 0:
+            raise ScenarioError(f"{where} special.road_fence_dice: {dice!r} is not a dice change -3..0")
+    if "objective_side" in special and special["objective_side"] not in tables.SIDES:
+        raise ScenarioError(f"{where} special.objective_side: must be 'union' or 'confederate'")
     flags = data.get("flags_to_win", tables.FLAGS_TO_WIN)
     if not isinstance(flags, int) or not 1 <= flags <= 20:
         raise ScenarioError(f"{where}.flags_to_win: {flags!r} is not 1..20")

@@ -59,6 +59,11 @@ class Terrain:
     attacker_dice: int = 0          # dice change for a unit battling FROM this hex
     section: str = "BC §2.3"
 
+    @property
+    def label(self) -> str:
+        """The name players read ("Devil's Den", "woods")."""
+        return "Devil's Den" if self.name == "devils_den" else self.name.replace("_", " ")
+
 
 TERRAIN = {
     "clear": Terrain("clear"),
@@ -73,7 +78,11 @@ TERRAIN = {
     "rough": Terrain("rough", impassable=True),
     "river": Terrain("river", stop_on_entry=True, attacker_dice=-1),
     "bridge": Terrain("bridge"),
-    # Scenario 11 special rule: Devil's Den: stop, no battle that turn, -2, blocks LOS.
+    # BC §7 scenario 11 (Devil's Den), NOTES box, battle-cry.it.txt p. 18: "Un'unità può entrare
+    # nella Devil's Den ma è costretta a fermarsi e non può più combattere per quel turno" (stop,
+    # no battle that turn); "Un'unità che attacca un avversario che si trova nel Devil's Den,
+    # riduce di 2 il proprio numero di dadi" (-2); "Il Devil's Den blocca la linea di vista".
+    # Only that scenario's map places it; like Woods it is no obstacle to a retreat (BC §4.6).
     "devils_den": Terrain("devils_den", stop_on_entry=True, no_battle_after_entry=True,
                           blocks_los=True, target_dice=-2, section="BC §7 (Gettysburg, Devil's Den)"),
 }
