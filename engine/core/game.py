@@ -60,8 +60,10 @@ def rulesets(include_unfinished: bool = False) -> dict[str, Ruleset]:
 def _load_builtin() -> None:
     """Import the built-in rulesets (each registers itself). Always called: importing one ruleset
     directly must not hide the others (imports are cached, so this is cheap)."""
-    from engine.battlecry.ruleset import BATTLECRY  # noqa: F401  (registers itself)
-    from engine.tacw.ruleset import TACW  # noqa: F401
+    from engine.battlecry.ruleset import BATTLECRY
+    from engine.tacw.ruleset import TACW
+    for ruleset in (BATTLECRY, TACW):
+        _RULESETS.setdefault(ruleset.id, ruleset)
 
 
 def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list[Event]]) -> tuple[Any, list[Event]]:
