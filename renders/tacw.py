@@ -17,6 +17,8 @@ Layers, bottom to top:
   1. terrain layer, cached per scenario and view (terrain tiles, hedge-lined lanes, hex outlines,
      hexside features: hedges, slopes hachured downhill, streams; no_effect sides faded; victory
      hexes, hex ids and the friendly map edges), drawn 2x and downsampled;
+  1b. the scenario's roads and place names, and in the deployment phase the shaded areas of
+     the sides still deploying (renders/tacw_deploy.py);
   2. pending-decision hexes, and the move/retreat/fire arrows of the last action;
   3. counters (cached sprites; units sharing a hex are drawn smaller, side by side across their
      facing), their marker tags, then leader badges;
@@ -48,6 +50,7 @@ from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG,
                      ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
                      encode_png_nearest, fit_box, font, label_box, path_arrow, ring, side_chip,
                      trim_path)
+from .tacw_deploy import deploying_sides, draw_deployment_areas, draw_map_features
 from .tacw_art import (GOLD, LABEL_ON_DARK, NOSE, ROAD, ROAD_HEDGE, SIDE_COLOURS,
                        SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, WING_PALETTE, counter_sprite,
                        flat_hex, leader_sprite, mix, paste_at, tag_sprite,
@@ -77,7 +80,7 @@ ORDER_NAMES = {"charge": "Charge", "make_ready": "Make Ready", "receive_charge":
                "rally": "Rally"}
 ORDER_COLOURS = {"charge": (255, 120, 100), "make_ready": (255, 214, 110),
                  "receive_charge": (140, 200, 255), "rally": (150, 230, 150)}
-PHASE_NAMES = {"initiative": "Initiative phase", "activation": "Activation phase",
+PHASE_NAMES = {"deployment": "Deployment phase", "initiative": "Initiative phase", "activation": "Activation phase",
                "rout": "Rout Movement phase", "markers": "Marker Removal phase", "over": "Game over"}
 STEP_NAMES = {"order_change": "order change", "actions": "actions", "close_combat": "close combat",
               "continuation": "continuation", "bypass": "bypass window"}
@@ -638,6 +641,9 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
     flow.add([("text", PHASE_NAMES.get(state.phase, str(state.phase).title()), bold, STRIP_FG)])
     if state.phasing and state.phase != "over":
         flow.add([("text", "Phasing ", reg, STRIP_DIM)] + chip(state.phasing))
+    if deploying_sides(state):
+        flow.add([("text", "Deploying (areas shaded) ", reg, STRIP_DIM)]
+                 + [x for s in deploying_sides(state) for x in chip(s) + [("gap", 6)]])
     pend = state.pending if isinstance(state.pending, dict) else None
     act = state.activation
     if state.winner or state.phase == "over":
@@ -758,6 +764,10 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     """The board as a PIL RGB image (see `render_board`)."""
     if size not in ("full", "crop"):
         raise ValueError("size must be 'full' or 'crop'")
+    # Second Newbury: the board shows the scenario as this game plays it (its turn limit, the boat
+    # bridge once revealed -- never while secret --, only the deployment areas in use)
+    from engine.tacw.newbury_rules import scenario_view
+    scenario = scenario_view(scenario, state, public=True)
     g = crop_geometry(scenario, state) if size == "crop" else None
     if g is None:
         g = board_geometry(scenario)
@@ -766,6 +776,8 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
         box = (int(g.offset[0]), int(g.offset[1]), int(g.offset[0]) + g.width,
                int(g.offset[1]) + g.height)
         board = _terrain_view(_scenario_key(scenario), g.zoom, box).copy()
+    draw_map_features(board, g, scenario)              # roads, place names (renders/tacw_deploy.py)
+    draw_deployment_areas(board, g, scenario, state)   # the areas of the sides still deploying
     d = ImageDraw.Draw(board)
     _overlay_under(d, g, scenario, state)
     occupied, busy = _draw_units(board, g, scenario, state)

@@ -103,6 +103,29 @@ class TacwCog(commands.Cog, name="This Accursed Civil War"):
     async def stop(self, interaction: discord.Interaction) -> None:
         await run_action(interaction, "stop")
 
+    # -- the deployment phase of a battle set up by areas (engine/tacw/deployment.py) ------------
+    @app_commands.command(name="deploy",
+                          description="Deployment phase: place a unit or leader in its area, or say done (setup)")
+    @app_commands.guild_only()
+    @app_commands.describe(unit="Your unit or leader to place, or done when your deployment is complete",
+                           hex="Its hex; a double unit: two adjacent hexes, e.g. 2905,2906",
+                           facing="The vertex it faces: E SE SW W NW NE (TACW §6.1); default: as now")
+    @app_commands.autocomplete(unit=complete("deploy_unit"), hex=complete("deploy_hex", context=("unit",)),
+                               facing=complete("deploy_facing", context=("unit", "hex")))
+    async def deploy(self, interaction: discord.Interaction, unit: str, hex: str | None = None,
+                     facing: str | None = None) -> None:
+        await run_action(interaction, words("deploy", unit, hex.replace(" ", "") if hex else None,
+                                            f"facing {facing}" if facing and facing.strip() else None))
+
+    @app_commands.command(name="assign",
+                          description="Deployment phase: send a cavalry-pool brigade to one of its wings (setup)")
+    @app_commands.guild_only()
+    @app_commands.describe(brigade="Your cavalry-pool brigade (it goes to one wing as a whole)",
+                           wing="The wing it joins")
+    @app_commands.autocomplete(brigade=complete("brigade"), wing=complete("pool_wing", context=("brigade",)))
+    async def assign(self, interaction: discord.Interaction, brigade: str, wing: str) -> None:
+        await run_action(interaction, words("assign", brigade, wing))
+
     # -- unit actions (§6-§9, §12) --------------------------------------------------------------
     @app_commands.command(name="face", description="Turn a unit; a gun turns instead of firing (TACW §6.2, §6.2.3)")
     @app_commands.guild_only()

@@ -182,6 +182,9 @@ def play_step(game: Game) -> list[tuple[str, str]]:
     side = game.to_act
     if side is None:
         return out
+    if st.phase == "deployment":          # a battle set up by areas: keep Herald's suggested setup
+        _try(game, side, "deploy done", out)
+        return out
     if st.pending:
         verb = {"bypass": "bypass", "reaction_fire": "react", "reaction_move": "react_move",
                 "reaction_attack": "counter", "intercept": "intercept"}.get(st.pending["kind"], st.pending["kind"])

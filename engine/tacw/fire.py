@@ -69,8 +69,9 @@ def d10(stream, purpose: str) -> int:
 # == who stands where, who may fire ===========================================================
 
 def combat_units_at(st: TacwState, hex_id: str) -> list[Unit]:
-    """Combat units in a hex: disabled or captured guns are markers, not units (§9.9.9)."""
-    return [u for u in st.units_at(hex_id) if not u.gun_state]
+    """Combat units in a hex: disabled or captured guns are markers, not units (§9.9.9); a wagon
+    is never fired at or assaulted (Naseby, HERALD D115)."""
+    return [u for u in st.units_at(hex_id) if not u.gun_state and u.kind != "wagon"]
 
 
 def top_unit(st: TacwState, hex_id: str) -> Unit | None:

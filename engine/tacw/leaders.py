@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core.errors import Illegal
 from engine.core.events import Event
 
+from . import scenario_special as special
 from . import tables
 from .morale import remove_leader
 from .state import TacwState, Unit
@@ -45,6 +46,9 @@ def move_leader(sc, st: TacwState, side: str, leader_id: str, path: list[str]) -
     if ld.role == "ac":
         if act.ac_acted:
             raise Illegal(f"{ld.name} has already taken his one action in this activation", "TACW §5.1.2")
+        why = special.ac_action_refusal(sc, st, ld)          # Marston Moor: rival ACs
+        if why:
+            raise Illegal(why, special.RIVALRY_SECTION)
     else:
         if ld.wing != act.wing:
             raise Illegal(f"{ld.name} moves only when his own wing is active", "TACW §5.2.2")

@@ -56,6 +56,7 @@ from .actions import find_unit
 from .geometry import arc_to, unit_arcs
 from .morale import d10, eliminate, formation_hit, morale_check, remove_leader
 from .policies import policy
+from .scenario_special import leader_may_influence
 from .retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
                       relocate, retreat_unit)
 from .state import Leader, TacwState, Unit
@@ -153,8 +154,12 @@ def combat_modifiers(sc, st: TacwState, attackers: list[Unit], defender: Unit) -
     kinds = sorted({a.kind for a in attackers})
     matrix_kind = min(kinds, key=lambda k: (tc.matrix_modifier(k, defender.kind, hedgehog), k))
     all_cav = kinds == ["cavalry"]
-    att_ld = min(participant_leaders(st, attackers), key=lambda ld: (ld.value, ld.id), default=None)
-    def_ld = min(participant_leaders(st, [defender]), key=lambda ld: (ld.value, ld.id), default=None)
+    # the best leader with each side; under Marston Moor's rivalry an Army Commander counts only
+    # for units of his colour (HERALD D120); every leader present still risks §10.8
+    att_ld = min((ld for ld in participant_leaders(st, attackers) if leader_may_influence(sc, ld, attackers[0])),
+                 key=lambda ld: (ld.value, ld.id), default=None)
+    def_ld = min((ld for ld in participant_leaders(st, [defender]) if leader_may_influence(sc, ld, defender)),
+                 key=lambda ld: (ld.value, ld.id), default=None)
     flank = sum(1 for h in att_hexes if arc_to(sc, defender, h) in ("flank", "rear"))
     pistols = [a for a in attackers if _spends_pistol(st, a)]
     def_pistol = _spends_pistol(st, defender)

@@ -23,9 +23,13 @@ def d10(stream: DiceStream, purpose: str) -> int:
     return stream.roll(10, purpose) - 1
 
 
-def stacked_leader(st: TacwState, unit: Unit) -> Leader | None:
-    """§11.2: the value of ONE leader stacked with the unit (the best one present)."""
-    here = [ld for h in unit.hexes for ld in st.leaders_at(h) if ld.side == unit.side]
+def stacked_leader(st: TacwState, unit: Unit, sc=None) -> Leader | None:
+    """§11.2: the value of ONE leader stacked with the unit (the best one present). With the
+    scenario: only a leader who may influence the unit (Marston Moor's rivalry: an Army
+    Commander helps only units of his colour, HERALD D120)."""
+    from .scenario_special import leader_may_influence
+    here = [ld for h in unit.hexes for ld in st.leaders_at(h) if ld.side == unit.side
+            and (sc is None or leader_may_influence(sc, ld, unit))]
     return min(here, key=lambda ld: ld.value, default=None)
 
 
@@ -112,7 +116,7 @@ def morale_check(sc, st: TacwState, unit: Unit, stream: DiceStream, *, reason: s
     if not unit.alive:
         return []
     mods = list(extra or [])
-    ld = stacked_leader(st, unit)
+    ld = stacked_leader(st, unit, sc)
     if ld is not None and ld.value:
         mods.append(Modifier(ld.value, f"{ld.name} stacked with the unit", "TACW §11.2"))
     if checks > 1:

@@ -228,7 +228,10 @@ def start_move(sc, st: TacwState, unit: Unit, steps: list[list], opts: dict,
     if ctx["ma"] <= 0 and steps:
         raise Illegal(f"{unit.name} has no movement allowance", "TACW §7.2")
     for step in steps:
+        was = list(su.hexes)
         apply_step(sc, sim, ctx, step)
+        newbury.check_step(sc, sim, su, was)         # Second Newbury rules 1 and 4
+    newbury.check_end(sc, sim, ctx)                  # rule 4: cross the bridge completely
     final_checks(sc, st, sim, ctx, opts)
     # -- the real walk -------------------------------------------------------------------------
     ctx = new_ctx(sc, st, unit, partner, "action")
@@ -322,6 +325,7 @@ def drive(sc, st: TacwState, rec: dict, stream: DiceStream) -> list[Event]:
                             exc.section or "TACW §7.1"]
             break
         events += evs
+        events += newbury.after_step(sc, st, ctx)    # Second Newbury rule 5: the boat bridge seen
         _record_activation(st, ctx)
         _set_last_path(st, ctx)
         if info.get("interrupted") and not st.pending:
@@ -368,6 +372,7 @@ def finish(sc, st: TacwState, rec: dict, stream: DiceStream) -> list[Event]:
     if ctx["mode"] == "action" and rec["steps"] and not ctx.get("ended"):
         ctx["ended"] = ["the rest of its path was not walked", "TACW §7.1"]
     events.append(move_event(sc, st, ctx, u, rec["steps"]))
+    newbury.scrub_secret(st, events[-1])             # a secret boat bridge left unwalked
     return events
 
 
@@ -400,6 +405,7 @@ def resume_move(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     after resolving it; it does nothing when no move is waiting."""
     if st.pending or SUSPENDED not in st.options:
         return []
+    sc = newbury.scenario_view(sc, st)     # Second Newbury: its owner's secret boat bridge
     rec = st.options.pop(SUSPENDED)
     return drive(sc, st, rec, stream)
 
@@ -417,6 +423,7 @@ def do_move(sc, st, side, cmd, stream):
     if not steps and not opts.get("top"):
         raise CannotParse(f"give the path: move <unit> <step> ...; {STEP_HELP}")
     unit = begin_action(sc, st, side, cmd.args[0], "move")
+    sc = newbury.scenario_view(sc, st, side, "move")   # Second Newbury: its owner's boat bridge
     return start_move(sc, st, unit, steps, opts, stream)
 
 
@@ -561,3 +568,4 @@ def _register() -> None:
 
 _register()
 from . import reactions  # noqa: E402,F401  (registers react_move, intercept, the policies)
+from . import newbury_rules as newbury  # noqa: E402  (Second Newbury's hooks; registers boatbridge)

@@ -415,7 +415,7 @@ def attempt_interception(sc, st: TacwState, rec: dict, cav: Unit, stream: DiceSt
     order = st.wings[cav.wing].order
     target = tables.interception_target(order)
     mods: list[Modifier] = []
-    ld = stacked_leader(st, cav)
+    ld = stacked_leader(st, cav, sc)
     if ld is not None and ld.value:
         mods.append(Modifier(ld.value, f"{ld.name} stacked with the cavalry", "TACW §7.5.2"))
     mm = tables.interception_morale_modifier(cav.morale)

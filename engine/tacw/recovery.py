@@ -143,7 +143,7 @@ def rally(sc, st: TacwState, unit: Unit, leader: Leader | None, stream: DiceStre
                         f"stacked: {before} -> {after} (automatic)", outcome={"unit": unit.id, "morale": after})]
     else:
         extra = []
-        if where == "adjacent" and leader.value and stacked_leader(st, unit) is None:
+        if where == "adjacent" and leader.value and stacked_leader(st, unit, sc) is None:
             extra.append(Modifier(leader.value, f"{leader.name} adjacent", section))
         events = morale_check(sc, st, unit, stream, reason=f"rally attempt{by}", section=section, extra=extra)
         if events and events[0].outcome.get("passed"):

@@ -208,7 +208,7 @@ def register(verb: str, handler, usage: str) -> None:
     VERBS[verb] = usage
 
 
-ACTION_MODULES = ("movement", "fire", "melee", "recovery", "deployment", "specials")
+ACTION_MODULES = ("movement", "fire", "melee", "recovery", "deployment", "specials", "battle_rules")
 _loaded = False
 
 
@@ -231,6 +231,8 @@ def apply(sc, state: TacwState, side: str, cmd: Command,
           answers: list[str] | None = None) -> tuple[TacwState, list[Event]]:
     """Apply one command; `answers` are the owner's choices already given for it (choices.py)."""
     load_action_modules()
+    from .newbury_rules import scenario_view    # Second Newbury: the boat bridge, turn limit, axes
+    sc = scenario_view(sc, state, side, cmd.verb)
     if side not in SIDES:
         raise Illegal(f"'{side}' is not a side of this battle (royalist, parliament)")
     if cmd.verb in CHOICE_VERBS:

@@ -12,6 +12,9 @@ from .setup import new_state
 from .state import SIDES, TacwState
 
 
+DEPLOY_KINDS = ("deploy_unit", "deploy_hex", "deploy_facing", "brigade", "pool_wing")
+
+
 class TacwRuleset:
     id = "tacw"
     name = "This Accursed Civil War"
@@ -89,6 +92,9 @@ class TacwRuleset:
     def to_act(self, state: TacwState) -> str | None:
         if state.phase == "over":
             return None
+        if state.phase == "deployment":          # both deploy, in either order (deployment.py)
+            from .deployment import deploying
+            return next(iter(deploying(state)), None)
         if state.pending:
             return state.pending["side"]
         if state.activation is not None:
@@ -102,6 +108,8 @@ class TacwRuleset:
         return TacwState.from_dict(d)
 
     def status(self, scenario, state: TacwState, viewer: str | None = None) -> str:
+        from .newbury_rules import scenario_view    # Second Newbury: optional turn limits
+        scenario = scenario_view(scenario, state, public=True)
         lines = [f"**{scenario.title}** · turn {state.turn}/{scenario.turns} · phase {state.phase}"]
         if state.phase == "over":
             lines.append(f"Battle over: {state.result}")
@@ -110,6 +118,10 @@ class TacwRuleset:
             wings = [w for w in state.wings.values() if w.side == side]
             lines.append(f"{side.title()}: " + ", ".join(
                 f"{w.name} ({ORDER_NAMES[w.order]}{', done' if w.done else ''})" for w in wings))
+        if state.phase == "deployment":
+            from .deployment import deploying
+            lines.append("Deployment phase: " + ", ".join(f"**{s.title()}**" for s in deploying(state))
+                         + " still deploying (`deploy`, `assign`, `deploy done`)")
         if state.pending:
             p = state.pending
             lines.append(f"Waiting for **{p['side'].title()}**: {p['kind']} ({', '.join(p.get('options', []))})")
@@ -126,7 +138,10 @@ class TacwRuleset:
                     context: dict | None = None) -> list[tuple[str, str]]:
         prefix = prefix.lower()
         out: list[tuple[str, str]] = []
-        if kind == "wing":
+        if kind in DEPLOY_KINDS:                 # the deployment phase (deployment.py)
+            from .deployment import completions
+            out = completions(scenario, state, side, kind, context or {})
+        elif kind == "wing":
             out = [(f"{w.name} ({ORDER_NAMES[w.order]})", w.id) for w in state.wings.values()
                    if side is None or w.side == side]
         elif kind == "order":

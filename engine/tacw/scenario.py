@@ -37,6 +37,29 @@ from 01, on a FLAT-top map whose odd (0-based) columns are shoved down half a he
                    fire_modifier? (added to the firer's roll on the Fire table)
     [provenance]   from_book = [...], herald_completion = [...], note = "..."
 
+Free setups (the shared interface of the "deployment" engineer; engine/tacw/deployment.py):
+    [[deployment_areas]] id, side, text (the book's words), hexes = ["CCRR", ...] and/or
+                   near = { hex = "CCRR", distance = N } (within N hexes; with hexes: the
+                   intersection); wing? (HERALD: the area of a cavalry-pool unit assigned to
+                   that wing). Impassable hexes (river) are never part of an area.
+    [[units]] / [[leaders]] may carry  area = "<area id>": the hexes (hex / with_unit) are then
+                   Herald's SUGGESTED placement, inside the area, and the owner may redeploy the
+                   unit inside it in the deployment phase; near = {...} (a unit's own: with an
+                   area, intersected; alone, the unit's area).
+    [[units]]      deploy_rule = "stacked_or_adjacent_any" | "stacked_or_adjacent_infantry" |
+                   "in_command_of:<unit id>" | "in_command"  (the book's extra constraints);
+                   brigade = "<brigade id>", wing_choices = ["<wing>", ...]: a cavalry pool
+                   (`wing` is the suggested one; a brigade goes to one wing as a whole; a unit
+                   with wing_choices and no brigade is a brigade of its own, named by its id).
+    A scenario with any `area`, unit `near` or `wing_choices` starts in the deployment phase.
+    [[special_rules]] id, name, text, kind? ("" descriptive | "halt"), turns? (halt length)
+                   or a Second Newbury kind (SPECIAL_RULE_PARAMS: its extra keys; newbury_rules.py)
+    [special]      engine data of Marston Moor's and Naseby's special rules (AC-commanded wings,
+                   command rivalry, roll modifiers, setup choices, reinforcements, wagons, setup
+                   stacks): schema and checks in scenario_special.py
+    [map]          labels = [{hex, text}]  (place names, drawn only);
+                   roads = [{name, hexes}] (drawn only: the Terrain table has no road row)
+
 The parser and its validation are in `scenario_parse.py`; `parse_scenario` is importable from
 here as before.
 """
@@ -71,6 +94,17 @@ VALUE_SOURCES = ("book", "herald")
 LIGHT_KINDS = ("commanded_shot", "dragoons")     # §2.1.2 (musketeers count as commanded shot)
 # §9.9 classes, and the longest range on the Artillery Range table (§9.9.2) for each.
 GUN_CLASSES = {"3lb": 9, "saker": 14, "culverin": 17}
+# Free setups (deployment.py): the book's extra placement constraints.
+DEPLOY_RULES = ("stacked_or_adjacent_any", "stacked_or_adjacent_infantry", "in_command_of",
+                "in_command")
+# Second Newbury (newbury_rules.py): each kind it plays, and the extra keys its rule carries
+# (kept in SpecialRule.params, checked by newbury_rules.check_special_rules).
+SPECIAL_RULE_PARAMS = {"impregnable_castle": ("side", "hexes"),
+                       "last_occupied_victory_hexes": ("side",),
+                       "bridges": ("hexes",), "boat_bridge": ("side", "hexes"),
+                       "detached_forces": ("forces",), "battle_length": ("limits",),
+                       "attack_axes": ("axes",)}
+SPECIAL_RULE_KINDS = ("", "halt") + tuple(SPECIAL_RULE_PARAMS)   # "halt": First Newbury rule 1
 VICTORY_LEVELS = ("parliament_decisive", "parliament_marginal", "draw",
                   "royalist_marginal", "royalist_decisive")
 SIDE_PREFIX = {"royalist": "r", "parliament": "p"}
@@ -131,6 +165,7 @@ class LeaderSetup:
     replacement: str = ""
     replacement_value: int | None = None
     value_source: str = "herald"
+    area: str = ""                 # free setup: the deployment area he may be redeployed in
 
 
 @dataclass(frozen=True)
@@ -161,6 +196,47 @@ class UnitSetup:
     pistols: int = 2
     no_hedgehog: bool = False
     salvo_allowed: bool = True
+    area: str = ""                 # free setup: `hexes` are a suggestion inside this area
+    near: tuple[str, int] | None = None   # free setup: within N hexes of a hex (extra)
+    deploy_rule: str = ""          # the book's extra placement constraint (DEPLOY_RULES)
+    brigade: str = ""              # cavalry pool: the brigade that goes to one wing
+    wing_choices: tuple[str, ...] = ()   # cavalry pool: the wings it may be assigned to
+
+
+@dataclass(frozen=True)
+class DeploymentArea:
+    """Where the book lets one side set units up (free setup): `hexes` are the legal hexes,
+    i.e. the listed hexes intersected with the `near` disc, impassable hexes left out."""
+    id: str
+    side: str
+    text: str
+    hexes: frozenset[str]
+    near: tuple[str, int] | None = None
+    wing: str = ""                 # HERALD: the area of pool units assigned to this wing
+
+
+@dataclass(frozen=True)
+class SpecialRule:
+    """A scenario special rule: the book's words, and the engine hook that plays it."""
+    id: str
+    name: str
+    text: str
+    kind: str = ""                 # "" (descriptive only) or a SPECIAL_RULE_KINDS hook
+    turns: int = 0                 # "halt": how many turns a halt lasts
+    params: dict[str, Any] = field(default_factory=dict)   # SPECIAL_RULE_PARAMS keys of its kind
+
+
+@dataclass(frozen=True)
+class MapLabel:
+    hex: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Road:
+    """A road drawn on the map (no effect: the §5.7 Terrain table has no road row)."""
+    name: str
+    hexes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -213,6 +289,11 @@ class Scenario:
     optional_rules: list[OptionalRule] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)
     source: str = ""
+    deployment_areas: dict[str, DeploymentArea] = field(default_factory=dict)
+    special: Any = None            # scenario_special.Special: the [special] block (battle rules)
+    special_rules: list[SpecialRule] = field(default_factory=list)
+    labels: list[MapLabel] = field(default_factory=list)
+    roads: list[Road] = field(default_factory=list)
 
     @property
     def grid(self) -> HexGrid:
@@ -276,6 +357,16 @@ class Scenario:
             return leader.hex
         return self.unit(leader.with_unit).hexes[0]
 
+    @property
+    def free_setup(self) -> bool:
+        """Does the game start with a deployment phase (any `area` or `wing_choices`)?"""
+        return (any(u.area or u.near or u.wing_choices for u in self.units)
+                or any(ld.area for ld in self.leaders))
+
+    def special_rule(self, kind: str) -> SpecialRule | None:
+        """The scenario's special rule played by the engine hook `kind`, if any."""
+        return next((r for r in self.special_rules if r.kind == kind), None)
+
     def victory_level(self, diff: int) -> str:
         """The first band (in file order) holding Parliament VP minus Royalist VP, or ""."""
         for band in self.victory_bands:
@@ -288,11 +379,11 @@ class Scenario:
 
 TOP_KEYS = {"id", "title", "date", "turns", "start_time", "description", "first_turn_note",
             "map", "sides", "leaders", "wings", "units", "orders", "victory", "optional_rules",
-            "provenance"}
+            "provenance", "deployment_areas", "special_rules"}
 
 UNIT_KEYS = {"id", "side", "wing", "kind", "name", "strength", "morale", "hexes", "facing",
              "light_kind", "gun_class", "ricochet_range", "max_range", "pistols", "no_hedgehog",
-             "salvo_allowed"}
+             "salvo_allowed", "area", "near", "deploy_rule", "brigade", "wing_choices"}
 
 
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:

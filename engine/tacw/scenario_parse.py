@@ -7,6 +7,11 @@ Validation (each message names the field): hexes on the map, doubles on two adja
 facing across their line, setup stacking (§8), every unit's wing, one AC per side, every WC
 commanding exactly one wing, orders, strength 1..20 (artillery 0), morale 4..8, artillery class
 and ranges (max range within the class's Artillery Range table, §9.9.2).
+
+Free setups (`scenario.py` docstring): [[deployment_areas]] (hexes and/or near, side, text),
+each unit's and leader's `area` (its suggested hexes inside it), `near`, `deploy_rule`, the
+cavalry pools (`brigade`, `wing_choices`), and the suggested setup checked whole with the
+deployment phase's own rules (deployment.py), so `deploy done` accepts it as it stands.
 """
 from __future__ import annotations
 
@@ -18,10 +23,12 @@ from engine.core.hexgrid import HexGrid
 from engine.core.scenario_files import read_toml
 
 from .scenario import (
-    _ID_RE, EDGES, GUN_CLASSES, HEXSIDE_TYPES, IMPASSABLE, LEADER_SPECIALS, LEADER_VALUES,
-    LIGHT_KINDS, MAX_SCENARIO_BYTES, ROLES, SIDE_PREFIX, TERRAIN, TOP_KEYS, UNIT_KEYS,
-    VALUE_SOURCES, VICTORY_LEVELS, Hexside, LeaderSetup, OptionalRule, Scenario, ScenarioError,
-    SideSetup, UnitSetup, VictoryBand, VictoryHex, WingSetup, map_grid)
+    _ID_RE, DEPLOY_RULES, EDGES, GUN_CLASSES, HEXSIDE_TYPES, IMPASSABLE, LEADER_SPECIALS,
+    LEADER_VALUES, LIGHT_KINDS, MAX_SCENARIO_BYTES, ROLES, SIDE_PREFIX, SPECIAL_RULE_KINDS,
+    TERRAIN, TOP_KEYS, UNIT_KEYS, VALUE_SOURCES, VICTORY_LEVELS, DeploymentArea, Hexside,
+    LeaderSetup, MapLabel, OptionalRule, Road, Scenario, ScenarioError, SideSetup, SpecialRule,
+    UnitSetup, VictoryBand, VictoryHex, WingSetup, map_grid)
+from . import scenario_special
 from .state import ORDERS, SIDES, UNIT_KINDS
 
 
@@ -95,15 +102,19 @@ def _hex_checker(grid: HexGrid):
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong."""
     data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
+    special_raw = data.pop("special", None)        # battle rules: scenario_special.py
     _keys(data, TOP_KEYS, source)
     sid = _ident(_need(data, "id", str, source), f"{source}.id")
     where = f"{source} [{sid}]"
+    special = scenario_special.parse_raw(special_raw, where)
     turns = _need(data, "turns", int, where)
     if not 1 <= turns <= 99:
         raise ScenarioError(f"{where}.turns: {turns} is not 1..99")
 
     grid, cols, rows, terrain, hexsides, edges, vhexes = _parse_map(data, where)
     hex_on_map = _hex_checker(grid)
+    labels, roads = free.parse_map_drawing(data, where, hex_on_map)
+    areas = free.parse_areas(data, where, grid, hex_on_map, terrain)
 
     # wings first: units and leaders refer to them.
     wings: list[WingSetup] = []
@@ -126,11 +137,16 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         wings.append(wing)
         wing_ids[wid] = wing
 
-    units = _parse_units(data, where, grid, hex_on_map, wing_ids, terrain)
+    for a in areas.values():
+        if a.wing and (a.wing not in wing_ids or wing_ids[a.wing].side != a.side):
+            raise ScenarioError(f"{where} deployment_areas ({a.id}).wing: no {a.side} wing "
+                                f"{a.wing!r} (wings: {', '.join(wing_ids)})")
+    units = _parse_units(data, where, grid, hex_on_map, wing_ids, terrain, areas)
     unit_ids = {u.id: u for u in units}
-    _check_stacking(units, where)
+    _check_stacking(special.stacking_view(units), where)   # the book's own exceptions aside
+    free.check_free_setup_units(units, where, wing_ids, areas)
 
-    leaders = _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units)
+    leaders = _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units, areas)
     leader_ids = {ld.id: ld for ld in leaders}
 
     # Each wing: one commander, a WC of its side who commands that wing; each WC one wing.
@@ -139,7 +155,8 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         ld = leader_ids.get(w.commander)
         if ld is None:
             raise ScenarioError(f"{ww}.commander: no leader '{w.commander}'")
-        if ld.role != "wc" or ld.side != w.side or ld.wing != w.id:
+        if (ld.role != "wc" or ld.side != w.side or ld.wing != w.id) and not (
+                special.ac_commands(w.id) and ld.role == "ac" and ld.side == w.side):
             raise ScenarioError(f"{ww}.commander: '{ld.id}' must be a {w.side} wing commander "
                                 f"(role \"wc\") whose wing is '{w.id}'")
         if not any(u.wing == w.id for u in units):
@@ -150,7 +167,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
                                 f"by '{wing_ids[ld.wing].commander}', not '{ld.id}'")
     for side in SIDES:
         acs = [ld.id for ld in leaders if ld.side == side and ld.role == "ac"]
-        if len(acs) != 1:
+        if len(acs) != 1 and not special.allows_army_commanders(side, acs):
             raise ScenarioError(f"{where} leaders: {side} needs exactly one army commander "
                                 f"(role \"ac\"), has {len(acs)}")
         if not any(w.side == side for w in wings):
@@ -164,9 +181,10 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     historical = {w.id: w.historical_order for w in wings if w.historical_order}
     bands, result, notes = _parse_victory(data, where)
     optional = _parse_optional_rules(data, where)
+    specials = free.parse_special_rules(data, where)
     provenance = _parse_provenance(data, where)
 
-    return Scenario(
+    scenario = Scenario(
         id=sid, title=_need(data, "title", str, where), date=_opt(data, "date", str, where, ""),
         turns=turns, start_time=_opt(data, "start_time", str, where, ""),
         description=_opt(data, "description", str, where, ""),
@@ -175,7 +193,20 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         victory_hexes=vhexes, sides=sides, leaders=leaders, wings=wings, units=units,
         historical_orders=historical, victory_bands=bands, historical_result=result,
         victory_notes=notes, optional_rules=optional, provenance=provenance, source=source,
+        deployment_areas=areas, special_rules=specials, labels=labels, roads=roads,
     )
+    scenario.special = scenario_special.finish(special, scenario, where)
+    from .newbury_rules import check_special_rules   # Second Newbury's rule kinds
+    check_special_rules(scenario)
+    if scenario.free_setup:
+        from .deployment import suggested_setup_problem
+        problem = suggested_setup_problem(scenario)
+        if problem:
+            raise ScenarioError(f"{where}: the suggested setup breaks a deployment rule: {problem}")
+    elif areas:
+        raise ScenarioError(f"{where} deployment_areas: no unit or leader has an `area` "
+                            "(or `wing_choices`): the areas would never be used")
+    return scenario
 
 
 def _cavalry_wing(units, wing_id: str) -> bool:
@@ -191,7 +222,7 @@ def _parse_map(data: dict, where: str):
     mw = f"{where} map"
     m = _need(data, "map", dict, where)
     _keys(m, {"cols", "rows", "orientation", "shove", "terrain", "hexsides", "edges",
-              "victory_hexes"}, mw)
+              "victory_hexes", "labels", "roads"}, mw)
     cols, rows = _need(m, "cols", int, mw), _need(m, "rows", int, mw)
     if not 1 <= cols <= 99 or not 1 <= rows <= 99:
         raise ScenarioError(f"{mw}: cols and rows must be 1..99 (CCRR ids), got {cols}x{rows}")
@@ -269,7 +300,12 @@ def _parse_map(data: dict, where: str):
     return grid, cols, rows, terrain, hexsides, edges, vhexes
 
 
-def _parse_units(data, where, grid, hex_on_map, wing_ids, terrain) -> list[UnitSetup]:
+
+
+
+
+
+def _parse_units(data, where, grid, hex_on_map, wing_ids, terrain, areas=None) -> list[UnitSetup]:
     raw = _need(data, "units", list, where)
     # Generated ids: "<r|p>-<slug of name>", numbered when the same slug repeats on a side.
     slug_count: dict[str, int] = {}
@@ -385,52 +421,64 @@ def _parse_units(data, where, grid, hex_on_map, wing_ids, terrain) -> list[UnitS
         if (no_hedgehog or not salvo) and kind != "heavy":
             raise ScenarioError(f"{uw}: no_hedgehog and salvo_allowed concern heavy infantry "
                                 "only (§6.3.2, §9.4)")
+        area, near, rule, brigade, choices = free.free_setup_keys(u, uw, side, wing_id, hexes, grid,
+                                                              hex_on_map, wing_ids, areas or {})
         units.append(UnitSetup(uid, side, wing_id, kind, name, strength, morale, tuple(hexes),
                                facing, light_kind, gun_class, ricochet, max_range, pistols,
-                               no_hedgehog, salvo))
+                               no_hedgehog, salvo, area, near, rule, brigade, choices))
     for side in SIDES:
         if not any(u.side == side for u in units):
             raise ScenarioError(f"{where} units: {side} has no units")
     return units
 
 
-def _check_stacking(units: list[UnitSetup], where: str) -> None:
-    """§8: one combat unit per hex, except 1 light + 1 cavalry (same facing, §8.2), 1 artillery
+
+
+def setup_stack_problem(us: list) -> str | None:
+    """§8 at setup, for the units (anything with side, kind, facing, name, id) standing in one
+    hex: one combat unit per hex, except 1 light + 1 cavalry (same facing, §8.2), 1 artillery
     + 1 infantry or cavalry (§8.3), and so 2 artillery with a double heavy unit, one per hex.
     Two cavalry share a hex only while incorporating (§8.4), never at setup; a wagon stands
-    alone (HERALD reading: the text gives wagons no stacking rule)."""
+    alone (HERALD reading: the text gives wagons no stacking rule). None when legal."""
+    if len(us) < 2:
+        return None
+    names = " and ".join(f"{u.name} ({u.id})" for u in us)
+    if len({u.side for u in us}) > 1:
+        return f"holds units of both sides: {names}"
+    kinds = sorted(u.kind for u in us)
+    legal = len(us) == 2 and (
+        kinds == ["cavalry", "light"]
+        or (kinds.count("artillery") == 1
+            and any(k in ("heavy", "light", "cavalry") for k in kinds)))
+    if not legal:
+        return (f"holds {names}: stacking allows one combat unit per hex, except 1 light + 1 "
+                "cavalry, or 1 artillery + 1 infantry or cavalry (§8)")
+    if kinds == ["cavalry", "light"] and us[0].facing != us[1].facing:
+        return f"holds {names}: cavalry stacked with light infantry must have the same facing (§8.2)"
+    return None
+
+
+def _check_stacking(units: list[UnitSetup], where: str) -> None:
+    """§8 at setup (`setup_stack_problem`) for every hex of the order of battle."""
     by_hex: dict[str, list[UnitSetup]] = {}
     for u in units:
         for h in u.hexes:
             by_hex.setdefault(h, []).append(u)
     for h, us in by_hex.items():
-        if len(us) == 1:
-            continue
-        names = " and ".join(f"{u.name} ({u.id})" for u in us)
-        if len({u.side for u in us}) > 1:
-            raise ScenarioError(f"{where} units: hex {h} holds units of both sides: {names}")
-        kinds = sorted(u.kind for u in us)
-        legal = len(us) == 2 and (
-            kinds == ["cavalry", "light"]
-            or (kinds.count("artillery") == 1
-                and any(k in ("heavy", "light", "cavalry") for k in kinds)))
-        if not legal:
-            raise ScenarioError(
-                f"{where} units: hex {h} holds {names}: stacking allows one combat unit per hex, "
-                "except 1 light + 1 cavalry, or 1 artillery + 1 infantry or cavalry (§8)")
-        if kinds == ["cavalry", "light"] and us[0].facing != us[1].facing:
-            raise ScenarioError(f"{where} units: hex {h} holds {names}: cavalry stacked with "
-                                "light infantry must have the same facing (§8.2)")
+        problem = setup_stack_problem(us)
+        if problem:
+            raise ScenarioError(f"{where} units: hex {h} {problem}")
 
 
-def _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units) -> list[LeaderSetup]:
+def _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units,
+                   areas=None) -> list[LeaderSetup]:
     leaders: list[LeaderSetup] = []
     ids: set[str] = set()
     for i, ld in enumerate(_need(data, "leaders", list, where)):
         lw = f"{where} leaders[{i}]"
         _check_type(ld, dict, lw)
         _keys(ld, {"id", "side", "name", "role", "value", "hex", "with_unit", "wing", "special",
-                   "replacement", "replacement_value", "value_source"}, lw)
+                   "replacement", "replacement_value", "value_source", "area"}, lw)
         lid = _ident(ld.get("id"), lw + ".id")
         lw = f"{where} leaders[{i}] ({lid})"
         if lid in ids:
@@ -486,9 +534,13 @@ def _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units) -> list[L
             if role == "wc" and unit.wing != wing:
                 raise ScenarioError(f"{lw}.with_unit: a wing commander starts with a unit of "
                                     f"his wing '{wing}'; '{with_unit}' is in '{unit.wing}'")
+        area = free.area_key(ld, lw, side, areas or {})
+        start = hex_id or (unit_ids[with_unit].hexes[0] if with_unit else None)
+        if area and start not in (areas or {})[area].hexes:
+            raise ScenarioError(f"{lw}: his suggested place {start} lies outside his area '{area}'")
         leaders.append(LeaderSetup(lid, side, _need(ld, "name", str, lw), role, value, hex_id,
                                    with_unit, wing if role == "wc" else None, special,
-                                   _opt(ld, "replacement", str, lw, ""), rvalue, source))
+                                   _opt(ld, "replacement", str, lw, ""), rvalue, source, area))
     return leaders
 
 
@@ -588,6 +640,7 @@ def _parse_optional_rules(data, where) -> list[OptionalRule]:
     return out
 
 
+
 def _parse_provenance(data, where) -> dict[str, Any]:
     pw = f"{where} provenance"
     raw = _need(data, "provenance", dict, where)
@@ -600,3 +653,8 @@ def _parse_provenance(data, where) -> dict[str, Any]:
         out[key] = list(items)
     out["note"] = _opt(raw, "note", str, pw, "")
     return out
+
+
+# The free-setup blocks (areas, pools, deploy rules, special rules, map drawing) read their
+# fields with the helpers above, so that module is imported once they exist.
+from . import scenario_free as free  # noqa: E402

@@ -11,6 +11,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
+from . import scenario_special as special
 from .policies import policy
 from .state import ORDERS, Activation, Leader, TacwState, Wing
 
@@ -120,7 +121,8 @@ def _command_mods(sc, st: TacwState, wing: Wing, what: str) -> list[Modifier]:
     wc = wc_of(st, wing)
     if wc is not None and wc.value:
         mods.append(Modifier(wc.value, f"Wing Commander {wc.name}", what))
-    ac = st.army_commander(wing.side)
+    # the battles' special rules: an AC commanding the wing himself, rival ACs (scenario_special)
+    ac = special.influencing_ac(sc, st, wing, st.army_commander(wing.side))
     act = st.activation
     own_activation = act is not None and act.side == wing.side and act.wing == wing.id
     if ac is not None and wc is not None and ac.value and leader_adjacent_or_stacked(sc, ac, wc):
@@ -132,9 +134,13 @@ def _command_mods(sc, st: TacwState, wing: Wing, what: str) -> list[Modifier]:
     return mods
 
 
-def start_activation(st: TacwState, wing: Wing, bypassing: bool = False, resume: str | None = None) -> list[Event]:
+def start_activation(st: TacwState, wing: Wing, bypassing: bool = False, resume: str | None = None,
+                     resumed: bool = False) -> list[Event]:
     st.activation = Activation(wing=wing.id, side=wing.side, step="order_change", bypassing=bypassing,
                                resume_wing=resume)
+    if not resumed:                  # Second Newbury: a Royalist activation may bring a force back
+        from .newbury_rules import note_royalist_activation
+        note_royalist_activation(st, wing)
     wing.activations += 1
     st.phasing = wing.side
     st.last_activator = wing.side
@@ -191,6 +197,7 @@ def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: Di
     if wc.no_continue:
         mods.append(Modifier(+1, "WC has a No Continue marker", "TACW §4.4.4"))
     mods += _command_mods(sc, st, wing, "TACW §4.4.4")
+    mods += special.roll_modifiers(sc, st, side, "bypass")        # Marston Moor: surprise
     target = tables.bypass_target(wing.order)
     roll = d10(stream, "bypass")
     total = roll + sum(m.value for m in mods)
@@ -260,6 +267,7 @@ def change_order(sc, st: TacwState, side: str, new_order: str, stream: DiceStrea
         if units and len(bad) * 2 > len(units):
             mods.append(Modifier(-2, "changing to Rally with over half the wing shaken, broken or gone",
                                  "TACW §5.7.3"))
+    mods += special.roll_modifiers(sc, st, side, "order_change")
     roll = d10(stream, "order change")
     total = roll + sum(m.value for m in mods)
     ok = total <= target
@@ -300,6 +308,7 @@ def attempt_continuation(sc, st: TacwState, side: str, stream: DiceStream) -> li
     mods += _command_mods(sc, st, wing, "TACW §4.3.3")
     if leader_next_to_enemy(sc, st, wc):
         mods.append(Modifier(+1, "WC adjacent to an enemy unit (Continuation table)", "TACW §4.3 table"))
+    mods += special.roll_modifiers(sc, st, side, "continuation")  # Marston Moor: surprise
     target = tables.continuation_target(wing.order)
     roll = d10(stream, "continuation")
     total = roll + sum(m.value for m in mods)
@@ -331,7 +340,7 @@ def end_activation(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     if act.resume_wing:
         waiting = st.wings[act.resume_wing]
         waiting.bypassed = False
-        events += start_activation(st, waiting)
+        events += start_activation(st, waiting, resumed=True)   # not a new activation
         st.activation.step = "order_change"      # no bypass window: a bypassed wing is not bypassed again
         return events
     return events + advance(sc, st, stream)
@@ -340,7 +349,14 @@ def end_activation(sc, st: TacwState, stream: DiceStream) -> list[Event]:
 def advance(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     """Walk the sequence until a player must decide something."""
     from .endturn import end_of_activation_phase
-    events: list[Event] = []
+    # the battles' special rules: rival Army Commanders' roll at each activation, wagons
+    # captured between activations, a wing commanded by the AC following the army's commander
+    events: list[Event] = special.sequence_hooks(sc, st, stream)
+    # Second Newbury: its turn limit and boat bridge (the scenario as this game plays it), the
+    # return rolls of Northampton and Douglas, the victory hexes' last occupants
+    from .newbury_rules import between_commands, scenario_view
+    sc = scenario_view(sc, st)
+    events += between_commands(sc, st, stream)
     if st.phase == "initiative":
         events += determine_initiative(st, stream)
     if st.phase != "activation" or st.activation is not None or st.pending:

@@ -4,13 +4,15 @@ The scenario (engine.tacw.scenario) fixes the map and the order of battle; this 
 changes during play: units at their setup hexes and facings, leaders placed (Victory
 Determination, "Piazzamento dei comandanti": a leader without a fixed hex starts with a unit),
 wings on their historical orders (or the orders given, for a "free orders" game), turn 1 at the
-Initiative phase (§3.1), and the chosen optional rules recorded in `state.options`.
+Initiative phase (§3.1), and the chosen optional rules recorded in `state.options`. A scenario
+set up by areas (free setup) starts in the deployment phase instead (deployment.py).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import scenario_special as special
 from .scenario import OptionalRule, Scenario, ScenarioError, load_scenario
 from .state import ORDERS, Leader, TacwState, Unit, Wing
 
@@ -69,10 +71,18 @@ def new_state(scenario: Scenario | str, seed: int | str,
     if isinstance(scenario, str):
         scenario = load_scenario(scenario)
     rules = _chosen_rules(scenario, options)
+    # Battle special rules (scenario_special.py): exactly one option of a setup choice (Marston
+    # Moor's York contingent, the first by default); units left out, or waiting off the map to
+    # enter (D123); units in play only with their optional rule (Naseby's optional guns, D117).
+    chosen, _ = special.resolve_choice(scenario, [r.id for r in rules])
+    rules = [r for r in scenario.optional_rules if r.id in chosen]
+    absent, waiting = special.setup_plan(scenario, set(chosen))
     wing_orders = _wing_orders(scenario, orders)
 
     state = TacwState(scenario_id=scenario.id, seed=seed, turn=1, phase="initiative")
     for u in scenario.units:
+        if u.id in absent:
+            continue
         pistols, max_pistols = u.pistols, 2          # §9.8.1: two shots
         for r in rules:
             if r.pistols is not None and r.applies_to(u.side, u.kind):
@@ -84,6 +94,8 @@ def new_state(scenario: Scenario | str, seed: int | str,
             gun_class=u.gun_class, ricochet_range=u.ricochet_range, max_range=u.max_range,
             pistols=pistols, max_pistols=max_pistols, no_hedgehog=u.no_hedgehog, salvo_allowed=u.salvo_allowed,
         )
+        if u.id in waiting:                          # off the map until it enters
+            state.units[u.id].status, state.units[u.id].hexes = special.WAITING, []
     for ld in scenario.leaders:
         state.leaders[ld.id] = Leader(
             id=ld.id, side=ld.side, name=ld.name, role=ld.role, value=ld.value,
@@ -106,6 +118,11 @@ def new_state(scenario: Scenario | str, seed: int | str,
         if r.fire_modifier:
             effects["fire_modifier"] = r.fire_modifier
         state.options[r.id] = effects
+    if scenario.free_setup:                 # setup by areas: the deployment phase comes first
+        from .deployment import begin
+        begin(scenario, state)
+    from .newbury_rules import setup_state      # Second Newbury: detached forces, attack axes,
+    setup_state(scenario, state)                # victory hexes' first holder, the boat bridge
     return state
 
 

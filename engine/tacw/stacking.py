@@ -37,9 +37,20 @@ def stack_problem(st: TacwState, movers: list[Unit], hex_id: str, *, incorporate
     foes = [o for o in others if o.side != side]
     if foes:
         return f"{hex_id} holds the enemy's {foes[0].name}", None
-    rest = [o for o in others if o.kind != "artillery"]
+    rest = [o for o in others if o.kind not in ("artillery", "wagon")]
+    wagons = [o for o in others if o.kind == "wagon"]
+    if wagons and (movers[0].is_double or len(movers) > 1 or movers[0].kind not in ("heavy", "light", "cavalry")
+                   or any(o.kind == "artillery" for o in others) or rest):
+        return (f"{hex_id} holds the wagon {wagons[0].name}: only one single-hex infantry or cavalry "
+                "unit may stack with it (Naseby, HERALD D115)"), None
+    if movers[0].kind == "wagon" and rest:      # a wagon joins one single-hex foot or horse unit
+        if len(rest) == 1 and not rest[0].is_double and rest[0].kind in ("heavy", "light", "cavalry") \
+                and not any(o.kind == "artillery" for o in others):
+            return None, None
+        return (f"{hex_id} holds {', '.join(o.name for o in rest)}: a wagon stacks with one single-hex "
+                "infantry or cavalry unit only (Naseby, HERALD D115)"), None
     if not rest:
-        return None, None                       # empty, or friendly artillery (§8.1.2, §8.3)
+        return None, None                       # empty, friendly artillery or a wagon (§8.1.2, §8.3)
     m = movers[0]
     if len(rest) == 1 and len(movers) == 1 and not m.is_double and \
             not any(o.kind == "artillery" for o in others):
@@ -60,9 +71,13 @@ def final_stack_problem(st: TacwState, hex_id: str) -> str | None:
     cavalry with one light infantry."""
     here = st.units_at(hex_id)
     arts = [u for u in here if u.kind == "artillery"]
-    rest = [u for u in here if u.kind != "artillery"]
+    wagons = [u for u in here if u.kind == "wagon"]
+    rest = [u for u in here if u.kind not in ("artillery", "wagon")]
     if len(arts) > 1:
         return f"{hex_id} would hold two artillery units"
+    if wagons and (len(wagons) > 1 or arts or len(rest) > 1 or any(u.is_double for u in rest)):
+        return (f"{hex_id} would hold {', '.join(u.name for u in here)}: a wagon stacks with one "
+                "single-hex infantry or cavalry unit only (Naseby, HERALD D115)")
     if len(rest) <= 1:
         return None
     if len(rest) == 2 and not arts and sorted(u.kind for u in rest) == ["cavalry", "light"]:

@@ -133,7 +133,7 @@ class TacwState(GameState):
     seed: int | str
     draws: int = 0
     turn: int = 1
-    phase: str = "initiative"     # initiative / activation / rout / markers / over
+    phase: str = "initiative"     # (deployment /) initiative / activation / rout / markers / over
     phasing: str = ""             # the phasing player (§3.1)
     passes: int = 0               # consecutive passes (§3.2: two end the phase)
     initiative: str = ""          # the side that won the initiative this turn (§4.1)
@@ -147,6 +147,8 @@ class TacwState(GameState):
     policies: dict[str, dict[str, Any]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)   # optional rules chosen
     last_action: dict[str, Any] = field(default_factory=dict)
+    # free setup (deployment.py): {"done": [sides], "with": {leader: unit}} while deploying
+    deployment: dict[str, Any] = field(default_factory=dict)
     winner: str | None = None
     result: str = ""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 
+from . import scenario_special as special
 from . import tables
 from .state import TacwState
 
@@ -28,11 +29,19 @@ def victory_points(sc, st: TacwState) -> dict[str, dict[str, int]]:
                 tables.casualty_vp(u.kind, u.casualties, len(u.hexes) == 2))
         if u.kind == "artillery" and u.gun_state == "captured" and u.captured_by:
             add(u.captured_by, "guns captured", tables.gun_capture_vp(u.gun_class))
+    for side, n in special.wagon_vp(sc, st).items():       # Naseby's red wagon (HERALD, G6)
+        add(side, "wagons captured", n)
     for ld in st.leaders.values():
         if ld.status == "dead" and not ld.generic:
             add(st.other(ld.side), "leaders eliminated", tables.leader_elimination_vp(ld.role, ld.special))
+    # Second Newbury special rule 2: a victory hex scores for its LAST occupant (newbury_rules)
+    from .newbury_rules import last_occupants
+    last = last_occupants(sc, st)
     for vh in getattr(sc, "victory_hexes", []) or []:
-        holders = {u.side for u in st.units_at(vh.hex)}
+        # gun markers (disabled or captured, §9.9.9) hold nothing (First Newbury's Round Hill)
+        holders = {u.side for u in st.units_at(vh.hex) if not u.gun_state}
+        if last is not None:
+            holders = {last[vh.hex]} if last.get(vh.hex) else set()
         if len(holders) == 1:
             side = holders.pop()
             if not getattr(vh, "side", "") or vh.side == side:

@@ -75,7 +75,8 @@ EXPECTED = {"game", "hand", "play", "order", "move", "battle", "retreat", "end",
             "snipe", "reinforce", "place", "fieldworks", "supply", "policy", "act",
             # This Accursed Civil War (bot/cogs/tacw.py); move, rally, policy and act are shared
             "activate", "pass", "bypass", "orders", "close", "continue", "stop", "face", "fire", "salvo",
-            "reform", "leader", "attack", "resolve", "counter", "react", "react_move", "intercept"}
+            "reform", "leader", "attack", "resolve", "counter", "react", "react_move", "intercept",
+            "deploy", "assign"}   # the deployment phase of a battle set up by areas
 
 
 async def test_schema_is_valid(bot):

@@ -1,0 +1,79 @@
+"""The deployment phase of a battle set up by areas through the slash commands (bot/cogs/tacw.py:
+/deploy and /assign, their autocomplete from TacwRuleset.completions): First Newbury, Alice the
+Royalists, Bob Parliament. The game is created through the service, as in test_tacw_bot.py."""
+from __future__ import annotations
+
+from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID
+from tests.bot.test_tacw_bot import accepted, refused, seq, state
+
+SEED = 11
+SETUP = "TACW First Newbury setup"
+
+
+async def newbury(d):
+    service = d.bot.service
+    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "first-newbury", SEED, side="royalist")
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    return await d.bot.store.active_game(CHANNEL_ID)
+
+
+async def test_deploy_assign_and_done_through_the_commands(d):
+    game = await newbury(d)
+    st = await state(d)
+    assert st.phase == "deployment" and st.units["r-i-byron"].hexes == ["3202"]
+
+    # refusals: outside the area, another side's unit, a verb of play before turn 1
+    text = refused(await d.cmd("deploy", user=ALICE, unit="r-i-byron", hex="2305"), SETUP)
+    assert "2305 lies outside I/Byron (Sir John)'s deployment area 'r-right-sandleford'" in text
+    refused(await d.cmd("deploy", user=BOB, unit="r-i-byron", hex="3201"), "is not yours")
+    refused(await d.cmd("activate", user=ALICE, wing="r-left"), "still deploying")
+    assert await seq(d, game) == 0
+
+    # a unit, with its facing; a double unit on two hexes (spaces in the option are dropped)
+    text = accepted(await d.cmd("deploy", user=ALICE, unit="r-i-byron", hex="3201", facing="SW"))
+    assert "I/Byron (Sir John) deploys at 3201 facing SW (with Sir John Byron)" in text
+    assert (await d.bot.store.commands(game.id))[-1].text == "deploy r-i-byron 3201 facing sw"
+    accepted(await d.cmd("deploy", user=ALICE, unit="r-vavasour", hex="3001, 3002"))
+    st = await state(d)
+    assert st.units["r-i-byron"].hexes == ["3201"] and st.units["r-vavasour"].hexes == ["3001", "3002"]
+    assert st.leaders["byron"].hex == "3201"
+
+    # a cavalry brigade to the other wing and back
+    text = accepted(await d.cmd("assign", user=ALICE, brigade="byron-brigade", wing="r-left"))
+    assert "Brigade byron-brigade (I/Byron (Sir John), II/Byron, III/Byron) goes to Royalist left wing" in text
+    refused(await d.cmd("deploy", user=ALICE, unit="done"), "the deployment is not complete")
+    accepted(await d.cmd("assign", user=ALICE, brigade="byron-brigade", wing="r-right"))
+
+    # Alice is done; Bob may still deploy; then turn 1 begins
+    assert "Royalist has deployed" in accepted(await d.cmd("deploy", user=ALICE, unit="done"))
+    refused(await d.cmd("deploy", user=ALICE, unit="r-ii-byron", hex="3301"), "Royalist has declared its deployment done")
+    assert (await d.bot.store.active_game(CHANNEL_ID)).id == game.id        # not over: Bob to deploy
+    text = accepted(await d.cmd("deploy", user=BOB, unit="done"))
+    assert "Both armies are deployed: turn 1 begins" in text and "Royalist has the initiative" in text
+    st = await state(d)
+    assert st.phase == "activation" and st.turn == 1
+    refused(await d.cmd("deploy", user=BOB, unit="p-behre", hex="1402"), "there is no deployment phase now")
+
+
+async def test_deploy_and_assign_autocomplete_read_the_game(d):
+    await newbury(d)
+    units = await d.complete("deploy", "unit", user=ALICE, unit="")
+    assert units[0]["value"] == "done" and units[0]["name"] == "done: my deployment is complete"
+    values = [c["value"] for c in units]
+    assert "r-culverins" in values and not any(v.startswith("p-") for v in values)
+    hexes = [c["value"] for c in await d.complete("deploy", "hex", user=ALICE, unit="r-i-byron", hex="32")]
+    assert hexes and all(h.startswith("32") for h in hexes) and "3201" in hexes
+    pairs = [c["value"] for c in await d.complete("deploy", "hex", user=ALICE, unit="r-vavasour", hex="3001")]
+    assert "3001,3002" in pairs
+    faces = [c["value"] for c in await d.complete("deploy", "facing", user=ALICE, unit="r-vavasour",
+                                                   hex="3001,3002", facing="")]
+    assert faces == ["E", "W"]
+    brigades = [c["value"] for c in await d.complete("assign", "brigade", user=ALICE, brigade="")]
+    assert sorted(brigades) == sorted(f"{b}-brigade" for b in ("rupert", "byron", "caernarvon",
+                                                               "wilmot", "gerard"))
+    wings = [c["value"] for c in await d.complete("assign", "wing", user=ALICE, brigade="rupert-brigade", wing="")]
+    assert wings == ["r-left", "r-right"]
+    bob = [c["value"] for c in await d.complete("assign", "brigade", user=BOB, brigade="harv")]
+    assert bob == ["p-harvey"]
+    assert await d.complete("deploy", "unit", user=CAROL, unit="") == []
