@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 from engine.core.errors import HeraldError
-from engine.core.game import Game, rulesets
+from engine.core.game import Game, game_options, rulesets
 
 DEMO_DIR = Path(__file__).parent / "demos"
 
@@ -95,7 +95,7 @@ class Session:
         if not self.out:
             return
         g = self.game
-        log = {"ruleset": g.ruleset.id, "scenario": g.scenario.id, "seed": g.seed,
+        log = {"ruleset": g.ruleset.id, "scenario": g.scenario.id, "seed": g.seed, "options": g.options or [],
                "state_hash": g.state.state_hash(),
                "commands": [{"seq": i + 1, "side": r.side, "text": r.text, "dice": list(r.dice),
                              "events": [e.to_dict() for e in r.events]}
@@ -180,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--dice", help="die results to use first, comma separated")
     p_play.add_argument("--out", type=Path, default=Path("herald-out"))
     p_play.add_argument("--no-render", action="store_true")
+    p_play.add_argument("--option", action="append", default=[], metavar="RULE",
+                        help="an optional rule of the battle to play with (repeatable; "
+                             "`herald scenarios` lists them)")
     p_demo = sub.add_parser("demo", help="replay the bundled demo battles")
     p_demo.add_argument("--out", type=Path, default=Path("herald-demo"))
     p_demo.add_argument("--no-render", action="store_true")
@@ -189,12 +192,14 @@ def main(argv: list[str] | None = None) -> int:
         for rid, rs in sorted(rulesets().items()):
             for sid, title in rs.scenarios():
                 print(f"{rid:12s} {sid:24s} {title}")
+                for oid, text in game_options(rs, rs.load_scenario(sid)):
+                    print(f"{'':12s}   --option {oid:20s} {text}")
         return 0
     if args.cmd == "play":
         seed, lines = (read_script(args.script) if args.script else (None, None))
         seed = args.seed or seed or 1
         try:
-            game = Game.new(args.ruleset, args.scenario, seed)
+            game = Game.new(args.ruleset, args.scenario, seed, options=args.option or None)
         except (KeyError, ValueError) as exc:
             print(f"herald: {exc}", file=sys.stderr)
             return 2

@@ -28,11 +28,14 @@ from typing import Any
 from engine.core.commands import parse
 from engine.core.errors import HeraldError
 from engine.core.events import Event
-from engine.core.game import Ruleset, get_ruleset, rulesets
+from engine.core.game import Ruleset, game_options, get_ruleset, new_state, rulesets
 
 from .store import DuplicateInteraction, GameRow, Store
 
 log = logging.getLogger(__name__)
+
+# the key in games.options holding the game options chosen at creation (optional rules)
+GAME_OPTIONS = "game_options"
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -188,9 +191,14 @@ class GameService:
             seq, state = snap[0], rs.state_from_dict(snap[1])
         else:   # no snapshot (or an old one): the command log is the truth
             base = snap[0] if snap is not None else 0
-            state = rs.state_from_dict(snap[1]) if snap is not None else rs.new_state(sc, _seed_value(row.seed))
+            state = rs.state_from_dict(snap[1]) if snap is not None else self._first_state(rs, sc, row)
             state, seq = self._replay(rs, sc, state, await self.store.commands(row.id), after=base)
         return LoadedGame(row, rs, sc, state, await self.store.seats(row.id), seq)
+
+    @staticmethod
+    def _first_state(rs: Ruleset, sc: Any, row: GameRow) -> Any:
+        """The state the game began from: its seed and the game options chosen at creation."""
+        return new_state(rs, sc, _seed_value(row.seed), row.options.get(GAME_OPTIONS))
 
     @staticmethod
     def _replay(rs: Ruleset, sc: Any, state: Any, commands: list, after: int = 0) -> tuple[Any, int]:
@@ -206,7 +214,7 @@ class GameService:
         """The state rebuilt from the seed and the whole command log (restart / audit check)."""
         rs = self.ruleset_of(row.ruleset)
         sc = self.scenario_of(row, rs)
-        state, _ = self._replay(rs, sc, rs.new_state(sc, _seed_value(row.seed)),
+        state, _ = self._replay(rs, sc, self._first_state(rs, sc, row),
                                 await self.store.commands(row.id))
         return state
 
@@ -238,9 +246,11 @@ class GameService:
     # -- setup ----------------------------------------------------------------------------
     async def new_game(self, guild_id: int | None, channel_id: int, user_id: int, ruleset_id: str,
                        scenario_id: str, seed: int | str | None = None, *,
-                       scenario_text: str | None = None, side: str | None = None) -> LoadedGame:
+                       scenario_text: str | None = None, side: str | None = None,
+                       options: list[str] | None = None) -> LoadedGame:
         """Create the channel's game in 'setup' (ChannelBusy if it has one); optionally seat
-        the creator. The scenario is checked before anything is stored."""
+        the creator. The scenario and the game options (the scenario's optional rules, by id)
+        are checked before anything is stored."""
         rs = self.ruleset_of(ruleset_id)
         try:
             sc = rs.parse_scenario(scenario_text, source="upload") if scenario_text else rs.load_scenario(scenario_id)
@@ -251,8 +261,20 @@ class GameService:
         if side is not None and side not in rs.sides:
             raise Refused(f"'{side}' is not a side of {rs.name} ({', '.join(rs.sides)})")
         seed = str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+        options = [o.strip() for o in options or [] if o and o.strip()]
+        if options:
+            known = dict(game_options(rs, sc))
+            unknown = [o for o in options if o not in known]
+            if unknown:
+                raise Refused(f"{getattr(sc, 'title', scenario_id)} has no optional rule "
+                              f"{', '.join(repr(o) for o in unknown)} (it has: {', '.join(known) or 'none'})")
+            try:
+                new_state(rs, sc, _seed_value(seed), options)      # the rules check the combination
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
         game_id = await self.store.create_game(guild_id, channel_id, rs.id, scenario_id, seed, user_id,
-                                               scenario_text=scenario_text)
+                                               scenario_text=scenario_text,
+                                               options={GAME_OPTIONS: options} if options else None)
         if side is not None:
             await self.store.take_seat(game_id, side, user_id)
         row = await self.store.get_game(game_id)

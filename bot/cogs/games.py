@@ -28,6 +28,24 @@ async def _scenario_autocomplete(interaction: discord.Interaction, current: str)
             if cur in sid.lower() or cur in title.lower()][:25]
 
 
+async def _options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """/game new options: the chosen scenario's optional rules, completing the last of a
+    comma-separated list (the words already typed are kept)."""
+    from engine.core.game import game_options
+    rid = getattr(interaction.namespace, "ruleset", None) or "battlecry"
+    sid = getattr(interaction.namespace, "scenario", None)
+    try:
+        rs = service_of(interaction).ruleset_of(str(rid))
+        known = game_options(rs, rs.load_scenario(str(sid)))
+    except Exception:
+        return []
+    typed = [w.strip() for w in (current or "").split(",")]
+    done, last = [w for w in typed[:-1] if w], typed[-1].lower()
+    head = ",".join(done + [""]) if done else ""
+    return [app_commands.Choice(name=f"{head}{oid}: {text}"[:100], value=f"{head}{oid}"[:100])
+            for oid, text in known if oid not in done and (last in oid.lower() or last in text.lower())][:25]
+
+
 async def _side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     service = service_of(interaction)
     rid = getattr(interaction.namespace, "ruleset", None)
@@ -52,22 +70,26 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
     @app_commands.command(name="new", description="Set up a new game in this channel (one game per channel)")
     @app_commands.describe(ruleset="The rule system", scenario="The battle to fight",
                            side="Take this side yourself (optional)",
-                           seed="Dice seed, to replay a game exactly (optional)")
+                           seed="Dice seed, to replay a game exactly (optional)",
+                           options="The battle's optional rules to play with, comma separated (optional)")
     @app_commands.choices(ruleset=RULESET_CHOICES)
-    @app_commands.autocomplete(scenario=_scenario_autocomplete, side=_side_autocomplete)
+    @app_commands.autocomplete(scenario=_scenario_autocomplete, side=_side_autocomplete,
+                               options=_options_autocomplete)
     async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str,
-                  side: str | None = None, seed: str | None = None) -> None:
+                  side: str | None = None, seed: str | None = None, options: str | None = None) -> None:
         service = service_of(interaction)
+        chosen = [o.strip() for o in (options or "").split(",") if o.strip()]
         try:
             loaded = await service.new_game(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                            ruleset, scenario, seed, side=side)
+                                            ruleset, scenario, seed, side=side, options=chosen)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
         rs, sc = loaded.ruleset, loaded.scenario
         seated = f" {interaction.user.mention} takes {side.title()}." if side else ""
+        rules = f"\nOptional rules: {', '.join(chosen)}." if chosen else ""
         await send(interaction, f"New game #{loaded.row.id}: **{rs.name}**, {getattr(sc, 'title', loaded.row.scenario_id)}."
-                   f"{seated}\nSides: {', '.join(s.title() for s in rs.sides)}. "
+                   f"{seated}{rules}\nSides: {', '.join(s.title() for s in rs.sides)}. "
                    "Take one with /game join, then /game start.")
 
     @app_commands.command(name="join", description="Take a side in this channel's game")

@@ -24,7 +24,9 @@ class Ruleset(Protocol):
     def scenarios(self) -> list[tuple[str, str]]: ...
     def load_scenario(self, scenario_id: str) -> Any: ...
     def parse_scenario(self, text: str, source: str = "<upload>") -> Any: ...
-    def new_state(self, scenario: Any, seed: int | str) -> Any: ...
+    def new_state(self, scenario: Any, seed: int | str, options: Any = None) -> Any: ...
+    # optional: `game_options(scenario) -> [(id, description)]`, the optional rules a game of
+    # this scenario may be created with (a list of those ids is the `options` of new_state)
     def apply(self, scenario: Any, state: Any, side: str, command: Command) -> tuple[Any, list[Event]]: ...
     def to_act(self, state: Any) -> str | None: ...
     def status(self, scenario: Any, state: Any, viewer: str | None = None) -> str: ...
@@ -64,6 +66,17 @@ def _load_builtin() -> None:
     from engine.tacw.ruleset import TACW
     for ruleset in (BATTLECRY, TACW):
         _RULESETS.setdefault(ruleset.id, ruleset)
+
+
+def new_state(rs: Ruleset, scenario: Any, seed: int | str, options: Any = None) -> Any:
+    """The ruleset's first state, with the game options when there are any."""
+    return rs.new_state(scenario, seed, options) if options else rs.new_state(scenario, seed)
+
+
+def game_options(rs: Ruleset, scenario: Any) -> list[tuple[str, str]]:
+    """The optional rules a game of `scenario` may be created with: (id, description)."""
+    fn = getattr(rs, "game_options", None)
+    return list(fn(scenario)) if fn else []
 
 
 def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list[Event]]) -> tuple[Any, list[Event]]:
@@ -116,12 +129,15 @@ class Game:
     seed: int | str
     state: Any
     history: list[Record] = field(default_factory=list)
+    options: Any = None               # the game options chosen at creation (optional rules)
 
     @classmethod
-    def new(cls, ruleset_id: str, scenario_id: str, seed: int | str, scenario: Any = None) -> "Game":
+    def new(cls, ruleset_id: str, scenario_id: str, seed: int | str, scenario: Any = None,
+            options: Any = None) -> "Game":
+        """A new game; `options` are the game options chosen at creation (optional rules)."""
         rs = get_ruleset(ruleset_id)
         sc = scenario if scenario is not None else rs.load_scenario(scenario_id)
-        return cls(rs, sc, seed, rs.new_state(sc, seed))
+        return cls(rs, sc, seed, new_state(rs, sc, seed, options), options=options)
 
     def apply(self, side: str, line: str | Command, dice_queue: list[int] | None = None) -> list[Event]:
         """Apply one command; on any HeraldError the game is untouched.

@@ -95,3 +95,19 @@ def test_console_script_runs_the_demo_without_a_token_and_the_bot_with_one(monke
 def test_unknown_scenario_is_a_clear_error(capsys):
     assert cli.main(["play", "battlecry", "waterloo", "--no-render"]) == 2
     assert "no Battle Cry scenario 'waterloo'" in capsys.readouterr().err
+
+
+def test_play_with_an_optional_rule_and_the_scenarios_listing(tmp_path, capsys):
+    """--option plays a battle with its optional rules (TACW digest §8); a bad one is refused."""
+    script = tmp_path / "g.txt"
+    script.write_text("royalist: policy show\n")
+    rc = cli.main(["play", "tacw", "naseby", "--option", "royalist-artillery", "--script", str(script),
+                   "--out", str(tmp_path), "--no-render"])
+    assert rc == 0
+    log = json.loads((tmp_path / "log.json").read_text())
+    assert log["options"] == ["royalist-artillery"]
+    assert cli.main(["play", "tacw", "naseby", "--option", "no-such", "--no-render", "--out", str(tmp_path)]) == 2
+    assert "no optional rule 'no-such'" in capsys.readouterr().err
+    assert cli.main(["scenarios"]) == 0
+    listing = capsys.readouterr().out
+    assert "--option royalist-artillery" in listing and "new-hope-church" in listing

@@ -169,3 +169,24 @@ async def test_book_scenarios_open_in_the_bot(db_path):
         assert rest.last.ephemeral and all(f"`{c}`" in rest.last.content for c in loaded.state.hands[first])
     finally:
         await bot.close()
+
+
+async def test_new_with_optional_rules_completes_checks_stores_and_replays_them(d):
+    """/game new options: the scenario's optional rules (TACW digest §8), completed word by
+    word, refused when unknown or exclusive (nothing stored), and kept for the game's replay."""
+    choices = await d.complete("game", "options", sub="new", ruleset="tacw", scenario="second-newbury",
+                               options="eight_turns,ax")
+    assert [c["value"] for c in choices] == ["eight_turns,axis_a", "eight_turns,axis_b", "eight_turns,axis_c"]
+    rest = await new(d, ruleset="tacw", scenario="second-newbury", options="axis_a,axis_b")
+    assert rest.last.ephemeral and "exclude each other" in rest.last.content
+    rest = await new(d, ruleset="tacw", scenario="second-newbury", options="no_such_rule")
+    assert rest.last.ephemeral and "no optional rule 'no_such_rule'" in rest.last.content
+    assert await d.bot.store.active_game(d.channel_id) is None
+    rest = await new(d, ruleset="tacw", scenario="second-newbury", options="eight_turns, axis_a")
+    assert not rest.last.ephemeral and "Optional rules: eight_turns, axis_a" in rest.last.content
+    row = await d.bot.store.active_game(d.channel_id)
+    assert row.options["game_options"] == ["eight_turns", "axis_a"]
+    loaded = await d.bot.service.load(d.channel_id)
+    assert set(loaded.state.options) >= {"eight_turns", "axis_a"}
+    replayed = await d.bot.service.replay_state(row)
+    assert replayed.state_hash() == loaded.state.state_hash()
