@@ -25,6 +25,8 @@ from discord.ext import commands
 
 from engine.core.errors import HeraldError
 
+from ..store import StoreError
+
 from ..service import LoadedGame
 from . import LOCAL_COMPLETERS, complete, run_action, words
 
@@ -127,6 +129,42 @@ class TacwCog(commands.Cog, name="This Accursed Civil War"):
         await run_action(interaction, words("assign", brigade, wing))
 
     # -- unit actions (§6-§9, §12) --------------------------------------------------------------
+    @app_commands.command(name="halt",
+                          description="First Newbury: the Royalist declares a 4-turn Halt (special rule 1)")
+    @app_commands.guild_only()
+    async def halt(self, interaction: discord.Interaction) -> None:
+        await run_action(interaction, "halt")
+
+    @app_commands.command(name="enter",
+                          description="A unit waiting off the map enters at its entry hex, and may move on")
+    @app_commands.guild_only()
+    @app_commands.describe(unit="Your unit waiting to enter (Marston Moor's York contingent)",
+                           path="Optional: the steps of its move from the entry hex, as for /move")
+    @app_commands.autocomplete(unit=complete("enter_unit"))
+    async def enter(self, interaction: discord.Interaction, unit: str, path: str | None = None) -> None:
+        await run_action(interaction, words("enter", unit, path))
+
+    @app_commands.command(name="boatbridge",
+                          description="Second Newbury: record in secret where the boat bridge lies (only you see this)")
+    @app_commands.guild_only()
+    @app_commands.describe(hex="A Lambourn hex between Shaw and the east edge; leave empty to be reminded")
+    @app_commands.autocomplete(hex=complete("boat_hex"))
+    async def boatbridge(self, interaction: discord.Interaction, hex: str | None = None) -> None:
+        """Special rule 5: the place is hidden from the other side, so the whole exchange is
+        ephemeral; the public log only says that Manchester recorded it (HERALD D108)."""
+        from ..views import refuse, send
+        from . import service_of
+        line = words("boatbridge", hex)
+        try:
+            result = await service_of(interaction).act(interaction.channel_id, interaction.user.id, line,
+                                                       interaction.id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, f"🔒 Recorded in secret: the boat bridge lies at {hex.strip()}. It appears on "
+                   "the map when one of your units first crosses on it (Second Newbury special rule 5).",
+                   ephemeral=True, quiet=True)
+
     @app_commands.command(name="face", description="Turn a unit; a gun turns instead of firing (TACW §6.2, §6.2.3)")
     @app_commands.guild_only()
     @app_commands.describe(unit="Your unit of the active wing that has not acted",
@@ -592,6 +630,14 @@ def tacw_completions(loaded: LoadedGame, side: str | None, kind: str, prefix: st
     elif kind == "leader":
         out = [(f"{ld.name} ({'Army' if ld.role == 'ac' else 'Wing'} Commander) {ld.hex}", ld.id)
                for ld in st.leaders.values() if ld.side == side and ld.status == "active" and ld.hex]
+    elif kind == "enter_unit":                # /enter: units waiting off the map (D123)
+        from engine.tacw.battle_rules import waiting_units
+        out = [(f"{st.units[uid].name}: enters at {rf.hex} from turn {rf.turn}", uid)
+               for uid, rf in sorted(waiting_units(sc, st, side).items())]
+    elif kind == "boat_hex":                  # /boatbridge: the Lambourn hexes (D108)
+        from engine.tacw.newbury_rules import params
+        p = params(sc, "boat_bridge") or {}
+        out = [(h, h) for h in p.get("hexes", [])] if p.get("side") == side else []
     elif kind == "leader_target":
         ld = st.leaders.get(ctx.get("leader", ""))
         if ld is None or ld.side != side or ld.hex is None:

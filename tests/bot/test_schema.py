@@ -76,7 +76,8 @@ EXPECTED = {"game", "hand", "play", "order", "move", "battle", "retreat", "end",
             # This Accursed Civil War (bot/cogs/tacw.py); move, rally, policy and act are shared
             "activate", "pass", "bypass", "orders", "close", "continue", "stop", "face", "fire", "salvo",
             "reform", "leader", "attack", "resolve", "counter", "react", "react_move", "intercept",
-            "deploy", "assign"}   # the deployment phase of a battle set up by areas
+            "deploy", "assign",   # the deployment phase of a battle set up by areas
+            "halt", "enter", "boatbridge"}   # the battles' special rules (D100, D123, D108)
 
 
 async def test_schema_is_valid(bot):

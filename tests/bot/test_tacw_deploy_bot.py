@@ -77,3 +77,29 @@ async def test_deploy_and_assign_autocomplete_read_the_game(d):
     bob = [c["value"] for c in await d.complete("assign", "brigade", user=BOB, brigade="harv")]
     assert bob == ["p-harvey"]
     assert await d.complete("deploy", "unit", user=CAROL, unit="") == []
+
+
+async def test_boatbridge_is_recorded_in_secret_and_halt_and_enter_are_commands(d):
+    """Second Newbury rule 5 (D108): /boatbridge answers only its owner; nothing public, and
+    neither the log nor the other side's completions give the hex away. /halt (First Newbury
+    rule 1) and /enter (Marston Moor, D123) are slash commands of their own."""
+    service = d.bot.service
+    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "second-newbury", SEED, side="royalist")
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    game = await d.bot.store.active_game(CHANNEL_ID)
+    assert [c["value"] for c in await d.complete("boatbridge", "hex", user=BOB, hex="")][:2] == ["3337", "3338"]
+    assert await d.complete("boatbridge", "hex", user=ALICE, hex="") == []      # not the Royalist's
+    refused(await d.cmd("boatbridge", user=ALICE, hex="3438"), "only Parliament")
+    refused(await d.cmd("boatbridge", user=BOB, hex="2011"), "is not a hex of the Lambourn")
+    rest = await d.cmd("boatbridge", user=BOB, hex="3438")
+    [msg] = rest.messages()
+    assert msg.ephemeral and "3438" in msg.content and not msg.files
+    assert await seq(d, game) == 1
+    log = "\n".join(await service.log(CHANNEL_ID, 25))
+    assert "records in secret" in log and "3438" not in log
+    rest = await d.cmd("boatbridge", user=BOB)
+    [msg] = rest.messages()
+    assert msg.ephemeral and "Yours is recorded at 3438" in msg.content
+    names = {c.name for c in d.bot.tree.get_commands()}
+    assert {"halt", "enter", "boatbridge", "deploy", "assign"} <= names
