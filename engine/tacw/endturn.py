@@ -115,7 +115,8 @@ def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
     an eliminated Army Commander is replaced by the scenario's senior Wing Commander, whose wing
     gets a generic leader. While an Army Commander is only away for a turn ("returns next
     turn"), the army has none."""
-    senior_id = sc.sides[ac.side].senior_wc if hasattr(sc, "sides") else ""
+    from .scenario_special import senior_wc_of
+    senior_id = senior_wc_of(sc, ac)
     senior = st.leaders.get(senior_id)
     if senior is None or senior.status != "active" or senior.role != "wc":
         return [Event("leader_replacement", ac.side, "TACW §5.3.5",

@@ -72,6 +72,7 @@ class CommandRivalry:
     army_commanders: tuple[str, ...]
     rows: tuple[RivalryRow, ...]
     colours: dict[str, str]       # unit or leader id -> colour
+    senior_wcs: dict[str, str] = None   # Army Commander id -> his senior Wing Commander (§5.3.5)
 
     def row(self, roll: int) -> RivalryRow:
         return next(r for r in self.rows if r.low <= roll <= r.high)
@@ -236,7 +237,7 @@ def parse_raw(raw: Any, where: str) -> Special:
     if "command_rivalry" in raw:
         cw = f"{sw}.command_rivalry"
         cr = _typed(raw["command_rivalry"], dict, cw)
-        _keys(cr, {"side", "army_commanders", "table", "colours"}, cw)
+        _keys(cr, {"side", "army_commanders", "table", "colours", "senior_wcs"}, cw)
         acs = _ids(_need(cr, "army_commanders", list, cw), cw + ".army_commanders")
         if len(acs) < 2:
             raise ScenarioError(f"{cw}.army_commanders: a rivalry needs two or more")
@@ -251,7 +252,12 @@ def parse_raw(raw: Any, where: str) -> Special:
                 if pid in colours:
                     raise ScenarioError(f"{cw}.colours: '{pid}' is both {colours[pid]} and {colour}")
                 colours[pid] = colour
-        rivalry = CommandRivalry(_side(cr.get("side"), cw + ".side"), acs, rows, colours)
+        seniors = dict(_opt(cr, "senior_wcs", dict, cw, {}))
+        for ac, wc in seniors.items():
+            if ac not in acs or not isinstance(wc, str):
+                raise ScenarioError(f"{cw}.senior_wcs: '{ac}' is not one of the army_commanders "
+                                    f"({', '.join(acs)}) or names no leader")
+        rivalry = CommandRivalry(_side(cr.get("side"), cw + ".side"), acs, rows, colours, seniors)
     mods = []
     for i, m in enumerate(_opt(raw, "roll_modifiers", list, sw, [])):
         mw = f"{sw}.roll_modifiers[{i}]"
@@ -350,6 +356,10 @@ def finish(sp: Special, sc, where: str) -> Special:
         unknown = sorted(set(r.colours) - pieces)
         if unknown:
             raise ScenarioError(f"{cw}.colours: '{unknown[0]}' is not a {r.side} unit or leader")
+        wcs = {ld.id for ld in sc.leaders if ld.side == r.side and ld.role == "wc"}
+        for ac, wc in (r.senior_wcs or {}).items():
+            if wc not in wcs:
+                raise ScenarioError(f"{cw}.senior_wcs: '{wc}' ({ac}'s) is not a {r.side} Wing Commander")
         missing = sorted(pieces - set(r.colours))
         if missing:
             raise ScenarioError(f"{cw}.colours: '{missing[0]}' has no colour (every {r.side} unit "
@@ -454,6 +464,17 @@ def activated_ac(sc, st, side: str):
 def colour_of(sc, piece_id: str) -> str:
     r = special_of(sc).rivalry
     return r.colours.get(piece_id, "") if r is not None else ""
+
+
+def senior_wc_of(sc, ac) -> str:
+    """§5.3.5 (R7): the Wing Commander who takes an eliminated Army Commander's place: under a
+    command rivalry, that Army Commander's own senior WC (Marston Moor: Lumsden for Leven,
+    Cromwell for Manchester, T. Fairfax for F. Fairfax); otherwise the side's."""
+    r = special_of(sc).rivalry
+    if r is not None and r.senior_wcs and ac.id in r.senior_wcs:
+        return r.senior_wcs[ac.id]
+    sides = getattr(sc, "sides", None)
+    return sides[ac.side].senior_wc if sides else ""
 
 
 def leader_may_influence(sc, leader, unit) -> bool:

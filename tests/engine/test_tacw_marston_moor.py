@@ -233,6 +233,7 @@ def test_several_army_commanders_only_with_a_rivalry_naming_them_all():
     src = text().replace('army_commanders = ["leven", "manchester", "f-fairfax"]',
                          'army_commanders = ["leven", "manchester"]')
     src = src.replace('army_commander = "f-fairfax"', 'army_commander = ""')
+    src = src.replace(', f-fairfax = "t-fairfax" }', ' }')
     with pytest.raises(ScenarioError) as exc:
         parse_scenario(src, "marston-copy.toml")
     assert "parliament needs exactly one army commander (role \"ac\"), has 3" in str(exc.value)
@@ -498,3 +499,17 @@ def test_a_stacked_army_commander_counts_in_a_morale_check_only_for_his_colour(s
     assert stacked_leader(st, green, sc) is None
     st.leaders["manchester"].hex = red.hexes[0]
     assert stacked_leader(st, red, sc).id == "manchester"
+
+
+def test_a_fallen_allied_army_commander_is_replaced_by_his_own_senior_wing_commander(sc):
+    """The book names a senior WC per Allied AC (Lumsden for Leven, Cromwell for Manchester,
+    T. Fairfax for F. Fairfax); §5.3.5 as Herald reads it (R7) puts him in the AC's place."""
+    from engine.tacw import endturn
+    from engine.tacw.scenario_special import senior_wc_of
+    assert [senior_wc_of(sc, sc.leader(a)) for a in ("leven", "manchester", "f-fairfax", "rupert")] == \
+        ["lumsden", "cromwell", "t-fairfax", "goring"]
+    sc, st, _ = game()
+    st.leaders["manchester"].status = "dead"
+    events = endturn._promote_senior_wc(sc, st, st.leaders["manchester"])
+    assert "Cromwell" in events[0].narrative and st.leaders["cromwell"].role == "ac"
+    assert st.leaders["lumsden"].role == "wc"
