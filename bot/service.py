@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 # the key in games.options holding the game options chosen at creation (optional rules)
 GAME_OPTIONS = "game_options"
+# the key marking a return game (BC §6 Balancing: the same battle again, sides swapped)
+REMATCH_OF = "rematch_of"
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -280,6 +282,50 @@ class GameService:
         row = await self.store.get_game(game_id)
         return await self.load_row(row)
 
+    async def rematch(self, guild_id: int | None, channel_id: int, user_id: int,
+                      seed: int | str | None = None) -> LoadedGame:
+        """The return game of the channel's finished battle: the same scenario and options, each
+        player on the other side (Battle Cry §6 "Bilanciare gli Scenari": play twice with sides
+        swapped; the pair is won on Campaign Flags). It starts at once."""
+        prev = await self.store.latest_game(channel_id)
+        if prev is None or prev.status != "over":
+            raise Refused("a return game follows a finished battle in this channel (BC §6 Balancing)")
+        if prev.options.get(REMATCH_OF):
+            raise Refused("this battle was already the return game: a balancing pair is two games (BC §6)")
+        seats = await self.store.seats(prev.id)
+        if user_id not in seats.values() and user_id != prev.created_by:
+            raise NotAllowed("only a player of the finished battle or its creator may ask for the return game")
+        rs = self.ruleset_of(prev.ruleset)
+        if len(rs.sides) != 2 or set(seats) != set(rs.sides):
+            raise Refused("a return game swaps two players: both sides needed one")
+        a, b = rs.sides
+        swapped = {a: seats[b], b: seats[a]}
+        options = prev.options.get(GAME_OPTIONS)
+        if hasattr(rs, "balancing_options"):
+            options = rs.balancing_options(swapped, 2)
+        sc = self.scenario_of(prev, rs)
+        seed = str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+        new_state(rs, sc, _seed_value(seed), options)            # checked before anything is stored
+        game_id = await self.store.create_game(guild_id, channel_id, rs.id, prev.scenario_id, seed, user_id,
+                                               scenario_text=prev.scenario_text,
+                                               options={GAME_OPTIONS: options, REMATCH_OF: prev.id})
+        for side, uid in swapped.items():
+            await self.store.take_seat(game_id, side, uid)
+        await self.store.set_status(game_id, "active")
+        return await self.load_row(await self.store.get_game(game_id))
+
+    async def balancing_line(self, loaded: LoadedGame) -> str:
+        """For a finished return game: the pair's result (BC §6 Balancing), or ""."""
+        first_id = loaded.row.options.get(REMATCH_OF)
+        fn = getattr(loaded.ruleset, "balancing_result", None)
+        if not first_id or fn is None or loaded.row.status != "over":
+            return ""
+        first = await self.load_row(await self.store.get_game(first_id))
+        res = fn(loaded.scenario, first.state, loaded.state, first.seats, loaded.seats)
+        score = ", ".join(f"<@{u}> {n}" for u, n in res["campaign_flags"].items())
+        who = f"<@{res['winner']}> wins the pair" if res["winner"] else "the pair is drawn"
+        return f"Balancing pair (games #{first_id} and #{loaded.row.id}), Campaign Flags: {score}: {who} (BC §6)."
+
     async def join(self, channel_id: int, user_id: int, side: str) -> LoadedGame:
         row = await self.game_row(channel_id)
         rs = self.ruleset_of(row.ruleset)
@@ -424,7 +470,8 @@ class GameService:
         tail = "".join("\n" + line for line in deadline) if row.status in ("setup", "active") else ""
         if row.status == "setup":
             return loaded, head + "\nWaiting to start: /game join a side, then /game start." + tail
-        return loaded, head + "\n" + rs.status(loaded.scenario, loaded.state) + tail
+        pair = await self.balancing_line(loaded)
+        return loaded, head + "\n" + rs.status(loaded.scenario, loaded.state) + tail + (f"\n{pair}" if pair else "")
 
     async def log(self, channel_id: int, n: int = 10) -> list[str]:
         """The last `n` events' narratives, oldest first, each with its command's seq."""

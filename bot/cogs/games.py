@@ -92,6 +92,21 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
                    f"{seated}{rules}\nSides: {', '.join(s.title() for s in rs.sides)}. "
                    "Take one with /game join, then /game start.")
 
+    @app_commands.command(name="rematch",
+                          description="Play the finished battle again with sides swapped (BC §6 Balancing)")
+    @app_commands.describe(seed="Dice seed, to replay a game exactly (optional)")
+    async def rematch(self, interaction: discord.Interaction, seed: str | None = None) -> None:
+        service = service_of(interaction)
+        try:
+            loaded = await service.rematch(interaction.guild_id, interaction.channel_id, interaction.user.id, seed)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        rs, sc = loaded.ruleset, loaded.scenario
+        seats = ", ".join(f"<@{loaded.seats[s]}> {s.title()}" for s in rs.sides)
+        await send(interaction, f"Return game #{loaded.row.id}: **{rs.name}**, {getattr(sc, 'title', loaded.row.scenario_id)}, "
+                   f"sides swapped: {seats}. The battle begins; the pair is scored when it ends (/game status).")
+
     @app_commands.command(name="join", description="Take a side in this channel's game")
     @app_commands.describe(side="The side you will command")
     @app_commands.autocomplete(side=_side_autocomplete)

@@ -37,6 +37,19 @@ class BattleCryRuleset:
         which seat plays which side, and which game of a balancing pair)."""
         return new_state(scenario, seed, options)
 
+    def balancing_options(self, seats: dict[str, int | str], leg: int) -> dict:
+        """BC §6 Balancing: the game options of one game of a pair, `seats` = side -> player."""
+        return campaign.validate_options({"seats": {s: str(u) for s, u in seats.items()}, "leg": leg})
+
+    def balancing_result(self, scenario, first: BattleCryState, second: BattleCryState,
+                         first_seats: dict[str, int | str], second_seats: dict[str, int | str]) -> dict:
+        """BC §6 Balancing: the pair's Campaign Flags per player (campaign.pair_result)."""
+        reports = []
+        for st, seats, leg in ((first, first_seats, 1), (second, second_seats, 2)):
+            flags = {s: rules.effective_flags(scenario, st, s) for s in tables.SIDES}
+            reports.append(campaign.game_report(st.winner, flags, self.balancing_options(seats, leg)))
+        return campaign.pair_result(reports)
+
     def swapped_options(self, options: dict) -> dict:
         """BC §6 Balancing: the options of the return game, sides swapped."""
         return campaign.swapped_options(options)

@@ -190,3 +190,33 @@ async def test_new_with_optional_rules_completes_checks_stores_and_replays_them(
     assert set(loaded.state.options) >= {"eight_turns", "axis_a"}
     replayed = await d.bot.service.replay_state(row)
     assert replayed.state_hash() == loaded.state.state_hash()
+
+
+async def test_rematch_swaps_the_sides_and_the_pair_is_scored_on_campaign_flags(d, game):
+    """BC §6 "Bilanciare gli Scenari": the finished battle again with sides swapped; the pair is
+    won on Campaign Flags (winner's flags minus loser's, digest §5.3)."""
+    rest = await d.game("rematch", user=ALICE)
+    assert rest.last.ephemeral and "follows a finished battle" in rest.last.content    # still playing
+    await d.game("resign", user=BOB)                    # game 1: the Union (Alice) wins, 0 - 0 flags
+    rest = await d.game("rematch", user=CAROL)
+    assert rest.last.ephemeral and "only a player" in rest.last.content
+    rest = await d.game("rematch", user=BOB)
+    assert not rest.last.ephemeral and "sides swapped" in rest.last.content
+    second = await d.bot.store.active_game(d.channel_id)
+    assert second.id != game.id and second.status == "active" and second.scenario_id == game.scenario_id
+    assert await d.bot.store.seats(second.id) == {"union": BOB, "confederate": ALICE}
+    loaded = await d.bot.service.load(d.channel_id)
+    assert loaded.state.options == {"seats": {"union": str(BOB), "confederate": str(ALICE)}, "leg": 2}
+    await d.game("resign", user=BOB)                       # game 2: the Confederates (Alice) win
+    rest = await d.game("status", user=CAROL)
+    text = rest.last.content                               # two wins by resignation at 0 - 0 flags
+    assert f"Campaign Flags: <@{ALICE}> 0, <@{BOB}> 0: the pair is drawn (BC §6)" in text
+    # the same pair had Alice taken 3 flags to 1 in the return game (the ruleset's own scoring)
+    first = await d.bot.service.load_row(await d.bot.store.get_game(game.id))
+    second_state = loaded.state.copy()
+    second_state.flags.update({"confederate": 3, "union": 1})
+    second_state.winner = "confederate"
+    res = loaded.ruleset.balancing_result(loaded.scenario, first.state, second_state, first.seats, loaded.seats)
+    assert res == {"campaign_flags": {str(ALICE): 2, str(BOB): 0}, "winner": str(ALICE)}
+    rest = await d.game("rematch", user=ALICE)
+    assert rest.last.ephemeral and "already the return game" in rest.last.content
