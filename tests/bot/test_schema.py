@@ -86,7 +86,7 @@ async def test_schema_is_valid(bot):
     by_name = {c["name"]: c for c in payload}
     assert set(by_name) == EXPECTED
     game = {o["name"]: o for o in by_name["game"]["options"]}
-    assert set(game) == {"new", "join", "leave", "start", "board", "status", "log", "resign", "abandon", "deadline"}
+    assert set(game) == {"new", "join", "leave", "start", "board", "status", "log", "resign", "abandon", "deadline", "rematch"}
     assert all(o["type"] == 1 for o in game.values())
     new = {o["name"]: o for o in game["new"]["options"]}
     assert [c["value"] for c in new["ruleset"]["choices"]] == ["battlecry", "tacw"]
