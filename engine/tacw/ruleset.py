@@ -32,10 +32,15 @@ class TacwRuleset:
     def parse_scenario(self, text: str, source: str = "<upload>"):
         return parse_scenario(text, source)
 
-    def new_state(self, scenario, seed: int | str) -> TacwState:
-        """Setup (historical orders) and the first Initiative Phase (§3.1)."""
-        st, _ = rules.start(scenario, new_state(scenario, seed))
+    def new_state(self, scenario, seed: int | str, options=None) -> TacwState:
+        """Setup (historical orders, the chosen optional rules) and the first Initiative Phase
+        (§3.1), or the deployment phase of a battle with a free setup."""
+        st, _ = rules.start(scenario, new_state(scenario, seed, options=options))
         return st
+
+    def game_options(self, scenario) -> list[tuple[str, str]]:
+        """The scenario's optional and alternative rules (digest §8): (id, what it does)."""
+        return [(r.id, r.name) for r in scenario.optional_rules]
 
     def apply(self, scenario, state: TacwState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)
