@@ -64,4 +64,62 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seq)
     );
     """,
+    # 2: club play and arbitration (issue 5): undo with consent, several players per side and
+    # referees, campaigns, scenarios uploaded by a server.
+    """
+    -- An undone command stays in the log, marked; replays skip it.
+    ALTER TABLE commands ADD COLUMN undone_at TEXT;
+    ALTER TABLE commands ADD COLUMN undone_by INTEGER;
+
+    -- Everyone with a role in a game beyond the one seat per side: more players of a side (a wing
+    -- each in TACW) and referees. The seats table keeps each side's first player.
+    CREATE TABLE members (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        role    TEXT    NOT NULL CHECK (role IN ('player', 'referee')),
+        side    TEXT,                             -- NULL for a referee
+        wing    TEXT,                             -- TACW: the wing this player commands; NULL = any
+        PRIMARY KEY (game_id, user_id, role)
+    );
+
+    CREATE TABLE campaigns (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER,
+        name       TEXT    NOT NULL,
+        ruleset    TEXT,                          -- NULL = games of any ruleset
+        created_by INTEGER,
+        created_at TEXT,
+        options    TEXT    NOT NULL DEFAULT '{}', -- JSON object
+        UNIQUE (guild_id, name)
+    );
+    CREATE TABLE campaign_games (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+        game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        PRIMARY KEY (campaign_id, game_id)
+    );
+    -- Filled automatically when a campaign game ends: one row per side.
+    CREATE TABLE campaign_results (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+        game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side        TEXT    NOT NULL,
+        user_id     INTEGER,
+        outcome     TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+        score       INTEGER NOT NULL DEFAULT 0,   -- e.g. Battle Cry Campaign Flags, TACW VP
+        detail      TEXT    NOT NULL DEFAULT '{}',-- JSON object
+        recorded_at TEXT,
+        PRIMARY KEY (campaign_id, game_id, side)
+    );
+
+    -- Scenario files a server uploaded, validated before they are stored.
+    CREATE TABLE custom_scenarios (
+        guild_id    INTEGER NOT NULL,
+        ruleset     TEXT    NOT NULL,
+        scenario_id TEXT    NOT NULL,
+        title       TEXT,
+        text        TEXT    NOT NULL,
+        uploaded_by INTEGER,
+        uploaded_at TEXT,
+        PRIMARY KEY (guild_id, ruleset, scenario_id)
+    );
+    """,
 ]

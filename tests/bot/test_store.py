@@ -56,7 +56,8 @@ async def test_migrations_set_user_version_and_reopen_keeps_data(db_path):
     store = await Store.open(db_path)
     game_id = await new_game(store)
     await store.close()
-    assert user_version(db_path) == len(MIGRATIONS) == 1
+    assert user_version(db_path) == len(MIGRATIONS)
+    n = len(MIGRATIONS)
 
     # A second migration is applied once; reopening again re-runs nothing (the non-idempotent
     # CREATE TABLE / INSERT would fail or duplicate rows if it did).
@@ -65,7 +66,7 @@ async def test_migrations_set_user_version_and_reopen_keeps_data(db_path):
         store = await Store.open(db_path, migrations=[*MIGRATIONS, probe])
         assert (await store.get_game(game_id)).scenario_id == "edgehill"
         await store.close()
-        assert user_version(db_path) == 2
+        assert user_version(db_path) == n + 1
     with sqlite3.connect(db_path) as con:
         assert con.execute("SELECT count(*) FROM probe").fetchone()[0] == 1
 
@@ -75,10 +76,27 @@ async def test_failed_migration_rolls_back_whole(db_path):
     broken = "CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);"
     with pytest.raises(sqlite3.OperationalError):
         await Store.open(db_path, migrations=[*MIGRATIONS, broken])
-    assert user_version(db_path) == 1
+    assert user_version(db_path) == len(MIGRATIONS)
     with sqlite3.connect(db_path) as con:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "half" not in tables and "games" in tables
+
+
+async def test_a_version_1_database_upgrades_to_the_club_play_schema_keeping_its_games(db_path):
+    """Migration 2 (issue 5) on a database written by schema 1: games survive, the new tables
+    and the commands' undo columns exist."""
+    store = await Store.open(db_path, migrations=MIGRATIONS[:1])
+    game_id = await new_game(store)
+    await store.close()
+    assert user_version(db_path) == 1
+    store = await Store.open(db_path)
+    assert (await store.get_game(game_id)).scenario_id == "edgehill"
+    await store.close()
+    with sqlite3.connect(db_path) as con:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        columns = {r[1] for r in con.execute("PRAGMA table_info(commands)")}
+    assert {"members", "campaigns", "campaign_games", "campaign_results", "custom_scenarios"} <= tables
+    assert {"undone_at", "undone_by"} <= columns
 
 
 async def test_newer_schema_is_refused(db_path):
