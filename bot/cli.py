@@ -4,6 +4,7 @@ file or a prompt (two players at one keyboard), writing a board PNG per action a
     herald play battlecry first-bull-run --seed 7            # hotseat prompt
     herald play battlecry first-bull-run --script game.txt   # a script, one command per line
     herald play ... --dice 1,5,6,2                           # dice results to use (physical dice)
+    herald play --load game.json                             # continue a /game export file
     herald demo                                              # the scripted demo battle
 
 A script line is ``side: command`` (``union: play probe left``) or just ``command``, given by the
@@ -169,12 +170,31 @@ def demo(out: Path, render: bool = True, echo: TextIO | None = None) -> Game:
     return last
 
 
+def odds_command(args) -> int:
+    """`herald odds`: replay the script, then the exact what-if of one action (engine/core/odds.py)."""
+    import io
+    from engine.core.odds import what_if
+    seed, lines = read_script(args.script) if args.script else (None, [])
+    game = Game.new(args.ruleset, args.scenario, args.seed or seed or 1, options=args.option or None)
+    if run_lines(Session(game, None, render=False, echo=io.StringIO()), lines, stop_on_error=True):
+        print("herald: a line of the script was refused", file=sys.stderr)
+        return 2
+    try:
+        print(what_if(game.ruleset, game.scenario, game.state, args.side or game.to_act, args.action).text())
+    except HeraldError as exc:
+        print(f"! refused: {exc}")
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="herald", description="Herald: wargames by post")
     sub = ap.add_subparsers(dest="cmd")
     p_play = sub.add_parser("play", help="play offline (hotseat prompt or a script)")
-    p_play.add_argument("ruleset", choices=sorted(rulesets()))
-    p_play.add_argument("scenario")
+    p_play.add_argument("ruleset", nargs="?", choices=sorted(rulesets()))
+    p_play.add_argument("scenario", nargs="?")
+    p_play.add_argument("--load", type=Path, metavar="FILE",
+                        help="continue a game file from /game export (or a log.json), replayed and verified")
     p_play.add_argument("--seed", default=None)
     p_play.add_argument("--script", type=Path)
     p_play.add_argument("--dice", help="die results to use first, comma separated")
@@ -187,7 +207,17 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--out", type=Path, default=Path("herald-demo"))
     p_demo.add_argument("--no-render", action="store_true")
     sub.add_parser("scenarios", help="list the scenarios of every ruleset")
+    p_odds = sub.add_parser("odds", help="the exact odds of an action, nothing committed (a what-if)")
+    p_odds.add_argument("ruleset", choices=sorted(rulesets()))
+    p_odds.add_argument("scenario")
+    p_odds.add_argument("action", help="the command considered, e.g. 'battle ui2 0604' or 'fire r1 0605'")
+    p_odds.add_argument("--script", type=Path, help="the game so far: a script, as `play` reads it")
+    p_odds.add_argument("--seed", default=None)
+    p_odds.add_argument("--side", default=None, help="who asks (default: the side the rules wait on)")
+    p_odds.add_argument("--option", action="append", default=[], metavar="RULE")
     args = ap.parse_args(argv)
+    if args.cmd == "odds":
+        return odds_command(args)
     if args.cmd == "scenarios":
         for rid, rs in sorted(rulesets().items()):
             for sid, title in rs.scenarios():
@@ -199,8 +229,14 @@ def main(argv: list[str] | None = None) -> int:
         seed, lines = (read_script(args.script) if args.script else (None, None))
         seed = args.seed or seed or 1
         try:
-            game = Game.new(args.ruleset, args.scenario, seed, options=args.option or None)
-        except (KeyError, ValueError) as exc:
+            if args.load or not (args.ruleset and args.scenario):     # a game file (bot/history.py)
+                from .history import load_game
+                if not args.load or args.ruleset or args.scenario:
+                    raise ValueError("play takes a ruleset and a scenario, or --load FILE (the file names its battle)")
+                game = load_game(args.load)
+            else:
+                game = Game.new(args.ruleset, args.scenario, seed, options=args.option or None)
+        except (KeyError, ValueError, OSError, HeraldError) as exc:
             print(f"herald: {exc}", file=sys.stderr)
             return 2
         session = Session(game, args.out, render=not args.no_render, dice=parse_dice(args.dice))

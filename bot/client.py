@@ -92,6 +92,12 @@ class HeraldBot(commands.Bot):
     @tasks.loop(minutes=1)
     async def deadline_loop(self) -> None:
         await self.expire_deadlines()
+        await self.turn_timers()
+
+    async def turn_timers(self, now: datetime | None = None) -> list:
+        """Turn deadlines: post the reminders and referee notices due (bot/status_message.py)."""
+        from .status_message import tick
+        return await tick(self, now or datetime.now(timezone.utc))
 
     @deadline_loop.before_loop
     async def _before_deadline_loop(self) -> None:
@@ -126,7 +132,9 @@ class HeraldBot(commands.Bot):
         why = (f"⏰ **{result.side.title()}** did not answer within {hours_text(hours) if hours else 'the deadline'}: "
                f"Herald applies their default policy, `{result.text}`.")
         kwargs = await result_message_parts(self.service, result)
-        await channel.send(clip(f"{why}\n{result_text(result)}"), **kwargs)
+        from .status_message import refresh_quietly, with_pings
+        await channel.send(with_pings(clip(f"{why}\n{result_text(result)}"), kwargs), **kwargs)
+        await refresh_quietly(self, result.game_id)        # the game's one status message
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:
         if self.sync_guild:

@@ -17,6 +17,15 @@ The answer carries the interaction id `deadline:<game>:<seq>` (the seq the decis
 at) and the seq it was built against: it is applied at most once, and never after the player
 answered (the seq has moved on). No Discord here; `now` is always passed in, so tests own the
 clock and the bot passes `datetime.now(timezone.utc)`.
+
+**Turn deadlines** (issue 5, Club play "Turn flow"): a game may also give whoever it waits on
+(a turn or a decision, bot/club.py `waiting_on`) `turn_deadline_hours` to act, with a reminder
+`turn_reminder_hours` before the end and a notice to the referee after it (`/turn deadline`).
+A wait starts with the command that opened it (its `created_at`), else with the game's start;
+a deadline set later, a resume after a pause and a substitution restart the clock. Nothing but
+the two "already sent" marks is stored (`options["turn_notices"]`, keyed by the wait), so a
+restarted bot finds every clock where it was and sends each message once. While the referee
+has paused a game (bot/club.py) nothing expires and nothing is sent.
 """
 from __future__ import annotations
 
@@ -37,6 +46,13 @@ log = logging.getLogger(__name__)
 DEADLINE_OPTION = "decision_deadline_hours"
 DEADLINE_SET_AT = "decision_deadline_set_at"
 MAX_DEADLINE_HOURS = 168          # one week
+TURN_OPTION = "turn_deadline_hours"
+REMINDER_OPTION = "turn_reminder_hours"
+TURN_SET_AT = "turn_deadline_set_at"
+NOTICES = "turn_notices"          # {"reminded": wait key, "noticed": wait key}
+STARTED_AT = "started_at"         # set by GameService.start
+PAUSED = "paused"                 # bot/club.py
+CLOCK_RESTARTED = "clock_restarted_at"
 
 
 def deadline_hours(options: dict[str, Any] | None) -> float:
@@ -107,9 +123,9 @@ async def open_decision(service: GameService, loaded: LoadedGame) -> OpenDecisio
     answer = default(loaded.state) if default is not None else None
     last = await service.store.last_command(row.id)
     started = parse_time(last.created_at if last is not None else None) or parse_time(row.created_at)
-    set_at = parse_time(row.options.get(DEADLINE_SET_AT))
-    if started is None or (set_at is not None and set_at > started):
-        started = set_at
+    for later in (parse_time(row.options.get(DEADLINE_SET_AT)), parse_time(row.options.get(CLOCK_RESTARTED))):
+        if started is None or (later is not None and later > started):
+            started = later       # a deadline set, a resume or a substitution restarts the clock
     if started is None:
         return None
     return OpenDecision(row.id, row.channel_id, loaded.seq, pending.kind, pending.side,
@@ -125,8 +141,8 @@ async def expire_due(service: GameService, now: datetime) -> list[ActResult]:
     now = _aware(now)
     results: list[ActResult] = []
     for row in await service.store.resumable_games():
-        if not deadline_hours(row.options):
-            continue                      # most games: nothing to load
+        if not deadline_hours(row.options) or row.options.get(PAUSED):
+            continue                      # most games: nothing to load; a paused game waits
         try:
             decision = await open_decision(service, await service.load_row(row))
             if decision is None or now < decision.expires:
@@ -180,3 +196,170 @@ def status_lines(options: dict[str, Any] | None, decision: OpenDecision | None) 
         lines.append(f"⏰ {decision.side.title()}'s {decision.kind.replace('_', ' ')} decision expires "
                      f"{_stamp(decision.expires)}; {then}.")
     return lines
+
+
+# --- turn deadlines: a reminder before, a notice to the referee after -------------------------
+def turn_hours(options: dict[str, Any] | None) -> tuple[float, float]:
+    """The game's turn deadline and reminder, in hours; (0, 0) when it has none."""
+    def num(key: str) -> float:
+        try:
+            return float((options or {}).get(key) or 0)
+        except (TypeError, ValueError):
+            return 0.0
+    hours = num(TURN_OPTION)
+    if not 0 < hours <= MAX_DEADLINE_HOURS:
+        return 0.0, 0.0
+    reminder = num(REMINDER_OPTION)
+    return hours, reminder if 0 < reminder < hours else 0.0
+
+
+def default_reminder(hours: float) -> float:
+    """HERALD: with no reminder given, it comes a quarter of the deadline before its end."""
+    return round(hours / 4, 2)
+
+
+@dataclass(frozen=True)
+class TurnWait:
+    """Whom a game waits on, under a turn deadline."""
+    game_id: int
+    channel_id: int
+    seq: int
+    side: str
+    users: tuple[int, ...]
+    what: str
+    started: datetime
+    hours: float
+    reminder: float
+    referees: tuple[int, ...] = ()
+    referee_role: int | None = None
+    creator: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.seq}:{self.side}:{','.join(map(str, self.users))}"
+
+    @property
+    def expires(self) -> datetime:
+        return self.started + timedelta(hours=self.hours)
+
+    @property
+    def remind_at(self) -> datetime | None:
+        return self.expires - timedelta(hours=self.reminder) if self.reminder else None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message a turn deadline asks for: "reminder" (to the player) or "overdue" (to the referee)."""
+    kind: str
+    wait: TurnWait
+
+
+async def wait_started(service: GameService, row: Any) -> datetime | None:
+    """When the current wait began: the last command, else the start; later clock restarts win."""
+    last = await service.store.last_command(row.id)
+    started = parse_time(last.created_at if last is not None else None) or \
+        parse_time(row.options.get(STARTED_AT)) or parse_time(row.created_at)
+    for later in (parse_time(row.options.get(TURN_SET_AT)), parse_time(row.options.get(CLOCK_RESTARTED))):
+        if started is None or (later is not None and later > started):
+            started = later
+    return started
+
+
+async def turn_wait(service: GameService, loaded: LoadedGame) -> TurnWait | None:
+    """The wait under the game's turn deadline, or None (no deadline, paused, over)."""
+    from .club import loaded_waiting, referee_ids, referee_role
+
+    row = loaded.row
+    hours, reminder = turn_hours(row.options)
+    if not hours or row.status != "active" or row.options.get(PAUSED):
+        return None
+    waiting = loaded_waiting(loaded)
+    started = await wait_started(service, row)
+    if waiting is None or started is None:
+        return None
+    return TurnWait(row.id, row.channel_id, loaded.seq, waiting.side, waiting.users, waiting.what, started,
+                    hours, reminder, tuple(referee_ids(loaded.members)), referee_role(row), row.created_by)
+
+
+async def due_notices(service: GameService, now: datetime) -> list[Notice]:
+    """Every reminder and referee notice due at `now`, each marked as sent (at most once per
+    wait, even across restarts) before it is returned for posting. One game's failure is logged
+    and never stops the others."""
+    now = _aware(now)
+    notices: list[Notice] = []
+    for row in await service.store.resumable_games():
+        if not turn_hours(row.options)[0] or row.options.get(PAUSED):
+            continue
+        try:
+            async with service.store.game_lock(row.id):
+                fresh = await service.store.get_game(row.id)
+                wait = await turn_wait(service, await service.load_row(fresh))
+                if wait is None:
+                    continue
+                sent = dict(fresh.options.get(NOTICES) or {})
+                if now >= wait.expires and sent.get("noticed") != wait.key:
+                    kind = "overdue"
+                    sent["noticed"] = sent["reminded"] = wait.key   # a late reminder is pointless
+                elif (wait.remind_at is not None and now >= wait.remind_at
+                      and sent.get("reminded") != wait.key and sent.get("noticed") != wait.key):
+                    kind = "reminder"
+                    sent["reminded"] = wait.key
+                else:
+                    continue
+                await service.store.set_options(row.id, **{NOTICES: sent})
+        except Exception:
+            log.exception("game %s: turn deadline failed", row.id)
+            continue
+        notices.append(Notice(kind, wait))
+    return notices
+
+
+def turn_deadline_text(game_id: int, hours: float, reminder: float) -> str:
+    if not hours:
+        return f"⏰ Game #{game_id}: no turn deadline; the game waits on each player as long as it takes."
+    remind = f", a reminder {hours_text(reminder)} before the end" if reminder else ", no reminder"
+    return (f"⏰ Game #{game_id}: turn deadline **{hours_text(hours)}**{remind}; past it, the referee is told "
+            "(they may substitute the player or pause the game).")
+
+
+def turn_status_line(wait: TurnWait | None) -> str | None:
+    if wait is None:
+        return None
+    line = f"⏰ Turn deadline ({hours_text(wait.hours)}): {_stamp(wait.expires)}"
+    return line + (f", reminder <t:{int(wait.remind_at.timestamp())}:R>" if wait.remind_at else "")
+
+
+async def set_turn_deadline(service: GameService, channel_id: int, user_id: int, hours: float,
+                            reminder: float | None = None, *, role_ids: Any = (), is_admin: bool = False,
+                            now: datetime | None = None) -> Any:
+    """Set the channel's game's turn deadline and reminder, in hours (0 = none; reminder None =
+    `default_reminder`). By a player, the creator, the referee or an administrator. A wait
+    already under way counts from `now`."""
+    from .club import is_referee
+    from .service import NotAllowed, Refused
+
+    loaded = await service.load(channel_id)
+    row = loaded.row
+    if (user_id != row.created_by and loaded.side_of(user_id) is None
+            and not is_referee(loaded, user_id, role_ids, is_admin)):
+        raise NotAllowed("only a player, the game's creator, its referee or a server administrator "
+                         "may set its turn deadline")
+    try:
+        hours = float(hours)
+        reminder = default_reminder(hours) if reminder is None else float(reminder)
+    except (TypeError, ValueError):
+        raise Refused("a deadline is a number of hours, 0 to turn it off") from None
+    if not 0 <= hours <= MAX_DEADLINE_HOURS:           # NaN fails this too
+        raise Refused(f"a turn deadline is 0 (off) to {MAX_DEADLINE_HOURS} hours")
+    if hours and not 0 <= reminder < hours:
+        raise Refused(f"the reminder comes before the deadline: 0 (none) to less than {hours_text(hours)}")
+
+    def tidy(x: float) -> float | int:
+        return int(x) if float(x).is_integer() else round(x, 2)
+
+    when = _aware(now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    async with service.store.game_lock(row.id):
+        await service.store.set_options(row.id, **{TURN_OPTION: tidy(hours) if hours else None,
+                                                   REMINDER_OPTION: tidy(reminder) if hours and reminder else None,
+                                                   TURN_SET_AT: when if hours else None})
+    return await service.store.get_game(row.id)

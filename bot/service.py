@@ -29,6 +29,7 @@ from engine.core.commands import parse
 from engine.core.errors import HeraldError
 from engine.core.events import Event
 from engine.core.game import Ruleset, game_options, get_ruleset, new_state, rulesets
+from engine.core.referee import apply_command
 
 from .store import DuplicateInteraction, GameRow, Store
 
@@ -67,6 +68,7 @@ class LoadedGame:
     state: Any
     seats: dict[str, int]
     seq: int
+    members: list = field(default_factory=list)    # store.MemberRow: more players, referees (bot/club.py)
 
     @property
     def to_act_side(self) -> str | None:
@@ -78,7 +80,9 @@ class LoadedGame:
         return self.seats.get(side) if side else None
 
     def side_of(self, user_id: int) -> str | None:
-        return next((s for s, u in self.seats.items() if u == user_id), None)
+        """The side the user plays: their seat, or the side they share (bot/club.py)."""
+        return next((s for s, u in self.seats.items() if u == user_id), None) or next(
+            (m.side for m in self.members if m.user_id == user_id and m.role == "player"), None)
 
 
 @dataclass
@@ -195,7 +199,9 @@ class GameService:
             base = snap[0] if snap is not None else 0
             state = rs.state_from_dict(snap[1]) if snap is not None else self._first_state(rs, sc, row)
             state, seq = self._replay(rs, sc, state, await self.store.commands(row.id), after=base)
-        return LoadedGame(row, rs, sc, state, await self.store.seats(row.id), seq)
+            seq = max(seq, last)        # the log may end with commands taken back (bot/undo.py)
+        return LoadedGame(row, rs, sc, state, await self.store.seats(row.id), seq,
+                          await self.store.members(row.id))
 
     @staticmethod
     def _first_state(rs: Ruleset, sc: Any, row: GameRow) -> Any:
@@ -206,9 +212,9 @@ class GameService:
     def _replay(rs: Ruleset, sc: Any, state: Any, commands: list, after: int = 0) -> tuple[Any, int]:
         seq = after
         for c in commands:
-            if c.seq <= after:
+            if c.seq <= after or getattr(c, "undone_at", None):     # taken back: bot/undo.py
                 continue
-            state, _ = rs.apply(sc, state, c.side, parse(c.text))
+            state, _ = apply_command(rs, sc, state, c.side, parse(c.text))   # + referee corrections
             seq = c.seq
         return state, seq
 
@@ -240,10 +246,20 @@ class GameService:
                     log.warning("game %s: snapshot differs from a replay of its log", row.id)
                 if loaded.to_act_side is None:
                     await self.store.set_status(row.id, "over", getattr(loaded.state, "result", "") or None)
+                    await self._game_over(row.id)
                 ids.append(row.id)
             except Exception:  # one broken game must not stop the bot
                 log.exception("game %s could not be resumed", row.id)
         return ids
+
+    async def _game_over(self, game_id: int) -> None:
+        """Hook: a game's status just became "over": record its result in its campaigns
+        (bot/campaigns.py). Never raises: the battle's end is already committed."""
+        from .campaigns import record_game
+        try:
+            await record_game(self, game_id)
+        except Exception:
+            log.exception("game %s: campaign result not recorded (the standings retry)", game_id)
 
     # -- setup ----------------------------------------------------------------------------
     async def new_game(self, guild_id: int | None, channel_id: int, user_id: int, ruleset_id: str,
@@ -254,6 +270,9 @@ class GameService:
         the creator. The scenario and the game options (the scenario's optional rules, by id)
         are checked before anything is stored."""
         rs = self.ruleset_of(ruleset_id)
+        if not scenario_text:              # a scenario this server uploaded (bot/uploads.py)
+            from .uploads import custom_text
+            scenario_text = await custom_text(self.store, guild_id, rs, scenario_id)
         try:
             sc = rs.parse_scenario(scenario_text, source="upload") if scenario_text else rs.load_scenario(scenario_id)
         except ValueError as exc:          # ScenarioError: the message names what is wrong
@@ -358,6 +377,7 @@ class GameService:
             if user_id not in loaded.seats.values() and user_id != row.created_by:
                 raise NotAllowed("only a seated player or the game's creator may start it")
             await self.store.set_status(row.id, "active")
+            await self.store.set_options(row.id, started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
             loaded.row = await self.store.get_game(row.id)
             return loaded
 
@@ -411,11 +431,13 @@ class GameService:
             loaded = await self.load_row(row)
             if expect_seq is not None and loaded.seq != expect_seq:
                 raise StaleChoice("this choice is out of date: the game has moved on since it was offered")
-            side = loaded.side_of(user_id)
-            if side is None:
-                raise NotAllowed("you are not a player in this game (only seated players give orders)")
-            cmd = parse(line)
-            state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, side, cmd)
+            from .club import acting_side
+            side, cmd = acting_side(loaded, user_id, line)   # seat, wing, pause (bot/club.py)
+            from .physical_dice import apply_physical, involved
+            if involved(row):       # the players roll their own dice (bot/physical_dice.py)
+                cmd, state, events = await apply_physical(self, loaded, side, user_id, cmd)
+            else:
+                state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, side, cmd)
             seq = loaded.seq + 1
             try:
                 await self.store.append_command(
@@ -429,13 +451,14 @@ class GameService:
             result = str(getattr(state, "result", "") or "")
             if to_act is None:
                 await self.store.set_status(row.id, "over", result or "over")
+                await self._game_over(row.id)
             return ActResult(row.id, seq, side, cmd.text, events, loaded.ruleset, loaded.scenario, state,
                              loaded.seats, to_act, loaded.seats.get(to_act) if to_act else None,
                              to_act is None, result, pending_of(state, loaded.ruleset))
 
     async def _stored_result(self, row: GameRow, iid: str) -> ActResult:
         """The answer for an interaction already applied: its stored events, the game as it is."""
-        rec = next(c for c in await self.store.commands(row.id) if c.interaction_id == iid)
+        rec = next(c for c in await self.store.commands(row.id, undone=True) if c.interaction_id == iid)
         fresh = await self.store.get_game(row.id)
         loaded = await self.load_row(fresh)
         to_act = loaded.to_act_side
@@ -477,10 +500,11 @@ class GameService:
         """The last `n` events' narratives, oldest first, each with its command's seq."""
         row = await self.game_row(channel_id, finished_ok=True)
         lines: list[str] = []
-        for c in await self.store.commands(row.id):
+        from .undo import log_line
+        for c in await self.store.commands(row.id, undone=True):   # taken back: shown, struck through
             for e in c.events:
                 section = e.get("section") or ""
-                lines.append(f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else ""))
+                lines.append(log_line(c, f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else "")))
         return lines[-n:] if n > 0 else []
 
     async def completions(self, channel_id: int, user_id: int, kind: str, prefix: str,

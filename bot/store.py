@@ -32,6 +32,8 @@ STATUSES = ("setup", "active", "over", "abandoned")
 _GAME_COLUMNS = ("id, guild_id, channel_id, ruleset, scenario_id, scenario_text, seed, status,"
                  " created_by, created_at, options, result")
 _COMMAND_COLUMNS = "game_id, seq, user_id, side, text, dice, events, interaction_id, created_at"
+# read with the undo marks (migration 2): a row whose undone_at is set is not in force (bot/undo.py)
+_COMMAND_READ = _COMMAND_COLUMNS + ", undone_at, undone_by"
 
 
 class StoreError(Exception):
@@ -93,11 +95,25 @@ class CommandRow:
     events: list[Any]
     interaction_id: str | None
     created_at: str | None
+    undone_at: str | None = None    # set: taken back (or the record of an undo); replays skip it
+    undone_by: int | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> CommandRow:
         return cls(**{**dict(row), "dice": json.loads(row["dice"] or "[]"),
                       "events": json.loads(row["events"] or "[]")})
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """One row of ``members`` (migration 2): a player beyond a side's first (``side``, and a
+    ``wing`` or None for all of it) or a referee (no side). bot/club.py."""
+
+    game_id: int
+    user_id: int
+    role: str
+    side: str | None
+    wing: str | None
 
 
 def _now() -> str:
@@ -316,6 +332,10 @@ class Store:
                                     (game_id, user_id), db)
             if other is not None:
                 raise SeatTaken(f"you already command side {other!r} in this game")
+            role = await self._one("SELECT role FROM members WHERE game_id = ? AND user_id = ?",
+                                   (game_id, user_id), db)
+            if role is not None:                # bot/club.py: one role per user and game
+                raise SeatTaken(f"you are already a {role} in this game")
             if await self._one("SELECT 1 FROM games WHERE id = ?", (game_id,), db) is None:
                 raise GameNotFound(f"no game {game_id}")
             await db.execute("INSERT INTO seats (game_id, side, user_id) VALUES (?, ?, ?)",
@@ -335,6 +355,68 @@ class Store:
         rows = await self._rows(
             "SELECT side, user_id FROM seats WHERE game_id = ? ORDER BY side", (game_id,))
         return {r["side"]: r["user_id"] for r in rows}
+
+    # -- members: more players of a side, referees (bot/club.py) -------------------------------
+
+    async def members(self, game_id: int) -> list[MemberRow]:
+        """The game's members beyond the seats, referees first, then by side, wing and user."""
+        rows = await self._rows(
+            "SELECT game_id, user_id, role, side, wing FROM members WHERE game_id = ?"
+            " ORDER BY role DESC, side, wing, user_id", (game_id,))
+        return [MemberRow(**dict(r)) for r in rows]
+
+    async def _member_conflict(self, db: aiosqlite.Connection, game_id: int, user_id: int) -> str | None:
+        side = await self._one("SELECT side FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id), db)
+        if side is not None:
+            return f"already commands side {side!r} in this game"
+        role = await self._one("SELECT role FROM members WHERE game_id = ? AND user_id = ?", (game_id, user_id), db)
+        return f"is already a {role} in this game" if role is not None else None
+
+    async def add_member(self, game_id: int, user_id: int, role: str, side: str | None = None,
+                         wing: str | None = None) -> None:
+        """Add a player (``side``, optional ``wing``) or a referee. Raises :class:`SeatTaken` if
+        the user already has a seat or a role in the game, or another player holds the wing."""
+        async with self._transaction() as db:
+            if await self._one("SELECT 1 FROM games WHERE id = ?", (game_id,), db) is None:
+                raise GameNotFound(f"no game {game_id}")
+            conflict = await self._member_conflict(db, game_id, user_id)
+            if conflict:
+                raise SeatTaken(f"<@{user_id}> {conflict}")
+            if wing is not None:
+                holder = await self._one("SELECT user_id FROM members WHERE game_id = ? AND role = 'player'"
+                                         " AND side = ? AND wing = ?", (game_id, side, wing), db)
+                if holder is not None:
+                    raise SeatTaken(f"wing {wing!r} already has its player (<@{holder}>)")
+            await db.execute("INSERT INTO members (game_id, user_id, role, side, wing) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, user_id, role, side, wing))
+
+    async def remove_member(self, game_id: int, user_id: int, role: str) -> MemberRow | None:
+        """Drop the user's ``role`` in the game; returns what was dropped, or None."""
+        async with self._transaction() as db:
+            rows = await self._rows("SELECT game_id, user_id, role, side, wing FROM members WHERE game_id = ?"
+                                    " AND user_id = ? AND role = ?", (game_id, user_id, role), db)
+            await db.execute("DELETE FROM members WHERE game_id = ? AND user_id = ? AND role = ?",
+                             (game_id, user_id, role))
+            return MemberRow(**dict(rows[0])) if rows else None
+
+    async def substitute(self, game_id: int, old_user: int, new_user: int) -> list[str]:
+        """Give ``old_user``'s seat and player memberships to ``new_user``, in one transaction;
+        returns the sides (``side`` or ``side/wing``) handed over. Raises :class:`SeatTaken`
+        if the newcomer already has a seat or a role in the game."""
+        async with self._transaction() as db:
+            conflict = await self._member_conflict(db, game_id, new_user)
+            if conflict:
+                raise SeatTaken(f"<@{new_user}> {conflict}")
+            moved = [r["side"] for r in await self._rows(
+                "SELECT side FROM seats WHERE game_id = ? AND user_id = ?", (game_id, old_user), db)]
+            moved += [f"{r['side']}/{r['wing']}" if r["wing"] else r["side"] for r in await self._rows(
+                "SELECT side, wing FROM members WHERE game_id = ? AND user_id = ? AND role = 'player'",
+                (game_id, old_user), db)]
+            await db.execute("UPDATE seats SET user_id = ? WHERE game_id = ? AND user_id = ?",
+                             (new_user, game_id, old_user))
+            await db.execute("UPDATE members SET user_id = ? WHERE game_id = ? AND user_id = ? AND role = 'player'",
+                             (new_user, game_id, old_user))
+            return moved
 
     # -- command log and snapshots -----------------------------------------------------------
 
@@ -366,15 +448,17 @@ class Store:
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"game {game_id}: cannot record command {seq}: {exc}") from exc
 
-    async def commands(self, game_id: int) -> list[CommandRow]:
-        """The game's command log, ordered by seq."""
+    async def commands(self, game_id: int, *, undone: bool = False) -> list[CommandRow]:
+        """The game's command log in force (what every replay applies), ordered by seq; with
+        ``undone``, also the commands taken back and the records of those undos (bot/undo.py)."""
         rows = await self._rows(
-            f"SELECT {_COMMAND_COLUMNS} FROM commands WHERE game_id = ? ORDER BY seq", (game_id,))
+            f"SELECT {_COMMAND_READ} FROM commands WHERE game_id = ?"
+            " AND (? OR undone_at IS NULL) ORDER BY seq", (game_id, int(undone)))
         return [CommandRow.from_row(r) for r in rows]
 
     async def last_command(self, game_id: int) -> CommandRow | None:
         """The game's latest command (the one that made the current state), or None."""
-        rows = await self._rows(f"SELECT {_COMMAND_COLUMNS} FROM commands WHERE game_id = ?"
+        rows = await self._rows(f"SELECT {_COMMAND_READ} FROM commands WHERE game_id = ?"
                                 " ORDER BY seq DESC LIMIT 1", (game_id,))
         return CommandRow.from_row(rows[0]) if rows else None
 
@@ -388,6 +472,46 @@ class Store:
         rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ?"
                                 " ORDER BY seq DESC LIMIT 1", (game_id,))
         return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+
+    async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict[str, Any]] | None:
+        """``(seq, state)`` of the newest snapshot older than ``seq``, or None (undo's base)."""
+        rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq < ?"
+                                " ORDER BY seq DESC LIMIT 1", (game_id, seq))
+        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+
+    async def record_undo(self, game_id: int, target: int, *, seq: int, user_id: int | None,
+                          side: str | None, text: str, events: list[Any], state: dict[str, Any],
+                          undone_by: int | None, consent_by: int | None,
+                          interaction_id: str | None = None) -> None:
+        """Take back command ``target`` (bot/undo.py), in ONE transaction: mark it undone, append
+        the record of the undo at ``seq`` (itself marked, so no replay applies it), drop the
+        snapshots from ``target`` on (they hold its effects) and store ``state`` (the game
+        without it) as the snapshot at ``seq``. Raises like :meth:`append_command`, and
+        :class:`StoreError` if ``target`` is not a command in force."""
+        when = _now()
+        try:
+            async with self._transaction() as db:
+                if interaction_id is not None and await self._one(
+                        "SELECT 1 FROM commands WHERE interaction_id = ?", (interaction_id,), db):
+                    raise DuplicateInteraction(f"interaction {interaction_id} already applied")
+                last = await self._one("SELECT COALESCE(MAX(seq), 0) FROM commands"
+                                       " WHERE game_id = ?", (game_id,), db)
+                if seq != last + 1:
+                    raise SeqConflict(f"game {game_id}: got seq {seq}, expected {last + 1}")
+                cursor = await db.execute(
+                    "UPDATE commands SET undone_at = ?, undone_by = ? WHERE game_id = ? AND seq = ?"
+                    " AND undone_at IS NULL", (when, undone_by, game_id, target))
+                if cursor.rowcount != 1:
+                    raise StoreError(f"game {game_id}: command {target} is not in force")
+                await db.execute(
+                    f"INSERT INTO commands ({_COMMAND_READ}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, user_id, side, text, "[]", _dumps(events), interaction_id, when,
+                     when, consent_by))
+                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, target))
+                await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                                 (game_id, seq, _dumps(state)))
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"game {game_id}: cannot record the undo of {target}: {exc}") from exc
 
     async def truncate_after(self, game_id: int, seq: int) -> int:
         """Delete commands and snapshots with seq > ``seq`` (undo); returns commands removed."""

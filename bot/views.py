@@ -52,7 +52,11 @@ def refusal_text(error: BaseException) -> str:
 
 
 async def refuse(interaction: discord.Interaction, error: BaseException | str) -> None:
-    """The ephemeral answer to a refused request; nothing was stored."""
+    """The ephemeral answer to a refused request; nothing was stored. A question the game asks
+    instead (an error with `public`: bot/physical_dice.py's dice request) is posted for all."""
+    if getattr(error, "public", False):
+        await send(interaction, str(error))
+        return
     text = error if isinstance(error, str) else refusal_text(error)
     await send(interaction, f"❌ {text}", ephemeral=True, quiet=True)
 
@@ -123,22 +127,24 @@ async def post_result(interaction: discord.Interaction, service: GameService, re
         return
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
-    await send(interaction, result_text(result), **await result_message_parts(service, result))
+    from .status_message import refresh_quietly, with_pings
+    kwargs = await result_message_parts(service, result, actor=interaction.user.id)
+    await send(interaction, with_pings(result_text(result), kwargs), **kwargs)
+    await refresh_quietly(interaction.client, result.game_id)      # the game's one status message
 
 
-async def result_message_parts(service: GameService, result: ActResult) -> dict[str, Any]:
+async def result_message_parts(service: GameService, result: ActResult, actor: int | None = None) -> dict[str, Any]:
     """The board file, the decision buttons and the mentions of a result's public message
-    (a reply to the action, or a deadline's post in the channel)."""
+    (a reply to the action, or a deadline's post in the channel). `actor` is never pinged."""
     png = await asyncio.to_thread(service.render, result)
     kwargs: dict[str, Any] = {}
     if (f := board_file(png)) is not None:
         kwargs["file"] = f
     if (view := pending_view(result)) is not None:
         kwargs["view"] = view
-    # The next player is named every time, but pinged only when the turn passes to them.
-    ping = result.to_act_user if result.to_act_side not in (None, result.side) else None
-    kwargs["allowed_mentions"] = (discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(ping)])
-                                  if ping else discord.AllowedMentions.none())
+    # Whoever the game waits on is named every time, but pinged once per wait (bot/status_message.py).
+    from .status_message import mention_kwargs, pings_for
+    kwargs["allowed_mentions"] = mention_kwargs(await pings_for(service, result, actor))
     return kwargs
 
 
@@ -155,6 +161,8 @@ async def post_board(interaction: discord.Interaction, service: GameService, loa
     if pending is not None and loaded.row.status == "active":
         kwargs["view"] = decision_view(loaded.row.id, loaded.seq, pending)
     await send(interaction, text, quiet=quiet, **kwargs)
+    from .status_message import refresh_quietly
+    await refresh_quietly(interaction.client, loaded.row.id)      # the game's one status message
 
 
 # --- the pending-decision buttons ------------------------------------------------------------

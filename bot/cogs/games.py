@@ -12,6 +12,7 @@ from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, deadline_set_text
 from ..store import StoreError
 from ..views import post_board, post_result, quiet_turn, refuse, send, turn_line
 from . import service_of
+from .history import HistoryCommands, show_board_at   # /game replay, export, import; board at:
 
 RULESET_CHOICES = [app_commands.Choice(name=rs.name, value=rid) for rid, rs in sorted(rulesets().items())]
 
@@ -21,6 +22,9 @@ async def _scenario_autocomplete(interaction: discord.Interaction, current: str)
     try:
         rs = service_of(interaction).ruleset_of(str(rid))
         found = rs.scenarios()
+        from ..uploads import choices as uploaded       # this server's own (bot/uploads.py)
+        found = found + [(sid, f"{title} (uploaded)") for sid, title in
+                         await uploaded(service_of(interaction).store, interaction.guild_id, rs.id)]
     except Exception:
         return []
     cur = (current or "").lower()
@@ -36,7 +40,9 @@ async def _options_autocomplete(interaction: discord.Interaction, current: str) 
     sid = getattr(interaction.namespace, "scenario", None)
     try:
         rs = service_of(interaction).ruleset_of(str(rid))
-        known = game_options(rs, rs.load_scenario(str(sid)))
+        from ..uploads import custom_text               # a scenario this server uploaded
+        text = await custom_text(service_of(interaction).store, interaction.guild_id, rs, str(sid))
+        known = game_options(rs, rs.parse_scenario(text) if text else rs.load_scenario(str(sid)))
     except Exception:
         return []
     typed = [w.strip() for w in (current or "").split(",")]
@@ -62,7 +68,7 @@ async def _side_autocomplete(interaction: discord.Interaction, current: str) -> 
 
 
 @app_commands.guild_only()
-class GamesCog(commands.GroupCog, group_name="game", group_description="Create, join and manage this channel's game"):
+class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_description="Create, join and manage this channel's game"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         super().__init__()
@@ -71,23 +77,32 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
     @app_commands.describe(ruleset="The rule system", scenario="The battle to fight",
                            side="Take this side yourself (optional)",
                            seed="Dice seed, to replay a game exactly (optional)",
-                           options="The battle's optional rules to play with, comma separated (optional)")
-    @app_commands.choices(ruleset=RULESET_CHOICES)
+                           options="The battle's optional rules to play with, comma separated (optional)",
+                           dice="Who rolls: Herald (seeded, the default) or the players, entering results with /dice")
+    @app_commands.choices(ruleset=RULESET_CHOICES, dice=[
+        app_commands.Choice(name="Herald rolls (seeded, recorded)", value="seeded"),
+        app_commands.Choice(name="Physical: the players roll and enter the results", value="physical")])
     @app_commands.autocomplete(scenario=_scenario_autocomplete, side=_side_autocomplete,
                                options=_options_autocomplete)
     async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str,
-                  side: str | None = None, seed: str | None = None, options: str | None = None) -> None:
+                  side: str | None = None, seed: str | None = None, options: str | None = None,
+                  dice: str | None = None) -> None:
         service = service_of(interaction)
         chosen = [o.strip() for o in (options or "").split(",") if o.strip()]
         try:
+            from ..physical_dice import check_mode, mode_note, set_mode     # who rolls
+            mode = check_mode(dice)
             loaded = await service.new_game(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                             ruleset, scenario, seed, side=side, options=chosen)
+            if mode != "seeded":
+                await set_mode(service, loaded.row.id, mode)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
         rs, sc = loaded.ruleset, loaded.scenario
         seated = f" {interaction.user.mention} takes {side.title()}." if side else ""
         rules = f"\nOptional rules: {', '.join(chosen)}." if chosen else ""
+        rules += mode_note(mode)
         await send(interaction, f"New game #{loaded.row.id}: **{rs.name}**, {getattr(sc, 'title', loaded.row.scenario_id)}."
                    f"{seated}{rules}\nSides: {', '.join(s.title() for s in rs.sides)}. "
                    "Take one with /game join, then /game start.")
@@ -142,7 +157,13 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
                          f"**{title}** begins.\n{turn_line(loaded, None)}")
 
     @app_commands.command(name="board", description="Show the board of this channel's game")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(at="The board after this log entry (#0: the opening board; /game log numbers them)",
+                           turn="The board at the start of this turn")
+    async def board(self, interaction: discord.Interaction, at: app_commands.Range[int, 0, 1000000] | None = None,
+                    turn: app_commands.Range[int, 1, 100000] | None = None) -> None:
+        if at is not None or turn is not None:          # an earlier point (bot/cogs/history.py)
+            await show_board_at(interaction, at, turn)
+            return
         service = service_of(interaction)
         try:
             loaded = await service.load(interaction.channel_id, finished_ok=True)
@@ -174,6 +195,16 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Create, 
             await refuse(interaction, exc)
             return
         await send(interaction, deadline_set_text(row.id, deadline_hours(row.options)), quiet=True)
+
+    @app_commands.command(name="list", description="This server's games, their channels and who is to move")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        from ..club import game_list          # bot/club.py: the server view
+        try:
+            text = await game_list(service_of(interaction), interaction.guild_id)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, text, quiet=True)
 
     @app_commands.command(name="log", description="The latest adjudications, with their rule sections")
     @app_commands.describe(count="How many events to show (1-25, default 10)")

@@ -8,7 +8,7 @@ from engine.core.errors import Illegal
 from engine.core.pending import Answer, PendingDecision
 
 from . import board, campaign, cards, combat, movement, rules, tables
-from .scenario import Scenario, list_scenarios, load_scenario, parse_scenario
+from .scenario import MAX_SCENARIO_BYTES, Scenario, list_scenarios, load_scenario, parse_scenario
 from .setup import new_state
 from .state import BattleCryState
 
@@ -53,6 +53,37 @@ class BattleCryRuleset:
     def swapped_options(self, options: dict) -> dict:
         """BC §6 Balancing: the options of the return game, sides swapped."""
         return campaign.swapped_options(options)
+
+    # -- club campaigns (bot/campaigns.py) ----------------------------------------------------
+    max_scenario_bytes = MAX_SCENARIO_BYTES          # the upload limit of a club's scenario file
+    campaign_terms = {
+        "score": "Campaign Flags", "tiebreak": "flag difference", "section": "BC §6",
+        "min_games": 3,
+        "rule": "BC §6 Campaign: the winner of each battle gains Campaign Flags = the flags he "
+                "captured - the flags his opponent captured (digest §5.3); the campaign, at least "
+                "3 battles, is won by the most Campaign Flags"}
+
+    def campaign_score(self, scenario: Scenario, state: BattleCryState) -> dict[str, tuple[str, int, dict]]:
+        """BC §6 Campaign (digest §5.3, §6): each side's (outcome, score, detail) in a finished
+        battle; the score is the Campaign Flags it gains (campaign.campaign_flags: the winner's
+        flags - the loser's, never below 0; the loser gains none). The flags are those that
+        decided the battle (rules.end_report: Shiloh's held objectives count). The detail's
+        `tiebreak` is the side's own flags minus the enemy's, which orders players level on
+        Campaign Flags (HERALD: the book names no tie-break; a drawn campaign stays drawn).
+        HERALD: the book's "if the supply of flags runs out, both players put back an equal
+        number" is about the box's flag pieces; taking the same number from both totals never
+        changes who has the most, so Herald keeps the full counts."""
+        report = rules.end_report(scenario, state)
+        winner, flags = report["winner"], report["flags"]
+        out = {}
+        for side in tables.SIDES:
+            enemy = state.other(side)
+            outcome = "draw" if winner is None else "win" if side == winner else "loss"
+            score = report["campaign_flags"] if outcome == "win" else 0
+            out[side] = (outcome, score, {"flags": flags[side], "flags_lost": flags[enemy],
+                                          "tiebreak": flags[side] - flags[enemy],
+                                          "result": state.result, "section": "BC §6"})
+        return out
 
     def apply(self, scenario: Scenario, state: BattleCryState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)

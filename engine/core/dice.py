@@ -6,9 +6,20 @@ own results (physical dice rolled at a club table, or a test's fixed dice): thos
 """
 from __future__ import annotations
 
+import contextvars
 import hashlib
 
 from .errors import DiceNeeded, Illegal
+
+# What-if mode (engine/core/odds.py): while a what-if is set here, every die comes from it
+# (`what_if.roll(sides, purpose)`) and a hidden draw is refused (`what_if.hidden(bound)` raises):
+# nothing is drawn from the seeded stream, so a what-if can never reveal hidden randomness.
+WHAT_IF: contextvars.ContextVar = contextvars.ContextVar("herald_what_if", default=None)
+
+# Physical-dice mode (bot/physical_dice.py): while True, every command's stream (game.run_command)
+# is strict, so a die the command did not bring raises DiceNeeded (with its purpose and sides)
+# instead of being drawn from the seed. Hidden draws (cards, shuffles) stay seeded.
+PHYSICAL_DICE: contextvars.ContextVar = contextvars.ContextVar("herald_physical_dice", default=False)
 
 
 def _draw(seed: int | str, index: int, bound: int) -> int:
@@ -29,6 +40,9 @@ class DiceStream:
 
     def roll(self, sides: int, purpose: str) -> int:
         """One die, 1..sides."""
+        what_if = WHAT_IF.get()
+        if what_if is not None:
+            return what_if.roll(sides, purpose)
         if self.supplied:
             value = self.supplied.pop(0)
             if not 1 <= value <= sides:
@@ -36,13 +50,16 @@ class DiceStream:
             self.used_supplied.append(value)
             return value
         if self.strict:
-            raise DiceNeeded(purpose)
+            raise DiceNeeded(purpose, sides=sides)
         value = _draw(self.seed, self.draws, sides) + 1
         self.draws += 1
         return value
 
     def randbelow(self, bound: int) -> int:
         """A hidden draw (shuffles): always from the seeded stream, never supplied."""
+        what_if = WHAT_IF.get()
+        if what_if is not None:
+            what_if.hidden(bound)
         value = _draw(self.seed, self.draws, bound)
         self.draws += 1
         return value

@@ -28,8 +28,9 @@ class Ambiguous(HeraldError):
 
 
 class DiceNeeded(HeraldError):
-    """Physical-dice mode: the supplied results ran out; `count` more are needed for `purpose`."""
+    """Physical-dice mode: the supplied results ran out; `count` more are needed for `purpose`,
+    each a face of a d`sides` (0 when unknown)."""
 
-    def __init__(self, purpose: str, count: int = 1):
-        self.purpose, self.count = purpose, count
+    def __init__(self, purpose: str, count: int = 1, sides: int = 0):
+        self.purpose, self.count, self.sides = purpose, count, sides
         super().__init__(f"{count} die result(s) needed for {purpose}")

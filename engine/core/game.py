@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .commands import Command, parse
-from .dice import DiceStream
+from .dice import PHYSICAL_DICE, DiceStream
 from .errors import Illegal
 from .events import Event
 
@@ -85,7 +85,7 @@ def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list
     the command did not need, and keep the stream position in the new state. `body(st, stream)`
     runs the rules on the copy and returns the events."""
     st = state.copy()
-    stream = DiceStream(st.seed, st.draws, list(cmd.dice))
+    stream = DiceStream(st.seed, st.draws, list(cmd.dice), strict=PHYSICAL_DICE.get())
     events = body(st, stream)
     if stream.supplied and cmd.exact_dice:
         raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")
@@ -148,7 +148,8 @@ class Game:
         cmd = parse(line) if isinstance(line, str) else line
         if dice_queue and not cmd.dice:
             cmd = replace(cmd, dice=tuple(dice_queue), exact_dice=False)
-        new_state, events = self.ruleset.apply(self.scenario, self.state, side, cmd)
+        from .referee import apply_command     # a referee's correction replays too
+        new_state, events = apply_command(self.ruleset, self.scenario, self.state, side, cmd)
         used = sum(len(e.dice) for e in events) if not cmd.exact_dice else len(cmd.dice)
         used = min(used, len(cmd.dice))
         if not cmd.exact_dice:

@@ -6,7 +6,7 @@ from engine.core.game import register
 from engine.core.pending import Answer, PendingDecision
 
 from . import rules
-from .scenario import list_scenarios, load_scenario, parse_scenario
+from .scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
 from .sequence import ORDER_NAMES, next_to_activate
 from .setup import new_state
 from .state import SIDES, TacwState
@@ -44,6 +44,48 @@ class TacwRuleset:
 
     def apply(self, scenario, state: TacwState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)
+
+    # -- club campaigns (bot/campaigns.py) ----------------------------------------------------
+    max_scenario_bytes = MAX_SCENARIO_BYTES          # the upload limit of a club's scenario file
+    campaign_terms = {
+        "score": "victory level points", "tiebreak": "VP difference",
+        "section": "TACW Victory Determination", "min_games": 1,
+        "rule": "TACW Victory Determination, scored by Herald: each battle gives its victory level "
+                "on the five-step schedule (decisive victory 4, marginal victory 3, draw 2, "
+                "marginal defeat 1, decisive defeat 0); the VP difference breaks ties"}
+    # HERALD: TACW has no campaign rules. A club's campaign scores each battle by the victory
+    # level its own schedule gives (scenario victory bands, after the VP count), one point per
+    # step, so battles of different sizes weigh the same; a resignation concedes a decisive
+    # victory (the resigning side leaves the field: no schedule is consulted).
+    LEVEL_POINTS = {"decisive": 4, "marginal": 3}
+
+    def campaign_score(self, scenario, state: TacwState) -> dict[str, tuple[str, int, dict]]:
+        """Each side's (outcome, score, detail) in a finished battle (TACW Victory Determination;
+        see `campaign_terms`). The detail carries both sides' VP as counted at the end and the
+        side's VP difference, the `tiebreak`."""
+        from .tables import VICTORY_LEVEL_NAMES
+        from .victory import victory_points
+        vp = {s: sum(v.values()) for s, v in victory_points(scenario, state).items()}
+        resigned = "resigns" in (state.result or "")
+        key = "" if resigned else scenario.victory_level(vp["parliament"] - vp["royalist"])
+        winner = state.winner if state.winner in SIDES else None
+        step = "decisive" if resigned else key.rsplit("_", 1)[-1] if winner else ""
+        level = (f"{winner.title()} decisive victory (resignation)" if resigned and winner
+                 else VICTORY_LEVEL_NAMES.get(key, key) or "Draw")
+        out = {}
+        for side in SIDES:
+            enemy = state.other(side)
+            if winner is None:
+                outcome, score = "draw", 2
+            elif side == winner:
+                outcome, score = "win", self.LEVEL_POINTS.get(step, 3)
+            else:
+                outcome, score = "loss", 4 - self.LEVEL_POINTS.get(step, 3)
+            out[side] = (outcome, score, {"vp": vp[side], "vp_lost": vp[enemy],
+                                          "tiebreak": vp[side] - vp[enemy], "level": level,
+                                          "result": state.result,
+                                          "section": "TACW Victory Determination"})
+        return out
 
     # the verb that answers each kind of pending decision, and the rule that asks
     ANSWER_VERBS = {"bypass": ("bypass", "TACW §4.4"), "reaction_fire": ("react", "TACW §9.7"),

@@ -78,6 +78,11 @@ EXPECTED = {"game", "hand", "play", "order", "move", "battle", "retreat", "end",
             "reform", "leader", "attack", "resolve", "counter", "react", "react_move", "intercept",
             "deploy", "assign",   # the deployment phase of a battle set up by areas
             "halt", "enter", "boatbridge"}   # the battles' special rules (D100, D123, D108)
+EXPECTED |= {"explain", "rules"}      # arbitration (bot/cogs/arbitration.py)
+EXPECTED |= {"dice", "undo"}          # physical dice, undo with consent (bot/cogs/club_actions.py)
+EXPECTED |= {"seat", "referee", "turn"}   # seats and roles, turn flow (bot/cogs/club.py)
+EXPECTED |= {"campaign", "scenario"}   # campaigns, uploaded scenarios (bot/cogs/campaign.py, scenarios.py)
+EXPECTED |= {"odds"}                  # the exact what-if (bot/cogs/odds.py)
 
 
 async def test_schema_is_valid(bot):
@@ -86,7 +91,9 @@ async def test_schema_is_valid(bot):
     by_name = {c["name"]: c for c in payload}
     assert set(by_name) == EXPECTED
     game = {o["name"]: o for o in by_name["game"]["options"]}
-    assert set(game) == {"new", "join", "leave", "start", "board", "status", "log", "resign", "abandon", "deadline", "rematch"}
+    assert set(game) == {"new", "join", "leave", "start", "board", "status", "log", "resign", "abandon", "deadline", "rematch",
+                         "list",   # the server view (bot/club.py)
+                         "replay", "export", "import"}   # history (bot/cogs/history.py)
     assert all(o["type"] == 1 for o in game.values())
     new = {o["name"]: o for o in game["new"]["options"]}
     assert [c["value"] for c in new["ruleset"]["choices"]] == ["battlecry", "tacw"]

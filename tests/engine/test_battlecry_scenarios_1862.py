@@ -513,12 +513,12 @@ def test_gaines_mill_opening():
     run(g, "confederate: retreat 0503", "union: end")
     assert at(g, "ci4") == ("0503", 3)
     # Turn 3: Jackson arrives past the swamp's head; a Probe orders two units, not three.
-    run(g, "confederate: play probe-left", "confederate: order ci8 ci9")
+    run(g, "confederate: play probe-left", "confederate: order ci8")
     before = g.state.state_hash()
-    with pytest.raises(Illegal, match="gives 2 orders; that would be 3"):
-        g.apply("confederate", "order ci10")
+    with pytest.raises(Illegal, match="Probe Left gives 2 orders; that would be 3"):
+        g.apply("confederate", "order ci9 ci10")
     assert g.state.state_hash() == before                                   # refused, untouched
-    ev = run(g, "confederate: move ci9 1004", "confederate: move ci8 0904",
+    ev = run(g, "confederate: order ci9", "confederate: move ci9 1004", "confederate: move ci8 0904",
              "confederate: battle ci9 1007 dice=1,1", "confederate: battle ci8 0806 dice=1,1",
              "confederate: end")
     first = next(e for e in ev if e.kind == "battle")

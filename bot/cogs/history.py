@@ -1,0 +1,120 @@
+"""/game replay, /game export, /game import, and the board at an earlier point (/game board at: or
+turn:): the slash-command face of bot/history.py (issue 5, Club play "History").
+
+`HistoryCommands` is a mixin of GamesCog (bot/cogs/games.py), so its commands are subcommands of
+/game; /game board keeps its place in GamesCog and hands `at`/`turn` to `show_board_at`.
+
+Replies: a past board and a replay are public (the channel's view: nothing hidden is drawn);
+the export of an unfinished battle is sent only to the player who asked (its seed deals every
+card and die to come), a finished battle's file to the channel; every refusal is ephemeral.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+from discord import app_commands
+
+from engine.core.errors import HeraldError
+
+from .. import history
+from ..store import StoreError
+from ..views import board_file, clip, refuse, send
+
+log = logging.getLogger(__name__)
+
+
+def _service(interaction: discord.Interaction):
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+async def show_board_at(interaction: discord.Interaction, at: int | None, turn: int | None) -> None:
+    """/game board at:<#> or turn:<n>: the public board at that point, with what happened then.
+    No decision buttons: a past board answers nothing."""
+    service = _service(interaction)
+    try:
+        point = await history.board_at(service, interaction.channel_id, at=at, turn=turn,
+                                       ready=lambda: interaction.response.defer(thinking=True))
+    except (HeraldError, StoreError) as exc:
+        await refuse(interaction, exc)
+        return
+    png = await asyncio.to_thread(service.render, point.game, None, "full")
+    kwargs = {"file": f} if (f := board_file(png)) is not None else {}
+    await send(interaction, point.caption, quiet=True, **kwargs)
+
+
+def _names(interaction: discord.Interaction) -> dict[int, str]:
+    """Display names of the people the client knows (the exporter at least); others are named
+    after their side in the file."""
+    names = {interaction.user.id: interaction.user.display_name}
+    guild = interaction.guild
+    if guild is not None:
+        for member in guild.members:
+            names.setdefault(member.id, member.display_name)
+    return names
+
+
+class HistoryCommands:
+    """Subcommands of /game for the history of the channel's game. Every refusal is decided
+    before the reply is deferred (so it stays private), except an import whose replay fails:
+    that reply was deferred privately and the public announcement is a second message."""
+
+    @app_commands.command(name="replay", description="An animated replay (GIF) of the battle, or of one turn")
+    @app_commands.describe(turn="Only this turn (from its start to the start of the next); default: the whole battle")
+    async def replay(self, interaction: discord.Interaction,
+                     turn: app_commands.Range[int, 1, 100000] | None = None) -> None:
+        service = _service(interaction)
+        try:
+            made = await history.replay(service, interaction.channel_id, turn,
+                                        ready=lambda: interaction.response.defer(thinking=True))
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        except Exception:
+            log.exception("replay of channel %s failed", interaction.channel_id)
+            await refuse(interaction, "the replay could not be drawn (an internal fault)")
+            return
+        await send(interaction, made.caption, quiet=True,
+                   file=discord.File(io.BytesIO(made.replay.gif), filename=made.filename))
+
+    @app_commands.command(name="export", description="This game as a file: herald play --load continues it, /game import loads it")
+    async def export(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        try:
+            made = await history.export_game(
+                service, interaction.channel_id, interaction.user.id, _names(interaction),
+                ready=lambda private: interaction.response.defer(thinking=True, ephemeral=private))
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, made.text, ephemeral=made.hidden, quiet=True,
+                   file=discord.File(io.BytesIO(made.data), filename=made.filename))
+
+    @app_commands.command(name="import", description="Load a game file from /game export into this channel, to continue it")
+    @app_commands.describe(file="The .json file /game export gave (checked and replayed before anything is stored)")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        service = _service(interaction)
+        if file.size > history.MAX_FILE_BYTES:
+            await refuse(interaction, f"this game file cannot be loaded: it is {file.size} bytes, over the "
+                         f"{history.MAX_FILE_BYTES // 1024} KiB a game file may have")
+            return
+        # private until the game is stored: a refused file concerns only the one who sent it
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        try:
+            if await service.store.active_game(interaction.channel_id) is not None:
+                raise history.ChannelBusy("busy")
+            data = await file.read()
+            made = await history.import_game(service, interaction.guild_id, interaction.channel_id,
+                                             interaction.user.id, data)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        except discord.HTTPException as exc:
+            await refuse(interaction, f"the file could not be downloaded from Discord ({exc.status}); try again")
+            return
+        await send(interaction, f"✅ Game #{made.game.row.id} is imported.", ephemeral=True, quiet=True)
+        png = await asyncio.to_thread(service.render, made.game, None, "full")
+        kwargs = {"file": f} if (f := board_file(png)) is not None else {}
+        await interaction.followup.send(clip(made.text), allowed_mentions=discord.AllowedMentions.none(), **kwargs)

@@ -1,0 +1,84 @@
+"""/odds: the exact what-if (issue 5, Arbitration; engine/core/odds.py decides everything).
+
+`/odds action:<command line>` runs the action the player is considering (a Battle Cry battle,
+Rally, Sharp Shooter; a TACW fire, Salvo, assault, order change, continuation, bypass, rally,
+reform, interception, move...) WITHOUT committing it, for the asker's own side, and answers with
+the exact probability of each outcome and the same modifier breakdown as the real adjudication.
+
+The answer is ephemeral: it is the asker's plan, and it may use the asker's own hand (Battle
+Cry's Rally rolls one die per card in it). The engine refuses any what-if that would draw hidden
+randomness (a card, a shuffle) or depend on what the asker does not know (the secret boat
+bridge); spectators, who command nothing, are refused. The enumeration runs in a worker thread
+(it may take a second or two) after the interaction is deferred, so Discord's 3-second limit
+never bites and the bot keeps answering the other channels.
+"""
+from __future__ import annotations
+
+import asyncio
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine.core.errors import HeraldError
+from engine.core.odds import Odds, rules_for, what_if
+
+from ..service import NotAllowed
+from ..store import StoreError
+from ..views import MAX_CONTENT, refuse, send
+from . import service_of
+
+
+def odds_text(odds: Odds, limit: int = MAX_CONTENT) -> str:
+    """The answer, with as many outcomes as one message holds (the rarest summed up)."""
+    for shown, effects in ((20, 10), (15, 8), (12, 6), (10, 5), (8, 4), (6, 3), (4, 2), (3, 0)):
+        text = odds.text(limit=shown, effects=effects)
+        if len(text) <= limit:
+            return text
+    return text[: limit - 1] + "…"
+
+
+async def compute(service, channel_id: int, user_id: int, line: str) -> Odds:
+    """Load the channel's game, find the asker's side, enumerate in a worker thread."""
+    loaded = await service.load(channel_id)
+    side = loaded.side_of(user_id)
+    if side is None:
+        raise NotAllowed("only a seated player may ask the odds of their own action "
+                         "(spectators see the board and the log)")
+    return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line)
+
+
+async def complete_action(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The verbs the channel's ruleset answers, with what each asks; then the typed line."""
+    try:
+        loaded = await service_of(interaction).load(interaction.channel_id)
+        askable = getattr(rules_for(loaded.ruleset), "ASKABLE", {}) or {}
+    except Exception:
+        return []
+    cur = (current or "").strip()
+    if " " in cur:
+        return [app_commands.Choice(name=cur[:100], value=cur[:100])]
+    return [app_commands.Choice(name=f"{verb}: {text}"[:100], value=verb)
+            for verb, text in sorted(askable.items()) if verb.startswith(cur.lower())][:25]
+
+
+class OddsCog(commands.Cog, name="Odds"):
+    """What-ifs: the exact odds of an action before it is given."""
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(name="odds",
+                          description="Exact odds of an action you are considering (nothing is committed)")
+    @app_commands.guild_only()
+    @app_commands.describe(action="The command you are considering, as /act takes it: "
+                                  "e.g. 'battle ui2 0604', 'fire r1 0605', 'attack r2 2020', 'continue'")
+    @app_commands.autocomplete(action=complete_action)
+    async def odds(self, interaction: discord.Interaction, action: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            result = await compute(service_of(interaction), interaction.channel_id, interaction.user.id, action)
+        except (HeraldError, StoreError) as exc:
+            await refuse(interaction, exc)
+            return
+        await send(interaction, odds_text(result), ephemeral=True, quiet=True)

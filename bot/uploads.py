@@ -1,0 +1,326 @@
+"""Custom scenarios a server uploads (issue 5, "Custom scenarios"): validate a file, preview it,
+store it in `custom_scenarios` (bot/migrations.py, migration 2), and find it again for
+/game new on that server.
+
+Validation, in order, all before anything is stored (a rejected file stores nothing):
+1. size: at most the ruleset's `max_scenario_bytes` (its scenario reader's own limit);
+2. text: UTF-8 (the error names the line of the first bad byte);
+3. schema: the ruleset's `parse_scenario`, the same validator the built-in battles pass (TOML
+   syntax, fields, every unit on a hex of the map that it may stand on...); its message is kept
+   and, where it names a field (``units[3].hex``), the line of that field is added;
+4. set-up: the ruleset's first state is built from it (seed 1), as /game new would;
+5. the id: lower-case letters, digits and hyphens, and not a built-in battle of the ruleset.
+The preview is the ruleset's board render of that first state (renders/<ruleset>.render_board).
+
+Games created from an upload keep the file's text in `games.scenario_text` (as every custom
+game does), so removing or replacing the upload never changes a game already created.
+No Discord here: the cog is bot/cogs/scenarios.py.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.core.errors import HeraldError
+from engine.core.game import Ruleset, new_state
+
+from .service import NotAllowed, Refused
+from .store import _now
+
+if TYPE_CHECKING:
+    from .store import Store
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_BYTES = 64 * 1024
+MAX_PER_SERVER = 50
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
+PREVIEW_SEED = 1
+CUSTOM_PREFIX = "custom:"          # an autocomplete value may say explicitly "the uploaded one"
+
+
+class UploadRejected(Refused):
+    """The file is not a valid scenario; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class CustomScenario:
+    """One row of `custom_scenarios`."""
+    guild_id: int
+    ruleset: str
+    scenario_id: str
+    title: str
+    text: str
+    uploaded_by: int | None
+    uploaded_at: str | None
+
+
+@dataclass
+class Checked:
+    """A file that passed every check: its text, the parsed scenario and its first state."""
+    ruleset: Ruleset
+    text: str
+    scenario: Any
+    state: Any
+
+    @property
+    def scenario_id(self) -> str:
+        return str(self.scenario.id)
+
+    @property
+    def title(self) -> str:
+        return str(getattr(self.scenario, "title", "") or self.scenario_id)
+
+
+# --- where in the file ---------------------------------------------------------------------------
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
+_STEP = re.compile(r"([A-Za-z_][\w-]*)(?:\[(\d+)\])?(?:\s*\(([^)]*)\))?")
+
+
+def _key_path(text: str) -> list[str]:
+    return [p.strip().strip("\"'") for p in text.split(".")]
+
+
+def line_index(text: str) -> dict[str, int]:
+    """Map each table and key of a TOML file to its line (1-based): 'units[3]' is the header of
+    the fourth [[units]], 'units[3].hex' its `hex = ` line, 'sides.union.cards' a key of
+    [sides.union]. Multi-line values are skipped by their key's line only (good enough to point
+    a reader at the place). A multi-line array written one inline table a line (`units = [` then
+`{ side = ..., hexes = [...] }` lines) indexes each element and its keys at its line."""
+    index: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    table = ""
+    depth = 0                      # brackets open in a multi-line array
+    array, item = "", 0            # that array's path, and its next element's index
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if depth > 0:
+            if depth == 1 and stripped.startswith("{"):     # one inline table per line
+                index.setdefault(f"{array}[{item}]", n)
+                for key in re.findall(r"([A-Za-z_][\w-]*)\s*=", stripped):
+                    index.setdefault(f"{array}[{item}].{key}", n)
+                item += 1
+            depth += stripped.count("[") - stripped.count("]")
+            continue
+        if not stripped or stripped.startswith("#"):
+            continue
+        m = _HEADER.match(stripped)
+        if m and "=" not in stripped.split("]")[0]:
+            name = ".".join(_key_path(m.group(2)))
+            if m.group(1) == "[[":
+                i = counts.get(name, 0)
+                counts[name] = i + 1
+                # nested arrays of tables ([[a.b]]) hang under the latest element of `a`
+                table = _resolve_array_parent(name, counts) + f"[{i}]"
+            else:
+                table = _resolve_array_parent(name, counts)
+            index.setdefault(table, n)
+            continue
+        m = _KEY.match(stripped)
+        if m:
+            key = ".".join(_key_path(m.group(1)))
+            index.setdefault(f"{table}.{key}" if table else key, n)
+            value = stripped.split("=", 1)[1]
+            depth = max(0, value.count("[") - value.count("]"))
+            array, item = (f"{table}.{key}" if table else key), 0
+    return index
+
+
+def _resolve_array_parent(name: str, counts: dict[str, int]) -> str:
+    parts = name.split(".")
+    out = []
+    for i, part in enumerate(parts):
+        out.append(part)
+        prefix = ".".join(parts[:i + 1])
+        if i < len(parts) - 1 and counts.get(prefix):
+            out[-1] = f"{part}[{counts[prefix] - 1}]"
+    return ".".join(out)
+
+
+def locate(message: str, text: str) -> int | None:
+    """The line a validator's message points at, or None. Messages name the place after the
+    file and the scenario id ("file [id] units[3] (Foot).hexes: ..."); an element named by id
+    ("wings (w1)") is found by its `id`."""
+    m = re.search(r"\]\s+([^:]+?):", message) or re.search(r"^[^\[:]*?\s([\w\-.\[\]]+):", message)
+    if not m:
+        return None
+    where = m.group(1)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        data = {}
+    steps: list[str] = []
+    node: Any = data
+    for name, idx, ident in _STEP.findall(where):
+        child = node.get(name) if isinstance(node, dict) else None
+        if idx == "" and ident and isinstance(child, list):
+            found = next((i for i, e in enumerate(child) if isinstance(e, dict) and str(e.get("id")) == ident), None)
+            idx = "" if found is None else str(found)
+        steps.append(f"{name}[{idx}]" if idx != "" else name)
+        node = child[int(idx)] if idx != "" and isinstance(child, list) and int(idx) < len(child) else child
+    index = line_index(text)
+    for k in range(len(steps), 0, -1):
+        hit = index.get(".".join(steps[:k]))
+        if hit is not None:
+            return hit
+    return None
+
+
+# --- validation ----------------------------------------------------------------------------------
+def max_bytes(rs: Ruleset) -> int:
+    return int(getattr(rs, "max_scenario_bytes", DEFAULT_MAX_BYTES))
+
+
+def builtin_ids(rs: Ruleset) -> set[str]:
+    return {sid for sid, _ in rs.scenarios()}
+
+
+def check_size(rs: Ruleset, size: int, filename: str) -> None:
+    limit = max_bytes(rs)
+    if size > limit:
+        raise UploadRejected(f"{filename} is {size // 1024 + 1} KiB: a {rs.name} scenario file is at most "
+                             f"{limit // 1024} KiB")
+    if size == 0:
+        raise UploadRejected(f"{filename} is empty")
+
+
+def decode(data: bytes, filename: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise UploadRejected(f"{filename}, line {line}: not UTF-8 text (save the file as UTF-8)") from None
+
+
+def validate(rs: Ruleset, data: bytes, filename: str) -> Checked:
+    """Every check of the module docstring; UploadRejected says what is wrong and where."""
+    check_size(rs, len(data), filename)
+    text = decode(data, filename)
+    try:
+        sc = rs.parse_scenario(text, source=filename)
+    except ValueError as exc:                   # each ruleset's ScenarioError
+        msg = str(exc)
+        line = locate(msg, text) if "line " not in msg else None
+        raise UploadRejected(f"{msg}" + (f" (line {line})" if line else "")) from None
+    sid = str(getattr(sc, "id", "") or "")
+    at = f" (line {line_index(text)['id']})" if "id" in line_index(text) else ""
+    if not ID_RE.match(sid):
+        raise UploadRejected(f"{filename}: id = {sid!r}: a scenario id is 1-48 lower-case letters, digits "
+                             f"and hyphens, starting with a letter or digit{at}")
+    if sid in builtin_ids(rs):
+        raise UploadRejected(f"{filename}: id '{sid}' is a built-in {rs.name} battle; give your file its own id{at}")
+    try:
+        state = new_state(rs, sc, PREVIEW_SEED)
+    except (ValueError, HeraldError, KeyError) as exc:
+        raise UploadRejected(f"{filename}: the battle cannot be set up: {exc}") from None
+    return Checked(rs, text, sc, state)
+
+
+def preview(checked: Checked) -> bytes | None:
+    """The board PNG of the scenario's first state, or None if the ruleset has no renderer or it
+    failed (the file is valid either way). Blocking: call through asyncio.to_thread."""
+    try:
+        module = importlib.import_module(f"renders.{checked.ruleset.id}")
+        return module.render_board(checked.scenario, checked.state, viewer=None, size="full")
+    except Exception:
+        log.exception("preview failed for an uploaded %s scenario", checked.ruleset.id)
+        return None
+
+
+def summary(checked: Checked) -> str:
+    """One line: units per side, and the provenance note if the file has one."""
+    sc = checked.scenario
+    units = getattr(sc, "units", None)
+    counts: dict[str, int] = {}
+    if isinstance(units, dict):
+        units = list(units.values())
+    for u in units or []:
+        if getattr(u, "kind", "") != "general":
+            counts[u.side] = counts.get(u.side, 0) + 1
+    parts = [f"{side.title()} {counts.get(side, 0)} units" for side in checked.ruleset.sides]
+    return ", ".join(parts)
+
+
+# --- the store -----------------------------------------------------------------------------------
+_COLUMNS = "guild_id, ruleset, scenario_id, title, text, uploaded_by, uploaded_at"
+
+
+async def get(store: Store, guild_id: int, ruleset_id: str, scenario_id: str) -> CustomScenario | None:
+    rows = await store._rows(f"SELECT {_COLUMNS} FROM custom_scenarios WHERE guild_id = ? AND ruleset = ?"
+                             " AND scenario_id = ?", (guild_id, ruleset_id, scenario_id))
+    return CustomScenario(**dict(rows[0])) if rows else None
+
+
+async def listing(store: Store, guild_id: int, ruleset_id: str | None = None) -> list[CustomScenario]:
+    rows = await store._rows(f"SELECT {_COLUMNS} FROM custom_scenarios WHERE guild_id = ?"
+                             " AND (? IS NULL OR ruleset = ?) ORDER BY ruleset, title COLLATE NOCASE",
+                             (guild_id, ruleset_id, ruleset_id))
+    return [CustomScenario(**dict(r)) for r in rows]
+
+
+async def save(store: Store, guild_id: int, checked: Checked, user_id: int, is_admin: bool) -> bool:
+    """Store a checked upload; True if it replaced the server's earlier file of the same id
+    (allowed to its uploader or an administrator)."""
+    rid, sid = checked.ruleset.id, checked.scenario_id
+    async with store._transaction() as db:
+        holder = await store._rows("SELECT uploaded_by FROM custom_scenarios WHERE guild_id = ? AND ruleset = ?"
+                                   " AND scenario_id = ?", (guild_id, rid, sid), db)
+        if holder and holder[0]["uploaded_by"] != user_id and not is_admin:
+            raise NotAllowed(f"this server already has a {checked.ruleset.name} scenario '{sid}', uploaded by "
+                             f"<@{holder[0]['uploaded_by']}>: only they or an administrator may replace it "
+                             "(or give your file another id)")
+        if not holder:
+            count = await store._one("SELECT COUNT(*) FROM custom_scenarios WHERE guild_id = ?", (guild_id,), db)
+            if count >= MAX_PER_SERVER:
+                raise Refused(f"this server already keeps {MAX_PER_SERVER} uploaded scenarios: "
+                              "/scenario remove one first")
+        await db.execute("INSERT OR REPLACE INTO custom_scenarios (guild_id, ruleset, scenario_id, title, text,"
+                         " uploaded_by, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (guild_id, rid, sid, checked.title, checked.text, user_id, _now()))
+    return bool(holder)
+
+
+async def remove(store: Store, guild_id: int, ruleset_id: str, scenario_id: str, user_id: int,
+                 is_admin: bool) -> CustomScenario:
+    """Delete an upload: by its uploader or an administrator. Games already created from it
+    keep their copy of the text."""
+    sid = scenario_id.removeprefix(CUSTOM_PREFIX)
+    found = await get(store, guild_id, ruleset_id, sid)
+    if found is None:
+        raise Refused(f"this server has no uploaded {ruleset_id} scenario '{sid}' (/scenario list)")
+    if found.uploaded_by != user_id and not is_admin:
+        raise NotAllowed(f"only <@{found.uploaded_by}>, who uploaded it, or an administrator may remove it")
+    async with store._transaction() as db:
+        await db.execute("DELETE FROM custom_scenarios WHERE guild_id = ? AND ruleset = ? AND scenario_id = ?",
+                         (guild_id, ruleset_id, sid))
+    return found
+
+
+async def custom_text(store: Store, guild_id: int | None, rs: Ruleset, scenario_id: str) -> str | None:
+    """The text /game new plays for `scenario_id` on this server: the server's upload of that id
+    ("custom:<id>" asks for the upload explicitly), or None for a built-in battle. A built-in id
+    always means the built-in battle (uploads may not take one, see `validate`)."""
+    if guild_id is None or not scenario_id:
+        return None
+    explicit = scenario_id.startswith(CUSTOM_PREFIX)
+    sid = scenario_id.removeprefix(CUSTOM_PREFIX)
+    found = await get(store, guild_id, rs.id, sid)
+    if found is None:
+        if explicit:
+            raise Refused(f"this server has no uploaded {rs.name} scenario '{sid}' (/scenario list)")
+        return None
+    if not explicit and sid in builtin_ids(rs):
+        return None
+    return found.text
+
+
+async def choices(store: Store, guild_id: int | None, ruleset_id: str) -> list[tuple[str, str]]:
+    """(value, title) of the server's uploads of a ruleset, for the /game new autocomplete."""
+    if guild_id is None:
+        return []
+    return [(f"{CUSTOM_PREFIX}{c.scenario_id}", c.title) for c in await listing(store, guild_id, ruleset_id)]

@@ -1,0 +1,548 @@
+"""`/odds`: the exact what-if (issue 5, Arbitration). Pure: no Discord, no store.
+
+A player considering an action (a Battle Cry battle, a TACW fire, an assault, an order change, a
+continuation...) asks what could happen. Herald runs the ruleset's own `apply` on the current
+state WITHOUT committing (the state is never touched: `apply` is pure) and enumerates every
+sequence of die results depth-first, so each outcome comes with its exact probability as a
+fraction (no sampling), and with the same modifier breakdown as the real adjudication (it is
+read from the events of the very same code).
+
+How the dice are enumerated. While a what-if runs, `engine.core.dice.WHAT_IF` holds a `_Walk`:
+every `DiceStream.roll` asks it for the next die, and every hidden draw (`randbelow`: card draws,
+shuffles) is refused (`HiddenInformation`), so a what-if never touches the seeded stream and can
+never reveal hidden randomness. One `apply` gives one leaf: the walk answers the dice of a fixed
+prefix, then the first face of each further die, and records every die asked for (its sides and
+purpose). The next leaf increments the last die that has a face left (an odometer), and so on
+until every face of every die has been tried. The leaves' probabilities add up to exactly 1
+(checked on every what-if).
+
+The horizon (HERALD decision). Some actions chain many dice (a TACW assault: the combat roll,
+Reaction Fire on the advance, morale checks, pursuit...): tens of thousands of sequences, each a
+full adjudication. A small tree (QUICK_LEAVES) is simply enumerated; for a larger one a few
+random descents estimate its size at each depth and the cost of a leaf (Knuth's estimator; the
+cost is the thread's CPU time, so a busy machine gives the same answer). When the whole tree
+does not fit the time budget (BUDGET, about two seconds), the enumeration stops at
+a horizon: the first `depth` dice are enumerated exactly, and each outcome is the position as it
+stands when the next die would be rolled ("...; then: morale check, Caernarvon"), read from the
+adjudication in progress. The probabilities stay exact; only the question is shorter, and the
+answer says so. A ruleset also marks dice beyond any question (`frozen`: TACW's next-turn
+initiative): the outcome is read there. Beyond `MAX_LEAVES` leaves, or when not even the first
+die fits, the what-if is refused with a clear message.
+
+The ruleset's part lives in `engine/<ruleset>/odds.py` (looked up by ruleset id, so a later
+ruleset only adds that module); every function is optional except `summary`:
+
+    ASKABLE = {verb: what it asks}            the verbs a player may ask about
+    refusal(sc, state, side, cmd)             a reason to refuse (hidden information), or None
+    follow_up(sc, state, side, done, events)  the next command of the what-if, or None: e.g. TACW
+                                              `attack` is followed by `resolve` (returns
+                                              (side, Command, note) with the assumption it makes)
+    faces(sides, purpose)                     [(face, weight)]: faces the rules read alike are
+                                              enumerated once with their weight (BC's two
+                                              Infantry faces; TACW's leader-loss d10: only a 9)
+    group(purpose)                            ((key), index) when the dice of one roll are
+                                              exchangeable (BC's battle dice: only how many of
+                                              each face counts), enumerated as multisets
+    frozen(purpose)                           True for a die beyond the question (TACW: the next
+                                              turn's initiative): the outcome is read there
+    summary(sc, before, after, events, side)  the outcome, as one line (the grouping key); it
+                                              must say nothing the asker may not know. At a
+                                              horizon `after` is the adjudication in progress
+                                              and `events` is empty.
+    breakdown(sc, state, side, events)        the calculation lines shown above the table
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import pickle
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable
+
+from .commands import Command, parse
+from .dice import WHAT_IF
+from .errors import CannotParse, HeraldError, Illegal
+
+MAX_LEAVES = 200_000          # the die sequences one what-if may enumerate
+MAX_DICE = 64                 # dice in one leaf (a loop of re-rolls is refused, not followed)
+BUDGET = 2.0                  # seconds the enumeration aims at (the horizon keeps it there)
+TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
+PROBES = 12                   # random descents that estimate the tree before enumerating it
+QUICK_LEAVES = 400            # a tree this small is enumerated without measuring it first
+SECTION = "Herald /odds (issue 5)"
+
+
+class HiddenInformation(HeraldError):
+    """The what-if would draw hidden randomness (a card, a shuffle) or depend on what the asker
+    does not know: refused, and nothing is shown."""
+
+
+class TooManyOutcomes(HeraldError):
+    """The what-if has more die sequences than Herald enumerates (MAX_LEAVES, TIME_LIMIT)."""
+
+
+# == the result ==================================================================================
+
+@dataclass
+class Outcome:
+    label: str                 # the ruleset's summary of what happened
+    probability: Fraction
+    leaves: int = 0            # how many enumerated die sequences gave it
+
+    @property
+    def percent(self) -> str:
+        return _percent(self.probability)
+
+
+@dataclass
+class Odds:
+    ruleset: str
+    side: str
+    line: str                          # the command asked about (the first one)
+    outcomes: list[Outcome]            # most likely first
+    leaves: int                        # die sequences enumerated
+    dice: list[str]                    # the kinds of dice the action rolls, in order
+    breakdown: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)   # the commands simulated, in order
+    horizon: int | None = None         # dice enumerated before the outcome is read, if cut short
+
+    def probability(self, label_part: str) -> Fraction:
+        """The probability of the outcomes whose label contains `label_part`."""
+        return sum((o.probability for o in self.outcomes if label_part in o.label), Fraction(0))
+
+    def effects(self) -> list[Outcome]:
+        """Each part of the outcomes ("; "-separated) with the chance it happens at all, in
+        whatever outcome: the marginal view ("ci2 eliminated: 19%")."""
+        parts: dict[str, list] = {}
+        for o in self.outcomes:
+            for part in dict.fromkeys(o.label.split("; ")):
+                entry = parts.setdefault(part, [Fraction(0), 0])
+                entry[0] += o.probability
+                entry[1] += o.leaves
+        return sorted((Outcome(k, v[0], v[1]) for k, v in parts.items()), key=lambda o: (-o.probability, o.label))
+
+    def text(self, limit: int = 20, effects: int = 10) -> str:
+        """The answer for people: the calculation, then each outcome with its exact chance, then
+        each effect alone. `limit` and `effects` cap the lines (the rarest are summed up)."""
+        head = f"**What if {self.side.title()}: `{self.line}`**"
+        if len(self.steps) > 1:
+            head += " (simulated: " + " → ".join(f"`{s}`" for s in self.steps) + ")"
+        lines = [head + " — exact odds, nothing committed"]
+        lines += self.breakdown
+        if self.dice:
+            more = f"; and {len(self.dice) - 6} more" if len(self.dice) > 6 else ""
+            lines.append("Dice: " + "; ".join(self.dice[:6]) + more)
+        else:
+            lines.append("No die decides it: the outcome is certain.")
+        if self.horizon is not None:
+            lines.append(f"Too many dice follow to enumerate them all: the first {self.horizon} "
+                         f"{'die is' if self.horizon == 1 else 'dice are'} enumerated, and each outcome "
+                         "is the position when the next die would be rolled (named after 'then').")
+        lines.append("**Outcomes**")
+        lines += _lines(self.outcomes, limit, "rarer outcomes")
+        parts = self.effects()
+        if effects and len(self.outcomes) > 4 and any("; " in o.label for o in self.outcomes):
+            lines.append("**Each effect, in any outcome**")
+            lines += _lines(parts, effects, "rarer effects", rest=False)
+        lines += [f"Note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _lines(items: list[Outcome], limit: int, rarer: str, rest: bool = True) -> list[str]:
+    out = []
+    for o in items[:limit]:
+        frac = "" if o.probability in (0, 1) else f" ({o.probability.numerator}/{o.probability.denominator})"
+        out.append(f"`{o.percent:>6}`{frac} {o.label}")
+    if len(items) > limit:
+        if rest:
+            p = sum((o.probability for o in items[limit:]), Fraction(0))
+            out.append(f"`{_percent(p):>6}` {len(items) - limit} {rarer}")
+        else:
+            out.append(f"… {len(items) - limit} {rarer}")
+    return out
+
+
+def _percent(p: Fraction) -> str:
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    v = float(p) * 100
+    if v < 0.1:
+        return "<0.1%"
+    if v > 99.9:
+        return ">99.9%"
+    return f"{v:.1f}%"
+
+
+# == the ruleset's part ==========================================================================
+
+def rules_for(ruleset: Any):
+    """The ruleset's odds module: a ruleset attribute `odds` if it has one, else
+    `engine.<ruleset id>.odds`. A ruleset without one has no what-if yet."""
+    mod = getattr(ruleset, "odds", None)
+    if mod is not None:
+        return mod
+    try:
+        return importlib.import_module(f"engine.{ruleset.id}.odds")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"engine.{ruleset.id}.odds":
+            raise
+        raise Illegal(f"{ruleset.name} has no what-if yet", SECTION) from None
+
+
+def _faces_default(sides: int, purpose: str) -> list[tuple[int, int]]:
+    return [(v, 1) for v in range(1, sides + 1)]
+
+
+def generic(purpose: str) -> str:
+    """'battle die 2 of 4' -> 'battle die': one name per kind of die in the answer."""
+    words = purpose.split()
+    if len(words) >= 4 and words[-2] == "of" and words[-1].isdigit() and words[-3].isdigit():
+        return " ".join(words[:-3])
+    return purpose
+
+
+# == the walk: one leaf per apply ================================================================
+
+@dataclass
+class _Die:
+    sides: int
+    purpose: str
+    faces: list[tuple[int, int]]      # (face, weight)
+    pick: int                         # index into faces
+    group: tuple | None = None        # ((key), index): exchangeable dice of one roll
+    low: int = 0                      # the lowest pick allowed (a multiset never goes down)
+
+
+class _Horizon(Exception):
+    """The walk reached a die it does not enumerate: the outcome is read there."""
+
+    def __init__(self, label: str, frozen: str = ""):
+        super().__init__(label)
+        self.label, self.frozen = label, frozen
+
+
+class _Walk:
+    """The `WHAT_IF` object for one apply: answers dice along `path`, then first faces (or, when
+    probing, random faces); stops at the horizon."""
+
+    def __init__(self, mod, path: list[int], horizon: int | None = None, read: Callable | None = None,
+                 rng: random.Random | None = None):
+        self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
+        self.dice: list[_Die] = []
+        self.faces = getattr(mod, "faces", None) or _faces_default
+        self.group = getattr(mod, "group", None) or (lambda purpose: None)
+        self.is_frozen = getattr(mod, "frozen", None) or (lambda purpose: False)
+        self.branching: list[int] = []    # probes: the choices open at each die
+
+    def roll(self, sides: int, purpose: str) -> int:
+        i = len(self.dice)
+        if i >= MAX_DICE:
+            raise TooManyOutcomes(f"this action could roll more than {MAX_DICE} dice in a row "
+                                  "(a chain of re-rolls): Herald does not enumerate it")
+        frozen = self.is_frozen(purpose)
+        if frozen or (self.horizon is not None and i >= self.horizon):
+            then = "" if frozen else f"; then: {generic(purpose)}"
+            raise _Horizon(self.read(_in_progress()) + then if self.read else then,
+                           generic(purpose).split(",")[0] if frozen else "")
+        faces = list(self.faces(sides, purpose))
+        group = self.group(purpose)
+        prev = self.dice[-1] if self.dice else None
+        same_roll = (group is not None and prev is not None and prev.group is not None
+                     and prev.group[0] == group[0] and prev.group[1] + 1 == group[1])
+        low = prev.pick if same_roll else 0
+        if i < len(self.path):
+            pick = self.path[i]
+        elif self.rng is not None:
+            pick = self.rng.randrange(low, len(faces))
+            self.branching.append(len(faces) - low)
+        else:
+            pick = low
+        self.dice.append(_Die(sides, purpose, faces, pick, group, low))
+        return faces[pick][0]
+
+    def hidden(self, bound: int) -> None:
+        raise HiddenInformation("a what-if cannot draw a card or shuffle: that would reveal hidden "
+                                "information (the deck, the other player's hand)")
+
+    # -- after the apply --------------------------------------------------------------------
+    def probability(self) -> Fraction:
+        """The leaf's chance: each die's face weight over its sides, times, for each roll of
+        exchangeable dice, the number of orders its multiset of faces can come in."""
+        p = Fraction(1)
+        runs: list[list[_Die]] = []
+        for i, d in enumerate(self.dice):
+            p *= Fraction(d.faces[d.pick][1], d.sides)
+            if d.group is None:
+                continue
+            prev = self.dice[i - 1] if i else None
+            if runs and runs[-1][-1] is prev and prev.group[0] == d.group[0] and prev.group[1] + 1 == d.group[1]:
+                runs[-1].append(d)
+            else:
+                runs.append([d])
+        for run in runs:
+            counts = Counter(x.pick for x in run)
+            p *= math.factorial(len(run)) // math.prod(math.factorial(c) for c in counts.values())
+        return p
+
+    def next_path(self) -> list[int] | None:
+        for i in range(len(self.dice) - 1, -1, -1):
+            d = self.dice[i]
+            if d.pick + 1 < len(d.faces):
+                return [x.pick for x in self.dice[:i]] + [d.pick + 1]
+        return None
+
+
+def _in_progress() -> Any:
+    """The state the adjudication in progress is changing: `run_command`'s working copy (every
+    ruleset's `apply` runs its rules inside `engine.core.game.run_command`)."""
+    from .game import run_command
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is run_command.__code__:
+            return frame.f_locals["st"]
+        frame = frame.f_back
+    raise TooManyOutcomes("too many dice follow to enumerate them, and this ruleset's adjudication "
+                          "cannot be read halfway")
+
+
+# == the what-if =================================================================================
+
+def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Command, *,
+            max_leaves: int = MAX_LEAVES, budget: float | None = BUDGET,
+            time_limit: float | None = TIME_LIMIT, horizon: int | None = None) -> Odds:
+    """The exact odds of `side` giving `line` now. Raises a HeraldError (the rules' own refusal
+    of an illegal action, HiddenInformation, TooManyOutcomes) with the reason.
+
+    `budget` (seconds) lets Herald pick a horizon when the whole tree would take longer (None:
+    always the whole tree); `horizon` forces one (the number of dice enumerated)."""
+    mod = rules_for(ruleset)
+    cmd = parse(line) if isinstance(line, str) else line
+    if cmd.dice:
+        raise CannotParse("a what-if enumerates every die: leave out dice=")
+    askable = getattr(mod, "ASKABLE", None)
+    if askable is not None and cmd.verb not in askable:
+        raise Illegal(f"/odds answers {', '.join(sorted(askable))}; `{cmd.verb}` cannot be asked "
+                      f"(it rolls no die, or it would reveal hidden information)", SECTION)
+    refusal = getattr(mod, "refusal", None)
+    why = refusal(scenario, state, side, cmd) if refusal else None
+    if why:
+        raise HiddenInformation(why)
+    run = _Runner(ruleset, scenario, state, side, cmd, mod)
+    if horizon is None and budget is not None:
+        # a small tree is simply enumerated; a larger one is measured, then cut at a horizon
+        try:
+            return run.enumerate(None, min(max_leaves, QUICK_LEAVES), budget / 4, quick=True)
+        except _TooBig:
+            horizon = run.choose_horizon(budget, max_leaves)
+    return run.enumerate(horizon, max_leaves, time_limit)
+
+
+class _TooBig(Exception):
+    """The quick enumeration of a small tree found a larger one."""
+
+
+class _Runner:
+    """One what-if's commands, applied leaf after leaf."""
+
+    def __init__(self, ruleset, scenario, state, side, cmd, mod):
+        self.ruleset, self.scenario, self.state, self.side, self.cmd = ruleset, scenario, state, side, cmd
+        self.summary = mod.summary
+        self.follow_up = getattr(mod, "follow_up", None)
+        self.mod = mod
+        self.notes: dict[str, None] = {}
+        self.memo: list = []              # the leading steps that drew no die (the same in every leaf)
+        self.first_events: list | None = None
+        self.steps: list[str] = [cmd.text]
+        self.cut = False                  # a horizon was met
+
+    def read(self, in_progress) -> str:
+        """The outcome at a horizon: the adjudication in progress, as the summary reads it."""
+        return self.summary(self.scenario, self.state, in_progress, [], self.side)
+
+    def leaf(self, walk: _Walk) -> str:
+        token = WHAT_IF.set(walk)
+        try:
+            label, events, done = self._run(walk)
+        except _Horizon as h:
+            if h.frozen:
+                self.notes.setdefault(f"the {h.frozen} roll that follows is beyond the question: "
+                                      "not enumerated", None)
+            else:
+                self.cut = True
+            return h.label.lstrip("; ") or "no effect"
+        except Illegal as exc:
+            if not walk.dice:          # refused before any die: the action itself is illegal
+                raise
+            return f"refused by the rules after the dice: {exc}"
+        finally:
+            WHAT_IF.reset(token)
+        if self.first_events is None:
+            self.first_events, self.steps = events, done
+        return label
+
+    def _run(self, walk: _Walk | None) -> tuple[str, list, list[str]]:
+        """Apply the what-if's commands (the asked one and its follow-ups) on copies."""
+        memo = self.memo if walk is not None else []
+        if memo:
+            current, events, done = memo[-1]
+        else:
+            current, events = self.ruleset.apply(self.scenario, _fast(self.state), self.side, self.cmd)
+            done = [self.cmd.text]
+            if walk is not None and not walk.dice:
+                memo.append((current, events, list(done)))
+        while self.follow_up is not None and len(done) < 8:
+            nxt = self.follow_up(self.scenario, current, self.side, done, events)
+            if nxt is None:
+                break
+            who, then, note = nxt
+            if note:
+                self.notes.setdefault(note, None)
+            current, more = self.ruleset.apply(self.scenario, current, who, then)
+            events = events + more
+            done = done + [then.text if who == self.side else f"{who}: {then.text}"]
+            if walk is not None and not walk.dice and len(memo) == len(done) - 1:
+                memo.append((current, events, list(done)))
+        return self.summary(self.scenario, self.state, current, events, self.side), events, done
+
+    def enumerate(self, horizon: int | None, max_leaves: int, time_limit: float | None,
+                  quick: bool = False) -> Odds:
+        """Every leaf, odometer order, the outcomes summed up exactly. Time is the thread's own
+        CPU time, so a busy machine does not change the answer."""
+        mod, cmd = self.mod, self.cmd
+        started = time.thread_time()
+        self.cut = False
+        totals: dict[str, list] = {}
+        dice_seen: dict[tuple[int, str], None] = {}
+        leaves = 0
+        total_p = Fraction(0)
+        path: list[int] | None = []
+        while path is not None:
+            walk = _Walk(mod, path, horizon, self.read)
+            label = self.leaf(walk)
+            p = walk.probability()
+            total_p += p
+            entry = totals.setdefault(label, [Fraction(0), 0])
+            entry[0] += p
+            entry[1] += 1
+            for d in walk.dice:
+                dice_seen.setdefault((d.sides, generic(d.purpose)), None)
+            leaves += 1
+            over_time = time_limit is not None and time.thread_time() - started > time_limit
+            if quick and (leaves >= max_leaves or over_time):
+                raise _TooBig()
+            if leaves > max_leaves:
+                raise TooManyOutcomes(f"`{cmd.text}` has more than {max_leaves:,} die sequences: too many "
+                                      "to enumerate exactly; ask about a smaller step")
+            if over_time:
+                raise TooManyOutcomes(f"`{cmd.text}` has too many die sequences to enumerate within "
+                                      f"{time_limit:.0f} s ({leaves:,} so far); ask about a smaller step")
+            path = walk.next_path()
+        if self.first_events is None:          # every leaf met the horizon: one whole adjudication
+            self.leaf(_Walk(mod, []))          # gives the first roll's calculation
+        if total_p != 1:                       # the enumeration is exact or it is a bug
+            raise AssertionError(f"what-if probabilities add up to {total_p}, not 1")
+        outcomes = sorted((Outcome(k, v[0], v[1]) for k, v in totals.items()),
+                          key=lambda o: (-o.probability, o.label))
+        breakdown = (getattr(mod, "breakdown", None) or _breakdown_default)(
+            self.scenario, self.state, self.side, self.first_events or [])
+        dice = [f"d{s} {p}" for s, p in dice_seen]
+        cut = horizon if horizon is not None and self.cut else None
+        return Odds(self.ruleset.id, self.side, cmd.text, outcomes, leaves, dice, list(breakdown),
+                    list(self.notes), self.steps, cut)
+
+    def choose_horizon(self, budget: float, max_leaves: int) -> int | None:
+        """Knuth's estimator: random descents give the tree's size at each depth and the cost of
+        a leaf; the deepest horizon whose leaves fit the budget (None: the whole tree fits)."""
+        rng = random.Random(0)            # Herald's own probes: no game die is drawn
+        sizes: list[list[int]] = []
+        cost = 0.0
+        for _ in range(PROBES):
+            walk = _Walk(self.mod, [], None, None, rng)
+            t0 = time.thread_time()
+            self.leaf(walk)
+            cost += time.thread_time() - t0
+            if not walk.branching:
+                return None               # no die, or the same dice whatever happens
+            sizes.append(list(_cumprod(walk.branching)))
+        cost /= PROBES
+        depth = max(len(s) for s in sizes)
+
+        def leaves_at(d: int) -> float:
+            return sum(s[min(d, len(s)) - 1] for s in sizes) / len(sizes)
+
+        fits = lambda d: leaves_at(d) <= max_leaves and leaves_at(d) * cost <= budget  # noqa: E731
+        if fits(depth):
+            return None
+        for d in range(depth - 1, 0, -1):
+            if fits(d):
+                return d
+        raise TooManyOutcomes(f"`{self.cmd.text}`: even its first die opens more outcomes than Herald "
+                              "enumerates in time; ask about a smaller step")
+
+
+def _cumprod(xs: list[int]):
+    p = 1
+    for x in xs:
+        p *= x
+        yield p
+
+
+# -- a faster copy for the what-if's many applies ------------------------------------------------
+# `apply` deep-copies its state (engine.core.game.run_command); a what-if applies thousands of
+# times, so it hands `apply` an instance of a subclass whose `copy` goes through pickle (the same
+# plain data, about three times faster than copy.deepcopy). Only the what-if's own copies are so.
+_FAST: dict[type, type] = {}
+
+
+def _pickle_copy(self):
+    return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+
+
+def _fast(state: Any) -> Any:
+    cls = type(state)
+    if cls in _FAST.values() or not hasattr(state, "__dict__") or not hasattr(state, "copy"):
+        return state
+    fast = _FAST.get(cls)
+    if fast is None:
+        name = f"_Fast{cls.__name__}"
+        fast = type(name, (cls,), {"copy": _pickle_copy, "__module__": __name__, "__qualname__": name})
+        globals()[name] = fast            # pickle finds the class by its module and name
+        _FAST[cls] = fast
+    out = object.__new__(fast)
+    out.__dict__.update(state.__dict__)   # shallow: `apply` copies before it changes anything
+    return out
+
+
+def _breakdown_default(scenario, state, side, events) -> list[str]:
+    """The calculation of the first roll, as its event records it (section, table, row,
+    base, each modifier with its reason and section)."""
+    ev = next((e for e in events if e.dice), None)
+    if ev is None:
+        return []
+    out = [f"[{ev.section}] {ev.table or ev.kind}" + (f", {ev.row}" if ev.row else "")]
+    for m in ev.modifiers:
+        out.append(f"  {m.value:+d}  {m.reason} ({m.section})")
+    return out
+
+
+# == checks the tests share ======================================================================
+
+def sampled(ruleset: Any, scenario: Any, state: Any, side: str, line: str, seeds) -> Counter:
+    """The outcomes of the REAL adjudication of `line` over many seeds (the seeded stream, no
+    what-if), counted by the ruleset's summary: the tests compare them with `what_if`."""
+    mod = rules_for(ruleset)
+    out: Counter = Counter()
+    cmd = parse(line)
+    for seed in seeds:
+        st = replace(state, seed=seed)
+        label, _, _ = _Runner(ruleset, scenario, st, side, cmd, mod)._run(None)
+        out[label] += 1
+    return out

@@ -1,0 +1,311 @@
+"""Animated replays (issue 5, Club play "History"): the public board after each action of a game,
+as one GIF sized for Discord.
+
+The frames are the ruleset renderer's own boards (`renders.<ruleset>.render_board_image`, or its
+PNG `render_board`), drawn for viewer None: the channel's view, so a Battle Cry hand is never
+drawn and TACW's secret boat bridge stays river until it is revealed. Each is scaled to at most
+MAX_WIDTH px and gets a one-line caption under it (the action's public narrative). Neither the
+renderer nor this module decides a rule: the caller hands over the states and the captions
+(bot/history.py replays them from the command log).
+
+Size (Discord: stay under 8 MiB, MAX_BYTES keeps a margin): every frame is mapped to ONE global
+palette of 255 colours chosen from the first and the last boards (the 256th index is the
+transparent one); each later frame is stored as the rectangle that changed since the one before,
+its unchanged pixels transparent, and a frame identical to the one before only lengthens it. The
+writer streams, one frame in memory at a time. When the file would pass the budget (projected from
+the first frames), the boards are drawn narrower, down to MIN_WIDTH, and only as a last resort is
+one action in k kept (the result says which, so the caller can say so).
+
+Timing: one frame per action, FRAME_TOTAL_MS spread over the actions (between MIN_FRAME_MS and
+MAX_FRAME_MS each), and a LAST_HOLD_MS hold on the final board. Figures for whole games:
+bench/replay_bench.py.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+
+from .common import STRIP_BG, STRIP_DIM, STRIP_FG, font
+
+MAX_BYTES = 8 * 1024 * 1024 - 512 * 1024     # Discord's 8 MiB, less room for the message itself
+MAX_WIDTH = 960                              # wide enough to read a hex id, small enough for a phone
+MIN_WIDTH = 480
+FRAME_TOTAL_MS = 120_000                     # a whole battle plays in about two minutes
+MIN_FRAME_MS, MAX_FRAME_MS = 250, 800
+LAST_HOLD_MS = 3000
+COLOURS = 255                                # palette colours; index 255 is transparent
+TRANSPARENT = 255
+CHECK_AFTER = 12                             # frames written before the size is projected
+
+_ZERO_IS_UNCHANGED = [255] + [0] * 255       # difference 0 -> "1" mask set (pixel unchanged)
+_NO_TRANSPARENT = list(range(255)) + [0]     # index 255 (padding) -> 0 (same colour)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One board of the replay: the state after an action, and what the caption says."""
+    state: Any
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The GIF and how it was made."""
+    gif: bytes
+    width: int
+    height: int
+    frames: int             # frames in the file (identical consecutive boards are one frame)
+    actions: int            # boards asked for
+    stride: int             # 1: every board; k: one board in k was kept (size budget)
+    frame_ms: int
+    seconds: float          # time taken to draw and encode
+    attempts: int           # encodings tried (a narrower one after each over the budget)
+
+    @property
+    def size(self) -> int:
+        return len(self.gif)
+
+
+class _TooBig(Exception):
+    def __init__(self, projected: float):
+        super().__init__(f"projected {projected:.0f} bytes")
+        self.projected = projected
+
+
+def frame_time(actions: int) -> int:
+    """Milliseconds per frame for a replay of `actions` boards (multiple of 10: GIF centiseconds)."""
+    ms = FRAME_TOTAL_MS // max(1, actions)
+    return int(min(MAX_FRAME_MS, max(MIN_FRAME_MS, ms)) // 10 * 10)
+
+
+def board_image(ruleset_id: str, scenario: Any, state: Any) -> Image.Image:
+    """The channel's (public) board of `state` as an RGB image, from the ruleset's renderer."""
+    module = importlib.import_module(f"renders.{ruleset_id}")
+    fn = getattr(module, "render_board_image", None)
+    if fn is not None:
+        return fn(scenario, state, viewer=None, size="full").convert("RGB")
+    with Image.open(io.BytesIO(module.render_board(scenario, state, viewer=None, size="full"))) as im:
+        return im.convert("RGB")
+
+
+def printable(text: str) -> str:
+    """The caption as the bundled font can draw it: no emoji (astral plane, variation selectors,
+    joiners), one line."""
+    kept = "".join(ch for ch in text if ord(ch) <= 0xFFFF and ord(ch) not in (0xFE0F, 0x200D))
+    return " ".join(kept.split())
+
+
+class _Layout:
+    """Where a board goes in a frame of a fixed size: on a canvas of one size (in the renderer's
+    pixels, top-aligned, the strip area padded), scaled by one factor to `width`, the caption band
+    at the bottom. One canvas and one factor for every frame: an unchanged area of the map gives
+    the same pixels in every frame, whatever the height of the information strip."""
+
+    def __init__(self, width: int, board_height: int, source_width: int):
+        self.source_width = source_width
+        # boards of one game differ in height only by their information strip's lines: leave
+        # room for two more lines than the tallest of the first and last boards
+        self.canvas_h = board_height + 2 * 22
+        # an integer reduction (pixel averaging, ~4x faster than a resize) when it lands within
+        # 10% under the width asked for: TACW's 1859 px map -> 930 px
+        k = math.ceil(source_width / width)
+        self.reduce = k if k >= 2 and -(-source_width // k) >= 0.9 * width else 0
+        self.width = -(-source_width // k) if self.reduce else min(width, source_width)
+        self.board_h = (-(-self.canvas_h // k) if self.reduce
+                        else max(1, round(self.canvas_h * self.width / source_width)))
+        self.caption_h = max(16, round(self.width * 0.024))
+        self.font = font(max(10, round(self.caption_h * 0.62)))
+        self.height = self.board_h + self.caption_h
+
+    def scaled(self, board: Image.Image) -> Image.Image:
+        canvas = Image.new("RGB", (self.source_width, self.canvas_h), STRIP_BG)
+        if board.width != self.source_width or board.height > self.canvas_h:   # fit, never crop
+            k = min(self.source_width / board.width, self.canvas_h / board.height)
+            board = board.resize((max(1, round(board.width * k)), max(1, round(board.height * k))),
+                                 Image.Resampling.BOX)
+        canvas.paste(board, (0, 0))
+        if self.reduce:
+            return canvas.reduce(self.reduce)
+        if canvas.width == self.width:
+            return canvas
+        return canvas.resize((self.width, self.board_h), Image.Resampling.BOX)
+
+    def frame(self, board: Image.Image, caption: str) -> Image.Image:
+        out = Image.new("RGB", (self.width, self.height), STRIP_BG)
+        out.paste(self.scaled(board), (0, 0))
+        d = ImageDraw.Draw(out)
+        y = self.board_h
+        d.line([(0, y), (self.width, y)], fill=STRIP_DIM, width=1)
+        text = printable(caption)
+        room = self.width - 16
+        if self.font.getlength(text) > room:
+            lo, hi = 0, len(text)                 # the longest prefix that fits with the ellipsis
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if self.font.getlength(text[:mid] + "…") <= room:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            text = text[:lo].rstrip() + "…"
+        d.text((8, y + (self.caption_h - self.font.size) // 2 - 1), text, font=self.font, fill=STRIP_FG)
+        return out
+
+
+class _GifStream:
+    """A GIF89a written as it goes: one global palette, looping, every frame after the first
+    stored as its changed rectangle with the unchanged pixels transparent."""
+
+    def __init__(self, size: tuple[int, int], palette: bytes):
+        self.size = size
+        self.out = io.BytesIO()
+        w, h = size
+        self.out.write(b"GIF89a" + _u16(w) + _u16(h) + bytes([0xF7, 0, 0]) + palette)
+        self.out.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + _u16(0) + b"\x00")   # loop for ever
+        self.prev: Image.Image | None = None
+        self.pending: list | None = None       # [transparent?, chunks, ms] of the last frame
+        self.frames = 0
+
+    def add(self, indices: Image.Image, ms: int) -> None:
+        """Add a frame given as an "L" image of palette indices (0..254)."""
+        if self.prev is None:
+            chunks, transparent = GifImagePlugin.getdata(indices, (0, 0)), False
+        else:
+            diff = ImageChops.difference(self.prev, indices)
+            box = diff.getbbox()
+            if box is None:                    # the same board: the frame before lasts longer
+                self.pending[2] += ms
+                return
+            part = indices.crop(box)
+            part.paste(TRANSPARENT, box=(0, 0), mask=diff.crop(box).point(_ZERO_IS_UNCHANGED, "1"))
+            chunks, transparent = GifImagePlugin.getdata(part, box[:2]), True
+        self._flush()
+        self.pending = [transparent, chunks, ms]
+        self.prev = indices
+        self.frames += 1
+
+    def hold(self, ms: int) -> None:
+        if self.pending is not None:
+            self.pending[2] += ms
+
+    def tell(self) -> int:
+        pending = sum(len(c) for c in self.pending[1]) + 8 if self.pending else 0
+        return self.out.tell() + pending
+
+    def _flush(self) -> None:
+        if self.pending is None:
+            return
+        transparent, chunks, ms = self.pending
+        cs = max(1, round(ms / 10))
+        # graphic control: disposal 1 (leave the frame in place), delay, transparency
+        self.out.write(b"!\xf9\x04" + bytes([(1 << 2) | (1 if transparent else 0)]) + _u16(cs)
+                       + bytes([TRANSPARENT if transparent else 0, 0]))
+        for c in chunks:
+            self.out.write(c)
+        self.pending = None
+
+    def close(self) -> bytes:
+        self._flush()
+        self.out.write(b";")
+        return self.out.getvalue()
+
+
+def _u16(v: int) -> bytes:
+    return int(v).to_bytes(2, "little")
+
+
+def _palette(images: Sequence[Image.Image]) -> tuple[Image.Image, bytes]:
+    """One palette of COLOURS colours for the whole replay, from sample frames (the first and
+    the last), padded to 256 entries; the padding index is never used by a pixel."""
+    h = sum(im.height for im in images)
+    sample = Image.new("RGB", (images[0].width, h))
+    y = 0
+    for im in images:
+        sample.paste(im, (0, y))
+        y += im.height
+    chosen = sample.quantize(COLOURS, method=Image.Quantize.FASTOCTREE)
+    rgb = (chosen.getpalette() or [])[: 3 * COLOURS]
+    rgb += rgb[:3] * ((768 - len(rgb)) // 3)            # pad with the first colour
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(rgb)
+    return pal, bytes(rgb)
+
+
+def _indices(frame: Image.Image, pal: Image.Image) -> Image.Image:
+    """The frame's nearest palette index per pixel (no dithering: the same pixel always maps to
+    the same index, so unchanged areas stay unchanged), as an "L" image."""
+    mapped = frame.quantize(palette=pal, dither=Image.Dither.NONE)
+    return Image.frombytes("L", mapped.size, mapped.tobytes()).point(_NO_TRANSPARENT)
+
+
+def _encode(render: Callable[[Any], Image.Image], frames: Sequence[Frame], picks: list[int],
+            layout: _Layout, samples: dict[int, Image.Image], ms: int, hold_ms: int,
+            max_bytes: int) -> tuple[bytes, int]:
+    first, last = picks[0], picks[-1]
+    pal, rgb = _palette([layout.frame(samples[first], frames[first].caption),
+                         layout.frame(samples[last], frames[last].caption)])
+    gif = _GifStream((layout.width, layout.height), rgb)
+    base = 0
+    for n, i in enumerate(picks):
+        board = samples.get(i)
+        if board is None:
+            board = render(frames[i].state)
+        gif.add(_indices(layout.frame(board, frames[i].caption), pal), ms)
+        if n == 0:
+            base = gif.tell()
+            continue
+        written = gif.tell()
+        if written > max_bytes or n >= CHECK_AFTER:
+            projected = written + (written - base) / n * (len(picks) - 1 - n)
+            if projected > max_bytes:
+                raise _TooBig(projected)
+    gif.hold(hold_ms)
+    data = gif.close()
+    if len(data) > max_bytes:
+        raise _TooBig(len(data))
+    return data, gif.frames
+
+
+def replay_gif(ruleset_id: str, scenario: Any, frames: Sequence[Frame], *,
+               max_width: int = MAX_WIDTH, max_bytes: int = MAX_BYTES, frame_ms: int | None = None,
+               hold_ms: int = LAST_HOLD_MS, min_width: int = MIN_WIDTH,
+               render: Callable[[Any], Image.Image] | None = None) -> Replay:
+    """The GIF of `frames` (one per action, in order), under `max_bytes`.
+
+    `render(state) -> RGB image` defaults to the ruleset's public board. CPU-bound (tens of ms a
+    frame; bench/replay_bench.py): call it via `asyncio.to_thread` from the bot."""
+    if not frames:
+        raise ValueError("a replay needs at least one board")
+    started = time.perf_counter()
+    draw = render or (lambda state: board_image(ruleset_id, scenario, state))
+    ms = frame_ms or frame_time(len(frames))
+    samples = {0: draw(frames[0].state)}
+    samples[len(frames) - 1] = samples[0] if len(frames) == 1 else draw(frames[-1].state)
+    source_w = samples[0].width
+    width = min(max_width, source_w)
+    stride, attempts = 1, 0
+    while True:
+        attempts += 1
+        picks = list(range(0, len(frames), stride))
+        if picks[-1] != len(frames) - 1:
+            picks.append(len(frames) - 1)
+        tallest = max(samples[0].height, samples[len(frames) - 1].height)
+        layout = _Layout(width, tallest, source_w)
+        try:
+            data, count = _encode(draw, frames, picks, layout, samples, ms, hold_ms, max_bytes)
+        except _TooBig as big:
+            ratio = max_bytes / big.projected
+            if width > min_width:          # narrower first: the area (and the bytes) go as width^2
+                width = max(min_width, min(int(width * 0.9), int(width * math.sqrt(ratio) * 0.95)))
+            elif len(picks) > 2:           # then fewer frames
+                stride = max(stride + 1, math.ceil(stride / ratio * 1.1))
+            else:
+                raise ValueError(f"even two boards at {width} px pass {max_bytes} bytes") from None
+            continue
+        return Replay(data, layout.width, layout.height, count, len(frames), stride, ms,
+                      time.perf_counter() - started, attempts)

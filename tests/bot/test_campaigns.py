@@ -1,0 +1,285 @@
+"""/campaign new, add, standings, list (bot/campaigns.py, bot/cogs/campaign.py): results recorded
+when a campaign game ends, standings per player and side as text and PNG, Battle Cry's
+Campaign Flags (BC §6, digest §5.3) and TACW's victory levels (engine/tacw/ruleset.py)."""
+from __future__ import annotations
+
+import pytest
+
+from bot import campaigns
+from engine.core.commands import parse
+from engine.core.game import Game, get_ruleset
+from tests.bot.conftest import TEST_SCENARIO
+from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, Driver, fake_discord_rest,
+                               interaction_payload, invoke, option, png_size)
+
+# test-skirmish without its Generals, won by the first flag: ui2 moves to 0605 and its four
+# infantry hits (dice=1,1,1,1) eliminate ci2 in 0604 (tests/bot/test_play.py: 1-2 infantry).
+FLAG_RACE = (TEST_SCENARIO.replace('id = "test-skirmish"', 'id = "flag-race"')
+             .replace('title = "Test Skirmish"', 'title = "Flag Race"').replace("flags_to_win = 4", "flags_to_win = 1")
+             .replace('[[units]]\nside = "union"\nkind = "general"\nhex = "0606"\n', "")
+             .replace('[[units]]\nside = "confederate"\nkind = "general"\nhex = "0604"\n', ""))
+WINNING_TURN = ("play attack-centre", "order ui2", "move ui2 0605", "battle ui2 0604 dice=1,1,1,1")
+
+
+@pytest.fixture(autouse=True)
+def flag_race(scenario_dir):
+    (scenario_dir / "flag-race.toml").write_text(FLAG_RACE, encoding="utf-8")
+
+
+async def started(bot, channel: int, union: int, confederate: int, scenario: str = "flag-race"):
+    service = bot.service
+    await service.new_game(GUILD_ID, channel, union, "battlecry", scenario, "1", side="union")
+    await service.join(channel, confederate, "confederate")
+    await service.start(channel, union)
+    return await bot.store.active_game(channel)
+
+
+async def union_wins(bot, channel: int, union: int):
+    for line in WINNING_TURN:
+        result = await bot.service.act(channel, union, line)
+    assert result.over and "Union wins with 1 flags" in result.result
+    return result
+
+
+async def rows(bot, campaign_id: int):
+    return [(r.game_id, r.side, r.user_id, r.outcome, r.score) for r in await campaigns.results(bot.store, campaign_id)]
+
+
+async def new_campaign(d, user: int, name: str, ruleset: str | None = None, perms: int = 0):
+    """/campaign new (its `name` option cannot go through Driver.cmd's keywords)."""
+    opts = [option("name", name)] + ([option("ruleset", ruleset)] if ruleset else [])
+    with fake_discord_rest() as rest:
+        await invoke(d.bot, interaction_payload("campaign", opts, subcommand="new", user_id=user,
+                                                permissions=perms, channel_id=d.channel_id))
+    return rest
+
+
+def public(rest) -> str:
+    msg = rest.last
+    assert not msg.ephemeral, msg.content
+    return msg.content
+
+
+def refused(rest, *words: str) -> str:
+    [msg] = rest.messages()
+    assert msg.ephemeral, msg.content
+    for w in words:
+        assert w in msg.content, msg.content
+    return msg.content
+
+
+# --- the rules --------------------------------------------------------------------------------------
+def test_battle_cry_campaign_flags_are_the_winners_flags_minus_the_losers():
+    """BC §6 / digest §5.3: the winner gains his flags - the opponent's; the loser gains none."""
+    rs = get_ruleset("battlecry")
+    g = Game.new("battlecry", "flag-race", 1, scenario=rs.parse_scenario(FLAG_RACE))
+    st = g.state.copy()
+    st.flags, st.winner, st.phase = {"union": 2, "confederate": 6}, "confederate", "over"
+    score = rs.campaign_score(g.scenario, st)
+    assert score["confederate"][:2] == ("win", 4) and score["union"][:2] == ("loss", 0)
+    assert score["confederate"][2]["tiebreak"] == 4 and score["union"][2]["tiebreak"] == -4
+    st.winner = None                                             # no winner: nobody gains
+    assert {s: v[:2] for s, v in rs.campaign_score(g.scenario, st).items()} == {"union": ("draw", 0),
+                                                                                "confederate": ("draw", 0)}
+
+
+def test_tacw_scores_the_victory_level_with_the_vp_difference_as_tiebreak():
+    from engine.tacw import victory
+    rs = get_ruleset("tacw")
+    g = Game.new("tacw", "edgehill", 5)
+    st = g.state.copy()
+    royal_foot = next(u for u in st.units.values() if u.side == "royalist" and u.kind == "heavy")
+    royal_foot.status = "eliminated"                             # VP for Parliament
+    victory.end_of_battle(g.scenario, st)
+    diff = st.vp["parliament"] - st.vp["royalist"]
+    assert diff > 0 and st.winner == "parliament" and "Parliament marginal victory" in st.result   # Edgehill: -9..10
+    score = rs.campaign_score(g.scenario, st)
+    assert score["parliament"][:2] == ("win", 3) and score["royalist"][:2] == ("loss", 1)
+    assert score["parliament"][2]["tiebreak"] == diff and score["royalist"][2]["tiebreak"] == -diff
+    resigned, _ = rs.apply(g.scenario, g.state, "parliament", parse("resign"))
+    score = rs.campaign_score(g.scenario, resigned)              # a resignation concedes a decisive victory
+    assert score["royalist"][:2] == ("win", 4) and score["parliament"][:2] == ("loss", 0)
+    assert score["royalist"][2]["level"] == "Royalist decisive victory (resignation)"
+
+
+# --- through the bot --------------------------------------------------------------------------------
+async def test_a_battle_cry_campaign_records_each_battle_and_ranks_by_campaign_flags(d, bot):
+    rest = await new_campaign(d, ALICE, "Autumn 1862", "battlecry")
+    assert "Campaign **Autumn 1862** is open for **Battle Cry** games" in public(rest)
+    assert "Campaign Flags" in rest.last.content
+    rest = await new_campaign(d, BOB, "autumn  1862")
+    refused(rest, "already has a campaign named 'autumn 1862'")
+
+    # battle 1, in this channel, through the slash commands: Alice (Union) beats Bob
+    await d.game("new", user=ALICE, ruleset="battlecry", scenario="flag-race", side="union", seed="1")
+    await d.game("join", user=BOB, side="confederate")
+    choices = await d.complete("campaign", "campaign", sub="add", user=BOB, campaign="autumn")
+    assert choices == [{"name": "Autumn 1862 (battlecry)", "value": "Autumn 1862"}]
+    rest = await d.cmd("campaign", sub="add", user=BOB, campaign="autumn 1862")      # a player of the game
+    assert "counts in campaign **Autumn 1862**" in public(rest) and "recorded when the battle ends" in rest.last.content
+    game1 = await bot.store.active_game(d.channel_id)
+    await d.game("start", user=ALICE)
+    for verb, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
+                       ("move", {"unit": "ui2", "to": "0605"})):
+        public(await d.cmd(verb, user=ALICE, **opts))
+    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice="1,1,1,1")
+    assert "Union wins with 1 flags" in public(rest)
+    c = await campaigns.find_campaign(bot.store, GUILD_ID, "AUTUMN 1862")
+    assert await rows(bot, c.id) == [(game1.id, "confederate", BOB, "loss", 0), (game1.id, "union", ALICE, "win", 1)]
+
+    # battle 2 elsewhere, sides swapped: Bob wins; added by its number from this channel
+    g2 = await started(bot, CHANNEL_ID + 1, BOB, ALICE)
+    rest = await d.cmd("campaign", sub="add", user=ALICE, campaign="Autumn 1862", game=g2.id)
+    assert f"Game #{g2.id} (Flag Race)" in public(rest)
+    await union_wins(bot, CHANNEL_ID + 1, BOB)
+    # battle 3: Bob resigns at 0 - 0 flags: a win for Alice, but no Campaign Flag (BC §6)
+    g3 = await started(bot, CHANNEL_ID + 2, ALICE, BOB)
+    await campaigns.add_game(bot.service, GUILD_ID, "Autumn 1862", ALICE, game_id=g3.id)
+    await bot.service.act(CHANNEL_ID + 2, BOB, "resign")
+    assert await rows(bot, c.id) == [
+        (game1.id, "confederate", BOB, "loss", 0), (game1.id, "union", ALICE, "win", 1),
+        (g2.id, "confederate", ALICE, "loss", 0), (g2.id, "union", BOB, "win", 1),
+        (g3.id, "confederate", BOB, "loss", 0), (g3.id, "union", ALICE, "win", 0)]
+
+    rest = await d.cmd("campaign", sub="standings", user=CAROL)       # anyone may read; default: this channel's
+    assert rest.calls[0].type == 5
+    text = public(rest)
+    assert rest.last.data["allowed_mentions"]["parse"] == []          # names shown, nobody pinged
+    assert "**Campaign 'Autumn 1862'** · Battle Cry · 3 battle(s) recorded" in text
+    assert f"1. <@{ALICE}> · 3 played: 2 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
+    assert f"1. <@{BOB}> · 3 played: 1 W 0 D 2 L · **1** Campaign Flags (flag difference +0)" in text
+    assert "1. Union · 3 played: 3 W 0 D 0 L · **2** Campaign Flags (flag difference +2)" in text
+    assert "2. Confederate · 3 played: 0 W 0 D 3 L · **0** Campaign Flags (flag difference -2)" in text
+    # BC §6: the campaign goes to the most Campaign Flags, not the most wins
+    assert "Level at the top on 1 Campaign Flags." in text and "played so far" not in text
+    assert f"#{g3.id} Flag Race: Union <@{ALICE}> win 0 · Confederate <@{BOB}> loss 0" in text
+    [(name, png)] = rest.last.files
+    assert name == "standings.png" and png_size(png)[0] > 400
+
+    # a fourth battle breaks the tie
+    g4 = await started(bot, CHANNEL_ID + 3, ALICE, BOB)
+    await campaigns.add_game(bot.service, GUILD_ID, "Autumn 1862", BOB, game_id=g4.id)
+    rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
+    assert f"#{g4.id}" in rest.last.content and "1 in progress" in rest.last.content
+    await union_wins(bot, CHANNEL_ID + 3, ALICE)
+    rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
+    assert f"<@{ALICE}> leads with 2 Campaign Flags." in rest.last.content
+    assert "in progress" not in rest.last.content
+
+
+async def test_refusals_store_nothing(d, bot, game):
+    rest = await d.cmd("campaign", sub="add", user=ALICE, campaign="Nope")
+    refused(rest, "no campaign 'Nope'", "/campaign new")
+    public(await new_campaign(d, CAROL, "Civil War", "tacw"))
+    public(await new_campaign(d, CAROL, "Open"))
+    rest = await d.cmd("campaign", sub="add", user=ALICE, campaign="Civil War")
+    refused(rest, "campaign 'Civil War' is for This Accursed Civil War games", f"game #{game.id} is Battle Cry")
+    rest = await new_campaign(d, ALICE, "x" * 61)
+    refused(rest, "at most 60 characters")
+    open_ = await campaigns.find_campaign(bot.store, GUILD_ID, "open")
+    # Carol neither plays this game nor created it, nor the campaign's creator here: refused...
+    other = await campaigns.create_campaign(bot.service, GUILD_ID, "Bob's", None, BOB)
+    rest = await d.cmd("campaign", sub="add", user=CAROL, campaign="Bob's")
+    refused(rest, "only the campaign's creator, a server administrator, or a player")
+    rest = await d.cmd("campaign", sub="add", user=CAROL, campaign="Bob's", game=game.id + 100)
+    refused(rest, f"no game #{game.id + 100}")
+    assert await campaigns.game_ids(bot.store, other.id) == []
+    # ...but an administrator, or the campaign's creator, may
+    public(await d.cmd("campaign", sub="add", user=CAROL, perms=ADMIN_PERMS, campaign="Bob's"))
+    public(await d.cmd("campaign", sub="add", user=CAROL, campaign="Open"))
+    rest = await d.cmd("campaign", sub="add", user=ALICE, campaign="Open")
+    refused(rest, f"game #{game.id} is already in campaign 'Open'")
+    assert await campaigns.game_ids(bot.store, open_.id) == [game.id]
+
+    # several campaigns and none named: which one? (this channel's game is in two)
+    other_channel = Driver(bot, channel_id=CHANNEL_ID + 5)
+    rest = await other_channel.cmd("campaign", sub="standings")
+    refused(rest, "which campaign?", "Bob's, Civil War, Open")
+    rest = await d.cmd("campaign", sub="standings", campaign="Open")
+    assert "No battle of this campaign has ended yet." in public(rest) and rest.last.files == []
+    rest = await d.cmd("campaign", sub="list")
+    assert "**Civil War** · tacw · 0 game(s)" in public(rest) and "**Open** · any ruleset · 1 game(s)" in rest.last.content
+
+    await d.game("abandon", user=ALICE)
+    rest = await d.cmd("campaign", sub="add", user=ALICE, perms=ADMIN_PERMS, campaign="Civil War", game=game.id)
+    refused(rest, "was abandoned")
+
+
+async def test_a_finished_game_counts_when_added_and_missed_ends_are_caught_up(d, bot):
+    g1 = await started(bot, CHANNEL_ID, ALICE, BOB)
+    await union_wins(bot, CHANNEL_ID, ALICE)                       # over before any campaign holds it
+    public(await new_campaign(d, ALICE, "Late"))
+    rest = await d.cmd("campaign", sub="add", user=BOB, campaign="Late")   # the channel's finished game
+    assert "The battle is over: its result is recorded (Union win 1 · Confederate loss 0)" in public(rest)
+    c = await campaigns.find_campaign(bot.store, GUILD_ID, "Late")
+    assert len(await rows(bot, c.id)) == 2
+
+    # a game ended by some other path than GameService.act (no hook ran): the standings record it
+    g2 = await started(bot, CHANNEL_ID + 1, BOB, ALICE)
+    await campaigns.add_game(bot.service, GUILD_ID, "Late", BOB, game_id=g2.id)
+    service = bot.service
+    for line in WINNING_TURN[:-1]:
+        await service.act(CHANNEL_ID + 1, BOB, line)
+    await bot.store.set_status(g2.id, "over", "ended by a referee")
+    assert await campaigns.record_game(service, g1.id) == []      # idempotent: nothing twice
+    rest = await d.cmd("campaign", sub="standings")                 # this channel's game's campaign
+    assert "2 battle(s) recorded" in public(rest)
+    assert (g2.id, "union", BOB, "draw", 0) in await rows(bot, c.id)
+
+    # a crash between the last command and the status update: the restart's resume_all ends the
+    # game, and its hook records it
+    g3 = await started(bot, CHANNEL_ID + 2, ALICE, BOB)
+    await campaigns.add_game(bot.service, GUILD_ID, "Late", ALICE, game_id=g3.id)
+    for line in WINNING_TURN[:-1]:
+        await service.act(CHANNEL_ID + 2, ALICE, line)
+    loaded = await service.load(CHANNEL_ID + 2)
+    state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, "union", parse(WINNING_TURN[-1]))
+    await bot.store.append_command(g3.id, seq=loaded.seq + 1, user_id=ALICE, side="union", text=WINNING_TURN[-1],
+                                   dice=[], events=[e.to_dict() for e in events], state=loaded.ruleset.state_to_dict(state))
+    assert (await bot.store.get_game(g3.id)).status == "active"
+    await service.resume_all()
+    assert (await bot.store.get_game(g3.id)).status == "over"
+    assert {r[1:] for r in await rows(bot, c.id) if r[0] == g3.id} == {("union", ALICE, "win", 1),
+                                                                       ("confederate", BOB, "loss", 0)}
+
+
+async def test_a_shared_side_credits_each_of_its_players(d, bot):
+    g1 = await started(bot, CHANNEL_ID, ALICE, BOB)
+    async with bot.store._transaction() as db:                     # Carol shares the Union (bot/club.py)
+        await db.execute("INSERT INTO members (game_id, user_id, role, side) VALUES (?, ?, 'player', 'union')",
+                         (g1.id, CAROL))
+    await campaigns.create_campaign(bot.service, GUILD_ID, "Team", "battlecry", ALICE)
+    await campaigns.add_game(bot.service, GUILD_ID, "Team", ALICE, game_id=g1.id)
+    await union_wins(bot, CHANNEL_ID, ALICE)
+    rest = await d.cmd("campaign", sub="standings", campaign="Team")
+    text = public(rest)
+    assert f"<@{ALICE}> · 1 played: 1 W 0 D 0 L · **1** Campaign Flags" in text
+    assert f"<@{CAROL}> · 1 played: 1 W 0 D 0 L · **1** Campaign Flags" in text
+    assert f"Union <@{ALICE}> <@{CAROL}> win 1" in text
+    assert "A campaign is at least 3 battles (BC §6): 1 played so far." in text
+
+
+async def test_a_tacw_campaign_scores_victory_levels(d, bot):
+    service = bot.service
+    await service.new_game(GUILD_ID, CHANNEL_ID, ALICE, "tacw", "edgehill", 5, side="royalist")
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    public(await new_campaign(d, ALICE, "Civil War", "tacw"))
+    public(await d.cmd("campaign", sub="add", user=ALICE, campaign="Civil War"))
+    rest = await d.game("resign", user=BOB)
+    assert "Parliament resigns" in public(rest)
+    rest = await d.cmd("campaign", sub="standings")
+    text = public(rest)
+    assert "· This Accursed Civil War ·" in text and "victory level points" in text
+    assert f"1. <@{ALICE}> · 1 played: 1 W 0 D 0 L · **4** victory level points (VP difference +0)" in text
+    assert f"2. <@{BOB}> · 1 played: 0 W 0 D 1 L · **0** victory level points" in text
+    assert "(Royalist decisive victory (resignation))" in text
+    assert png_size(rest.last.files[0][1])[0] > 400
+
+    # a campaign of any ruleset holds the same game too, scored by the game's own ruleset
+    public(await new_campaign(d, BOB, "Open"))
+    rest = await d.cmd("campaign", sub="add", user=BOB, campaign="Open")
+    assert "its result is recorded (Royalist win 4 · Parliament loss 0)" in public(rest)
+    text = public(await d.cmd("campaign", sub="standings", campaign="open"))
+    assert "· any ruleset ·" in text and "each game is scored by its own ruleset's campaign rule" in text
+    assert f"1. <@{ALICE}> · 1 played: 1 W 0 D 0 L · **4** score (difference +0)" in text

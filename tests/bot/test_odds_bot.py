@@ -1,0 +1,108 @@
+"""/odds through the slash command (bot/cogs/odds.py): the exact what-if, answered only to the
+asker, never committed, refused for spectators, for the player not to act and for anything that
+would reveal hidden information; Battle Cry and TACW."""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from engine.core.odds import what_if
+from tests.bot.harness import ALICE, BOB, CAROL
+from tests.bot.test_play import advance_to_battle
+from tests.bot.test_tacw_bot import seq, state, tacw_game
+
+
+def outcomes(text: str, section: int = 0) -> dict[str, Fraction]:
+    """The lines of an answer's outcomes (section 0) or effects (1): '`  6.2%` (1/16) label'."""
+    text = text.split("**Each effect")[section] if section or "**Each effect" in text else text
+    out = {}
+    for m in re.finditer(r"^`\s*[<>]?[\d.]+%` (?:\((\d+)/(\d+)\) )?(.+)$", text, re.M):
+        out[m.group(3)] = Fraction(int(m.group(1)), int(m.group(2))) if m.group(1) else Fraction(1)
+    return out
+
+
+async def test_bc_odds_of_a_battle_are_exact_private_and_commit_nothing(d, game):
+    await advance_to_battle(d)                       # ui2 (General ug1 attached) next to ci2 in 0604
+    before = await d.bot.store.last_seq(game.id)
+    snapshot = (await d.bot.service.load(d.channel_id)).state.state_hash()
+    rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
+    assert rest.calls[0].kind == "response" and rest.calls[0].type == 5           # deferred first
+    [msg] = rest.messages()
+    assert msg.ephemeral and not msg.files, msg.content
+    text = msg.content
+    assert "What if Union: `battle ui2 0604`" in text and "exact odds, nothing committed" in text
+    assert "infantry, range 1, 4 dice" in text and "General ug1 attached (BC §4.7)" in text and "= 5 dice" in text
+    # the same numbers as the engine's what-if, outcome by outcome and effect by effect
+    loaded = await d.bot.service.load(d.channel_id)
+    engine = what_if(loaded.ruleset, loaded.scenario, loaded.state, "union", "battle ui2 0604")
+    shown, effects = outcomes(text), outcomes(text, 1)
+    assert len(shown) >= 8 and all(shown[o.label] == o.probability for o in engine.outcomes if o.label in shown)
+    assert effects == {o.label: o.probability for o in engine.effects() if o.label in effects}
+    # ci2 (4 figures) is eliminated by 4 or 5 hits of 5 dice (Infantry, Sabres: 3 faces of 6),
+    # and 4 hits leave a fifth die: a Flag makes the General retreat alone (BC §4.6 rule 6)
+    hit = Fraction(1, 2)
+    assert effects["ci2 (infantry) eliminated"] == 5 * hit ** 4 * (1 - hit) + hit ** 5
+    assert len(text) <= 2000
+    assert await d.bot.store.last_seq(game.id) == before
+    assert loaded.state.state_hash() == snapshot
+
+
+async def test_bc_odds_refusals_spectator_wrong_turn_hidden_card(d, game):
+    await advance_to_battle(d)
+    before = await d.bot.store.last_seq(game.id)
+    for user, action, words in ((CAROL, "battle ui2 0604", "only a seated player"),
+                                (BOB, "battle ci2 0605", "Union's turn"),
+                                (ALICE, "end", "cannot be asked"),
+                                (ALICE, "battle ui2 0604 dice=1,1,1,1,1", "leave out dice=")):
+        rest = await d.cmd("odds", user=user, action=action)
+        [msg] = rest.messages()
+        assert msg.ephemeral and words in msg.content, msg.content
+    assert await d.bot.store.last_seq(game.id) == before
+
+
+async def test_odds_autocomplete_offers_the_rulesets_askable_verbs(d, game):
+    choices = await d.complete("odds", "action", user=ALICE, action="ba")
+    assert [c["value"] for c in choices] == ["battle"] and "BC §4.4" in choices[0]["name"]
+    typed = await d.complete("odds", "action", user=ALICE, action="battle ui2 0604")
+    assert [c["value"] for c in typed] == ["battle ui2 0604"]
+
+
+async def test_tacw_odds_of_an_order_change_and_a_continuation(d):
+    game = await tacw_game(d)
+    await d.cmd("activate", user=ALICE, wing="r-right")
+    before = await seq(d, game)
+    rest = await d.cmd("odds", user=ALICE, action="change make_ready")
+    [msg] = rest.messages()
+    assert msg.ephemeral, msg.content
+    assert "[TACW §5.7] Order Change table" in msg.content and "(TACW §5.7.3)" in msg.content
+    shown = outcomes(msg.content)
+    assert set(shown) <= {"Royalist right wing (cavalry) now on Make Ready", "no effect"} and sum(shown.values()) == 1
+    assert all((10 * p).denominator == 1 for p in shown.values())             # one d10
+    assert await seq(d, game) == before and (await state(d)).wings["r-right"].order == "charge"
+    # a continuation (§4.3): again or the end of the activation, with the modifiers of the table
+    rest = await d.cmd("odds", user=ALICE, action="continue")
+    [msg] = rest.messages()
+    assert msg.ephemeral and "[TACW §4.3] Continuation table" in msg.content
+    assert "-2  Wing Commander Prince Rupert (TACW §4.3.3)" in msg.content
+    shown = outcomes(msg.content)
+    again = shown["Royalist right wing (cavalry) activates again"]
+    assert again + shown["Prince Rupert Finishes; Royalist right wing (cavalry)'s activation ends"] == 1
+    assert 0 < again < 1 and (10 * again).denominator == 1
+    assert await seq(d, game) == before and (await state(d)).activation.number == 1
+    # Parliament is not active: the rules' own refusal, privately
+    rest = await d.cmd("odds", user=BOB, action="change make_ready")
+    [msg] = rest.messages()
+    assert msg.ephemeral and "TACW" in msg.content and "What if" not in msg.content
+
+
+def test_cli_odds_replays_a_script_then_answers_the_what_if(tmp_path, capsys):
+    from bot.cli import main
+    script = tmp_path / "edgehill.txt"
+    script.write_text("# seed: 3\nroyalist: activate r-centre\nroyalist: leader astley move 3111 3110 3109\n",
+                      encoding="utf-8")
+    assert main(["odds", "tacw", "edgehill", "fire r-culverins 1810", "--script", str(script)]) == 0
+    out = capsys.readouterr().out
+    assert "What if Royalist: `fire r-culverins 1810`" in out and "Artillery Fire table" in out
+    assert "(TACW §9.9.2)" in out and "%" in out
+    assert main(["odds", "tacw", "edgehill", "end", "--script", str(script)]) == 1
+    assert "cannot be asked" in capsys.readouterr().out

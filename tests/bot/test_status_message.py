@@ -1,0 +1,269 @@
+"""Turn flow (bot/status_message.py, bot/deadlines.py): one status message per game, edited after
+every action and posted again if deleted; the player waited on pinged once per wait; turn
+deadlines with a reminder before and a referee notice after, on a clock the tests control, that
+survive a restart and stop while the referee has paused the game."""
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot import club
+from bot.deadlines import NOTICES, TURN_SET_AT, due_notices, expire_due, parse_time
+from bot.status_message import STATUS_KEY, refresh
+from tests.bot.conftest import start_bot
+from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, Driver
+from tests.bot.test_club import DAVE, RITA, ROLE, run
+
+FLAG_DICE = "5,1,1,3,4"      # flag, infantry, infantry, cavalry, artillery: 2 hits, 1 retreat
+_ids = itertools.count(770000000000000000)
+
+
+class FakeChannel:
+    """What the bot sees of a Discord channel: send, and a partial message to edit (NotFound
+    once deleted)."""
+
+    def __init__(self):
+        self.messages: dict[int, str] = {}
+        self.sent: list[tuple[str, dict]] = []
+        self.edits: list[tuple[int, str, dict]] = []
+
+    async def send(self, content, **kw):
+        mid = next(_ids)
+        self.messages[mid] = content
+        self.sent.append((content, kw))
+        return SimpleNamespace(id=mid)
+
+    def get_partial_message(self, mid):
+        channel = self
+
+        class Partial:
+            async def edit(self, content=None, **kw):
+                if mid not in channel.messages:
+                    raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                                           {"code": 10008, "message": "Unknown Message"})
+                channel.messages[mid] = content
+                channel.edits.append((mid, content, kw))
+        return Partial()
+
+    def status_posts(self) -> list[str]:
+        return [c for c, _ in self.sent if c.startswith("📋")]
+
+    def others(self) -> list[tuple[str, dict]]:
+        return [(c, kw) for c, kw in self.sent if not c.startswith("📋")]
+
+
+@pytest.fixture
+def channel(d, monkeypatch) -> FakeChannel:
+    ch = FakeChannel()
+    monkeypatch.setattr(d.bot, "get_channel", lambda cid: ch if cid == CHANNEL_ID else None)
+    return ch
+
+
+def pinged(msg) -> list[int]:
+    return [int(u) for u in msg.data["allowed_mentions"].get("users") or []]
+
+
+async def options(d, game) -> dict:
+    return (await d.bot.store.get_game(game.id)).options
+
+
+# --- the one status message --------------------------------------------------------------------
+async def test_one_status_message_is_posted_then_edited_and_posted_again_if_deleted(d, game, channel):
+    rest = await d.cmd("play", user=ALICE, card="attack-centre")
+    assert not rest.last.ephemeral
+    [text] = channel.status_posts()
+    assert text.startswith(f"📋 **Game #{game.id} · Battle Cry: Test Skirmish** (turn 1)")
+    assert f"▶️ Waiting on **Union** <@{ALICE}>: to act" in text and "After command #1" in text
+    assert f"**Confederate**: <@{BOB}> (all)" in text
+    assert channel.sent[0][1]["allowed_mentions"].to_dict() == {"parse": []}             # never a ping
+    first = (await options(d, game))[STATUS_KEY]["message_id"]
+    assert first in channel.messages
+
+    await d.cmd("order", user=ALICE, units="ui2")
+    await d.cmd("move", user=ALICE, unit="ui2", to="0605")
+    assert len(channel.status_posts()) == 1 and len(channel.edits) == 2       # edited, not reposted
+    assert "After command #3" in channel.messages[first]
+    assert all(kw["allowed_mentions"].to_dict() == {"parse": []} for _, _, kw in channel.edits)
+
+    del channel.messages[first]                                                # someone deleted it
+    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+    assert len(channel.status_posts()) == 2
+    second = (await options(d, game))[STATUS_KEY]["message_id"]
+    assert second != first and second in channel.messages
+    assert f"Waiting on **Confederate** <@{BOB}>: choose a retreat hex for ci2" in channel.messages[second]
+
+    rest = await d.cmd("turn", sub="status", user=CAROL)                       # anyone may refresh it
+    assert rest.last.ephemeral and str(second) in rest.last.content
+    assert len(channel.status_posts()) == 2
+    rest = await d.cmd("act", user=CAROL, line="end")                          # a refusal edits nothing
+    assert rest.last.ephemeral and len(channel.edits) == 3
+
+
+async def test_without_a_reachable_channel_turn_status_answers_with_the_text(d, game):
+    rest = await d.cmd("turn", sub="status", user=CAROL)
+    assert rest.last.ephemeral and f"Waiting on **Union** <@{ALICE}>" in rest.last.content
+
+
+# --- one ping per wait -------------------------------------------------------------------------
+async def test_the_player_waited_on_is_pinged_once_per_wait(d, game, channel):
+    await d.cmd("seat", sub="join-side", user=CAROL, side="union")
+    for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
+                       ("move", {"unit": "ui2", "to": "0605"})):
+        rest = await d.cmd(name, user=ALICE if name != "order" else CAROL, **opts)
+        assert not rest.last.ephemeral and pinged(rest.last) == []            # Union is at the table
+
+    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+    assert pinged(rest.last) == [BOB]                                         # Bob's retreat decision
+    buttons = rest.last
+    rest = await d.game("status", user=BOB)
+    assert pinged(rest.last) == []
+    rest = await d.click(buttons.custom_ids[0], buttons.components, user=BOB)
+    msg = rest.last
+    assert sorted(pinged(msg)) == sorted([ALICE, CAROL])                      # back to Union, both
+    assert msg.content.count(f"<@{CAROL}>") == 1 and f"🔔 <@{CAROL}>" in msg.content
+    rest = await d.cmd("end", user=CAROL)
+    assert pinged(rest.last) == [BOB] and rest.last.content.count(f"<@{BOB}>") == 1
+    rest = await d.cmd("act", user=BOB, line="policy retreat auto")           # Bob acts: no ping
+    assert pinged(rest.last) == []
+    assert (await options(d, game))["turn_flow"]["pinged"].startswith("confederate:")
+
+
+async def test_a_wing_player_is_pinged_when_their_wing_is_activated(d, channel):
+    from tests.bot.test_club import tacw_game
+    await tacw_game(d)
+    await d.cmd("seat", sub="join-wing", user=DAVE, wing="r-centre")
+    rest = await d.cmd("activate", user=ALICE, wing="r-centre")
+    assert not rest.last.ephemeral and pinged(rest.last) == [DAVE]
+    assert f"<@{DAVE}>" in rest.last.content
+    status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
+    assert f"Waiting on **Royalist** <@{DAVE}>: to act (Royalist centre)" in status
+    assert f"<@{DAVE}> (Royalist centre)" in status
+
+
+# --- turn deadlines ----------------------------------------------------------------------------
+async def test_turn_deadline_reminder_then_referee_notice_once_each(d, game, channel):
+    rest = await d.cmd("turn", sub="deadline", user=CAROL, hours=4)           # a spectator
+    assert rest.last.ephemeral and "may set its turn deadline" in rest.last.content
+    rest = await d.cmd("turn", sub="deadline", user=BOB, hours=4, reminder=4)
+    assert rest.last.ephemeral and "reminder comes before" in rest.last.content
+    rest = await d.cmd("turn", sub="deadline", user=BOB, hours=4)
+    assert not rest.last.ephemeral and "turn deadline **4 h**, a reminder 1 h before" in rest.last.content
+    await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
+    await run(d, "referee", "role", user=ALICE, role_opts={"role": ROLE})
+    t0 = parse_time((await options(d, game))[TURN_SET_AT])
+    status = channel.messages[(await options(d, game))[STATUS_KEY]["message_id"]]
+    assert f"⏰ Turn deadline (4 h): <t:{int((t0 + timedelta(hours=4)).timestamp())}:R>" in status
+
+    assert await d.bot.turn_timers(t0 + timedelta(hours=2, minutes=59)) == []
+    [reminder] = await d.bot.turn_timers(t0 + timedelta(hours=3, minutes=1))
+    assert reminder.kind == "reminder" and reminder.wait.users == (ALICE,)
+    text, kw = channel.others()[-1]
+    assert text.startswith(f"⏰ <@{ALICE}>: game #{game.id} waits on **Union**")
+    assert [u.id for u in kw["allowed_mentions"].users] == [ALICE]
+    assert await d.bot.turn_timers(t0 + timedelta(hours=3, minutes=30)) == []
+
+    [notice] = await d.bot.turn_timers(t0 + timedelta(hours=4, minutes=1))
+    assert notice.kind == "overdue"
+    text, kw = channel.others()[-1]
+    assert f"**Union** <@{ALICE}> has not acted within the turn deadline (4 h" in text
+    assert f"Referee <@{RITA}> <@&{ROLE}>" in text and "/referee substitute" in text
+    am = kw["allowed_mentions"]
+    assert [u.id for u in am.users] == [RITA] and [r.id for r in am.roles] == [ROLE]
+    assert await d.bot.turn_timers(t0 + timedelta(hours=40)) == []
+    assert len(channel.others()) == 2
+
+    rest = await d.cmd("play", user=ALICE, card="attack-centre")               # a new wait begins
+    last = parse_time((await d.bot.store.last_command(game.id)).created_at)
+    assert await d.bot.turn_timers(last + timedelta(hours=2)) == []
+    [again] = await d.bot.turn_timers(last + timedelta(hours=3, minutes=1))
+    assert again.kind == "reminder" and again.wait.seq == 1
+
+    rest = await d.cmd("turn", sub="deadline", user=RITA, hours=0)            # the referee turns it off
+    assert "no turn deadline" in rest.last.content
+    assert await d.bot.turn_timers(last + timedelta(days=30)) == []
+
+
+async def test_without_a_referee_the_creator_is_told(d, game, channel):
+    await d.cmd("turn", sub="deadline", user=ALICE, hours=2, reminder=0)
+    t0 = parse_time((await options(d, game))[TURN_SET_AT])
+    [notice] = await d.bot.turn_timers(t0 + timedelta(hours=2, minutes=1))   # no reminder first
+    text, kw = channel.others()[-1]
+    assert notice.kind == "overdue" and "no referee" in text and f"<@{ALICE}>" in text
+    assert [u.id for u in kw["allowed_mentions"].users] == [ALICE]
+
+
+async def test_turn_timers_survive_a_restart(db_path, scenario_dir):
+    bot1 = await start_bot(db_path)
+    try:
+        d1 = Driver(bot1)
+        await d1.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed="1")
+        await d1.game("join", user=BOB, side="confederate")
+        await d1.game("start", user=ALICE)
+        await d1.cmd("turn", sub="deadline", user=ALICE, hours=8)
+        game = await bot1.store.active_game(CHANNEL_ID)
+        t0 = parse_time(game.options[TURN_SET_AT])
+        [first] = await due_notices(bot1.service, t0 + timedelta(hours=6, minutes=1))
+        assert first.kind == "reminder"
+    finally:
+        await bot1.close()
+    bot2 = await start_bot(db_path)
+    try:
+        assert await due_notices(bot2.service, t0 + timedelta(hours=7)) == []       # sent already
+        [late] = await due_notices(bot2.service, t0 + timedelta(hours=8, minutes=1))
+        assert late.kind == "overdue" and late.wait.started == t0
+        assert (await bot2.store.get_game(game.id)).options[NOTICES]["noticed"] == late.wait.key
+        assert await due_notices(bot2.service, t0 + timedelta(hours=9)) == []
+    finally:
+        await bot2.close()
+
+
+async def test_a_paused_game_stops_every_clock_and_resume_restarts_them(d, game, channel):
+    service = d.bot.service
+    await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
+    await d.cmd("turn", sub="deadline", user=ALICE, hours=4)
+    await d.game("deadline", user=ALICE, hours=1)                                # decision deadline
+    await d.cmd("play", user=ALICE, card="attack-centre")
+    await d.cmd("order", user=ALICE, units="ui2")
+    await d.cmd("move", user=ALICE, unit="ui2", to="0605")
+    buttons = (await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)).last  # Bob's retreat
+    opened = parse_time((await d.bot.store.last_command(game.id)).created_at)
+    seq = await d.bot.store.last_seq(game.id)
+
+    paused_at = opened + timedelta(minutes=10)
+    await club.pause(service, CHANNEL_ID, RITA, reason="holiday", now=paused_at)
+    mid = await refresh(d.bot, game.id)
+    assert mid == (await options(d, game))[STATUS_KEY]["message_id"]
+    status = channel.messages[mid]
+    assert f"⏸️ The game is paused by the referee <@{RITA}>: holiday." in status and "⏰" not in status
+    far = opened + timedelta(days=10)
+    assert await expire_due(service, far) == []                                  # no default answer
+    assert await due_notices(service, far) == []                                 # no reminder, no notice
+    assert await d.bot.store.last_seq(game.id) == seq
+    rest = await d.click(buttons.custom_ids[0], buttons.components, user=BOB)
+    assert rest.last.ephemeral and "paused" in rest.last.content
+
+    resumed = opened + timedelta(days=3)
+    await club.resume(service, CHANNEL_ID, RITA, now=resumed)
+    assert await expire_due(service, resumed + timedelta(minutes=59)) == []
+    assert await due_notices(service, resumed + timedelta(hours=2, minutes=59)) == []
+    [reminder] = await due_notices(service, resumed + timedelta(hours=3, minutes=1))
+    assert reminder.kind == "reminder" and reminder.wait.users == (BOB,)
+    [answer] = await expire_due(service, resumed + timedelta(minutes=61))       # the decision deadline
+    assert answer.side == "confederate" and answer.seq == seq + 1
+
+
+async def test_an_admin_or_referee_may_set_the_turn_deadline(d, game):
+    rest = await d.cmd("turn", sub="deadline", user=CAROL, hours=12, perms=ADMIN_PERMS)
+    assert not rest.last.ephemeral and "**12 h**, a reminder 3 h before" in rest.last.content
+    rest = await d.cmd("turn", sub="deadline", user=CAROL, hours=12.5, reminder=0.5, perms=ADMIN_PERMS)
+    assert "**12.5 h**, a reminder 30 min before" in rest.last.content
+    row = await d.bot.store.get_game(game.id)
+    assert row.options["turn_deadline_hours"] == 12.5 and row.options["turn_reminder_hours"] == 0.5
+    await d.bot.service.new_game(GUILD_ID, CHANNEL_ID + 9, ALICE, "battlecry", "test-skirmish", 1)
+    other = Driver(d.bot, channel_id=CHANNEL_ID + 9)
+    rest = await other.cmd("turn", sub="deadline", user=ALICE, hours=3)        # setup: the creator
+    assert not rest.last.ephemeral

@@ -1,0 +1,336 @@
+"""`/odds`, the exact what-if (engine/core/odds.py, engine/battlecry/odds.py, engine/tacw/odds.py).
+
+Each what-if is checked two independent ways:
+- against a plain exhaustive enumeration (`plain` below): every ORDERED sequence of die faces,
+  one face at a time, through the ordinary engine path (`dice=` supplied to `apply`, as a club
+  rolling physical dice would) with no face merged and no multiset, each sequence weighing
+  1/sides^n. The what-if's fractions must be equal, exactly.
+- against a large seeded sample of REAL adjudications (`engine.core.odds.sampled`: the seeded
+  stream, thousands of seeds): every observed frequency within 4.5 standard deviations of the
+  exact probability, and nothing observed that the what-if calls impossible.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+from types import SimpleNamespace
+
+import pytest
+
+from engine.battlecry import odds as bc_odds
+from engine.battlecry.ruleset import BATTLECRY
+from engine.core.commands import parse
+from engine.core.dice import WHAT_IF
+from engine.core.errors import Illegal
+from engine.core.game import run_command
+from engine.core.odds import HiddenInformation, TooManyOutcomes, sampled, what_if
+from engine.tacw import odds as tacw_odds
+from engine.tacw.ruleset import TACW
+
+from .bc_helpers import make_game, run
+from .tacw_helpers import Position
+
+R, P = "royalist", "parliament"
+
+
+def plain(rs, sc, st, side, line, sides, summary, before=None) -> dict[str, Fraction]:
+    """Every ordered die sequence, one face at a time, through `apply` with supplied dice: a die
+    the prefix does not cover is drawn from the seeded stream (the state's `draws` moves), which
+    tells that one more die is needed."""
+    out: Counter = Counter()
+
+    def go(prefix: list[int]) -> None:
+        cmd = replace(parse(line), dice=tuple(prefix), exact_dice=False)
+        new, events = rs.apply(sc, st, side, cmd)
+        if new.draws > st.draws:
+            for face in range(1, sides + 1):
+                go(prefix + [face])
+        else:
+            out[summary(sc, before or st, new, events, side)] += Fraction(1, sides ** len(prefix))
+
+    go([])
+    assert sum(out.values()) == 1
+    return dict(out)
+
+
+def as_dict(odds) -> dict[str, Fraction]:
+    return {o.label: o.probability for o in odds.outcomes}
+
+
+def close_to_sample(odds, counts: Counter, n: int) -> None:
+    exact = as_dict(odds)
+    assert set(counts) <= set(exact), set(counts) - set(exact)      # nothing "impossible" happens
+    for label, p in exact.items():
+        sd = math.sqrt(float(p * (1 - p)) / n)
+        assert abs(counts[label] / n - float(p)) <= 4.5 * sd + 1 / n, (label, p, counts[label])
+
+
+# == Battle Cry ===================================================================================
+
+def bc_example():
+    """BC §4.8's game example: B (with General A attached) battles D (2 figures, a General, in
+    Woods) at range 2 with 3 dice; C stands behind D, General E beside it."""
+    units = [("b", "union", "infantry", "0207"), ("a", "union", "general", "0507"),
+             ("d", "confederate", "infantry", "0205", {"figures": 2}), ("dg", "confederate", "general", "0205"),
+             ("e", "confederate", "general", "0104"), ("c", "confederate", "infantry", "0204"),
+             ("far", "confederate", "infantry", "1201")]
+    g = make_game(units, hands={"union": ["probe-left", "attack-centre", "rally", "bombard"]},
+                  terrain={"woods": ["0205"]})
+    run(g, "union: play probe left", "union: order b a", "union: move a 0207")
+    return g
+
+
+def bc_duel(policy: str | None = None):
+    """Infantry against infantry, adjacent: 4 dice, and a retreat with a choice of two hexes."""
+    g = make_game([("b", "union", "infantry", "0207"), ("d", "confederate", "infantry", "0206"),
+                   ("far", "confederate", "infantry", "1201")],
+                  hands={"union": ["attack-centre", "probe-left"]})
+    run(g, "union: play probe left", "union: order b")
+    if policy:
+        run(g, f"confederate: policy retreat {policy}")
+    return g
+
+
+def test_bc_4_8_example_odds_equal_the_plain_enumeration_and_show_the_dice_count():
+    g = bc_example()
+    before = g.state.state_hash()
+    odds = what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0205", budget=None)
+    assert g.state.state_hash() == before                    # nothing committed
+    assert as_dict(odds) == plain(BATTLECRY, g.scenario, g.state, "union", "battle b 0205", 6, bc_odds.summary)
+    # 3 dice at D (2 figures): D survives only with at most one hit; a miss is Cavalry or Artillery
+    # (2 faces of 6: the Flag retreats, Sabres and Infantry hit), so no effect is (1/3)^3.
+    assert odds.probability("no effect") == Fraction(1, 27)
+    assert odds.probability("d (infantry) eliminated") == 1 - Fraction(2, 9) - Fraction(1, 27)
+    # the breakdown is the adjudication's own: range row, Woods -1, the attached General +1
+    text = odds.text()
+    assert "infantry, range 2, 3 dice" in text
+    assert "-1  target in woods (BC §2.3)" in text and "+1  General a attached (BC §4.7)" in text
+    assert "= 3 dice" in text
+    # 3 exchangeable dice of 5 kinds of face: 35 multisets, not 6^3 = 216 sequences
+    assert odds.leaves == 35
+
+
+def test_bc_4_6_retreat_choices_are_outcomes_and_match_the_plain_enumeration():
+    g = bc_duel()
+    odds = what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", budget=None)
+    assert as_dict(odds) == plain(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", 6, bc_odds.summary)
+    assert odds.probability("no effect") == Fraction(1, 81)           # 4 misses
+    assert odds.probability("d (infantry) eliminated") == Fraction(1, 16)   # 4 hits: 3 faces of 6 each
+    # any Flag (1 face of 6) leaves d alive with a retreat, and it has two hexes to choose from
+    assert odds.probability("then Confederate picks d") == 1 - Fraction(5, 6) ** 4
+    # with "policy retreat auto" Herald picks the hexes: nobody is asked, the rest is the same
+    auto = what_if(BATTLECRY, g.scenario, bc_duel("auto").state, "union", "battle b 0206", budget=None)
+    assert auto.probability("picks") == 0
+    assert auto.probability("no effect") == Fraction(1, 81) and auto.probability("eliminated") == Fraction(1, 16)
+
+
+def test_bc_battle_odds_agree_with_2000_real_adjudications():
+    g = bc_duel()
+    odds = what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", budget=None)
+    n = 2000
+    counts = sampled(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", range(n))
+    close_to_sample(odds, counts, n)
+
+
+def test_bc_2_4_rally_one_die_per_card_in_hand_only_the_units_own_symbol():
+    g = make_game([("b", "union", "infantry", "0207"), ("d", "confederate", "infantry", "0203")],
+                  hands={"union": ["rally", "probe-left", "attack-centre"]})
+    g.state.pieces["b"].figures = 2                           # 2 of its 4 figures lost
+    run(g, "union: play rally")
+    odds = what_if(BATTLECRY, g.scenario, g.state, "union", "rally b", budget=None)
+    assert as_dict(odds) == plain(BATTLECRY, g.scenario, g.state, "union", "rally b", 6, bc_odds.summary)
+    # 3 dice (the two cards left + this one); Infantry is 2 faces of 6; at most 2 figures return
+    assert odds.probability("regains 2") == 3 * Fraction(1, 3) ** 2 * Fraction(2, 3) + Fraction(1, 27)
+    assert odds.probability("no effect") == Fraction(2, 3) ** 3
+
+
+def test_bc_card_draws_and_other_hidden_information_are_never_asked():
+    g = bc_duel()
+    before = g.state.state_hash()
+    for line in ("end", "discard probe-left", "play attack-centre"):
+        with pytest.raises(Illegal, match="cannot be asked"):
+            what_if(BATTLECRY, g.scenario, g.state, "union", line)
+    with pytest.raises(Exception, match="leave out dice="):
+        what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206 dice=1,1,1,1")
+    assert g.state.state_hash() == before
+
+
+def test_bc_the_rules_refuse_an_illegal_what_if_with_their_own_reason():
+    g = bc_duel()
+    with pytest.raises(Illegal, match="Union's turn"):
+        what_if(BATTLECRY, g.scenario, g.state, "confederate", "battle d 0207")
+    with pytest.raises(Illegal, match="BC §4.4.1"):
+        what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 1201")
+
+
+# == the core: hidden draws, bounds ==============================================================
+
+class ShufflingRuleset:
+    """A stand-in ruleset whose action draws hidden randomness (a shuffle) after one die."""
+    id, name = "stub", "Stub"
+    odds = SimpleNamespace(summary=lambda sc, before, after, events, side: str(after.deck))
+
+    def apply(self, sc, state, side, cmd):
+        def body(st, stream):
+            stream.roll(6, "a visible die")
+            st.deck = stream.shuffle(st.deck)
+            return []
+        return run_command(state, cmd, body)
+
+
+def test_a_what_if_never_draws_hidden_randomness():
+    from engine.core.state import GameState
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class St(GameState):
+        seed: int = 1
+        draws: int = 0
+        deck: list = field(default_factory=lambda: ["a", "b", "c"])
+
+    st = St()
+    with pytest.raises(HiddenInformation, match="draw a card or shuffle"):
+        what_if(ShufflingRuleset(), None, st, "x", "go")
+    assert st.draws == 0 and st.deck == ["a", "b", "c"] and WHAT_IF.get() is None
+
+
+def test_too_many_die_sequences_are_refused_with_a_clear_message():
+    g = bc_duel()
+    with pytest.raises(TooManyOutcomes, match="more than 10 die sequences"):
+        what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", budget=None, max_leaves=10)
+
+
+# == TACW =========================================================================================
+
+RHQ = ("rhq", R, "r-a", "light", ["0503"], "E")
+PHQ = ("phq", P, "p-a", "light", ["1812"], "W")
+
+
+def heavy(uid, side, hexes, facing, **extra):
+    return (uid, side, "r-a" if side == R else "p-a", "heavy", hexes, facing, extra)
+
+
+def fire_position(reaction: str = "auto", leader_on_target: bool = False):
+    """r1 faces p1 across one hexside; the leaders stand on headquarters units far away unless
+    `leader_on_target` (then Parliament's Wing Commander stands with p1: Leader Loss rolls)."""
+    units = [RHQ, PHQ, heavy("r1", R, ["0505"], "E"), heavy("p1", P, ["0605"], "W")]
+    leaders = [("r-ac", R, "ac", 0, None, "rhq"), ("r-wc", R, "wc", -1, "r-a", "rhq"),
+               ("p-ac", P, "ac", 0, None, "phq"), ("p-wc", P, "wc", -1, "p-a", "p1" if leader_on_target else "phq")]
+    p = Position(units, leaders=leaders)
+    p.go(R, "activate r-a")
+    p.go(P, f"policy reaction {reaction}")
+    return p
+
+
+def test_tacw_9_fire_with_reaction_fire_and_morale_equals_the_plain_enumeration():
+    p = fire_position("auto")
+    before = p.st.state_hash()
+    odds = what_if(TACW, p.sc, p.st, R, "fire r1 0605", budget=None)
+    assert p.st.state_hash() == before
+    assert as_dict(odds) == plain(TACW, p.sc, p.st, R, "fire r1 0605", 10, tacw_odds.summary)
+    assert "Musket Fire table" in odds.text() and "d10 fire, p1 at r1" in odds.text()   # the reaction
+
+
+def test_tacw_9_11_leader_loss_faces_merged_and_still_exact():
+    p = fire_position("never", leader_on_target=True)
+    odds = what_if(TACW, p.sc, p.st, R, "fire r1 0605", budget=None)
+    assert as_dict(odds) == plain(TACW, p.sc, p.st, R, "fire r1 0605", 10, tacw_odds.summary)
+    struck = odds.probability("struck down")
+    assert 0 < struck < Fraction(2, 10)               # a 9 on a d10, only when the fire had an effect
+
+
+def test_tacw_fire_odds_agree_with_2000_real_adjudications():
+    p = fire_position("auto")
+    odds = what_if(TACW, p.sc, p.st, R, "fire r1 0605", budget=None)
+    n = 2000
+    close_to_sample(odds, sampled(TACW, p.sc, p.st, R, "fire r1 0605", range(n)), n)
+
+
+def test_tacw_close_combat_odds_agree_with_2000_real_attacks_and_resolutions():
+    from .test_tacw_melee import BASE, pos
+    p = pos(*BASE)
+    odds = what_if(TACW, p.sc, p.st, R, "attack r1 0405", budget=None)
+    n = 2000
+    counts = sampled(TACW, p.sc, p.st, R, "attack r1 0405", range(n))     # attack, then resolve
+    close_to_sample(odds, counts, n)
+    assert len(counts) >= 3                   # several results of the Close Combat table were seen
+
+
+def test_tacw_5_7_order_change_is_one_d10_against_the_table():
+    from .test_tacw_sequence import three_wings
+    p = three_wings({"a1": "charge", "a2": "charge", "a3": "charge", "b1": "receive_charge",
+                     "b2": "receive_charge", "b3": "receive_charge"})
+    p.go(R, "activate a1")
+    odds = what_if(TACW, p.sc, p.st, R, "change make_ready", budget=None)
+    assert as_dict(odds) == plain(TACW, p.sc, p.st, R, "change make_ready", 10, tacw_odds.summary)
+    assert odds.leaves == 10 and all(o.probability.denominator in (1, 2, 5, 10) for o in odds.outcomes)
+    assert set(as_dict(odds)) <= {"a1 now on Make Ready", "no effect"}
+    assert "[TACW §5.7] Order Change table" in odds.text()
+
+
+def test_tacw_10_attack_is_resolved_and_equals_the_plain_enumeration_of_resolve():
+    from .test_tacw_melee import BASE, pos
+    p = pos(*BASE)
+    odds = what_if(TACW, p.sc, p.st, R, "attack r1 0405", budget=None)
+    assert odds.steps == ["attack r1 0405", "resolve"]
+    designated = p.st
+    p.go(R, "attack r1 0405")                 # the designation rolls nothing
+    expected = plain(TACW, p.sc, p.st, R, "resolve", 10, tacw_odds.summary, before=designated)
+    assert as_dict(odds) == expected
+    assert "[TACW §10.2] Close Combat table" in odds.text()
+
+
+def test_tacw_10_2_b_the_other_sides_reaction_attacks_are_assumed_not_made_and_said_so():
+    from .test_tacw_melee import reaction_position
+    p = reaction_position()
+    p.st.policies[P]["reaction_attack"] = "ask"              # Parliament would be asked (p2 0505)
+    odds = what_if(TACW, p.sc, p.st, R, "attack r1 0405", budget=None)
+    assert odds.steps == ["attack r1 0405", "resolve", "parliament: counter none"]
+    assert "assumes Parliament makes no reaction attack when asked" in odds.text()
+    designated = p.st
+    p.go(R, "attack r1 0405")
+    p.go(R, "resolve")                                       # the window opens, no die yet
+    assert as_dict(odds) == plain(TACW, p.sc, p.st, P, "counter none", 10, tacw_odds.summary,
+                                  before=designated)
+
+
+def test_tacw_4_1_the_next_turns_initiative_is_beyond_the_question():
+    from .test_tacw_sequence import WINGS, three_wings
+    p = three_wings({w[0]: "make_ready" for w in WINGS})      # a tie: the initiative is rolled
+    p.go(p.st.phasing, "pass")
+    _, events = TACW.apply(p.sc, p.st, p.st.phasing, parse("pass"))
+    assert [d.purpose for e in events for d in e.dice] == ["initiative, Royalist", "initiative, Parliament"]
+    odds = what_if(TACW, p.sc, p.st, p.st.phasing, "pass")
+    assert as_dict(odds) == {"turn 1 ends": 1} and odds.leaves == 1 and odds.horizon is None
+    assert "the initiative roll that follows is beyond the question" in odds.text()
+
+
+def test_tacw_a_horizon_keeps_exact_odds_of_the_first_dice_and_names_what_follows():
+    p = fire_position("auto")
+    full = what_if(TACW, p.sc, p.st, R, "fire r1 0605", budget=None)
+    cut = what_if(TACW, p.sc, p.st, R, "fire r1 0605", horizon=1)
+    assert cut.horizon == 1 and "the first 1 die is enumerated" in cut.text()
+    assert sum(o.probability for o in cut.outcomes) == 1
+    assert all((10 * o.probability).denominator == 1 for o in cut.outcomes)     # one d10
+    # after the firer's roll, the target either checks morale or fires back, always
+    assert all("then: " in o.label for o in cut.outcomes)
+    # the chance that p1 loses exactly one SP from that roll, read both ways
+    one_hit = cut.probability("p1: -1 SP; then")
+    assert one_hit == sum(o.probability for o in full.outcomes if o.label.startswith("p1: -1 SP"))
+
+
+def test_tacw_second_newbury_no_what_if_while_a_secret_boat_bridge_move_is_halfway():
+    from engine.tacw import newbury_rules
+    from engine.tacw.movement import SUSPENDED
+    from .test_tacw_second_newbury import BOAT, SC, go, opened
+    st = opened()
+    st, _ = go(st, P, f"boatbridge {BOAT}")
+    assert tacw_odds.refusal(SC, st, R, parse("fire r-x 1234")) is None        # nothing halfway
+    st.options[SUSPENDED] = {"ctx": {"side": P}}       # Parliament's move waits on an interrupt
+    with pytest.raises(HiddenInformation, match="secret boat bridge"):
+        what_if(TACW, SC, st, R, "react none")
+    assert tacw_odds.refusal(SC, st, P, parse("move p-thorpe 3339")) is None  # its owner knows
+    newbury_rules.data(st)["boat"]["revealed"] = True
+    assert tacw_odds.refusal(SC, st, R, parse("react none")) is None
