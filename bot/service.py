@@ -118,6 +118,11 @@ class ActResult:
     png: bytes | None = field(default=None, repr=False)
 
 
+def _new_seed(seed: int | str | None) -> str:
+    """A new game's seed: the one asked for, else a fresh random one (stored as text)."""
+    return str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+
+
 def _seed_value(seed: str | int) -> int | str:
     """The store keeps seeds as text; the engine draws the same dice from '7' and 7, but the
     state records the seed, so numeric seeds go back to int for bit-identical replays."""
@@ -281,7 +286,7 @@ class GameService:
             scenario_id = getattr(sc, "id", scenario_id) or "custom"
         if side is not None and side not in rs.sides:
             raise Refused(f"'{side}' is not a side of {rs.name} ({', '.join(rs.sides)})")
-        seed = str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+        seed = _new_seed(seed)
         options = [o.strip() for o in options or [] if o and o.strip()]
         if options:
             known = dict(game_options(rs, sc))
@@ -323,7 +328,7 @@ class GameService:
         if hasattr(rs, "balancing_options"):
             options = rs.balancing_options(swapped, 2)
         sc = self.scenario_of(prev, rs)
-        seed = str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+        seed = _new_seed(seed)
         new_state(rs, sc, _seed_value(seed), options)            # checked before anything is stored
         game_id = await self.store.create_game(guild_id, channel_id, rs.id, prev.scenario_id, seed, user_id,
                                                scenario_text=prev.scenario_text,
