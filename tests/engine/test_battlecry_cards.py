@@ -62,9 +62,12 @@ def test_bc_4_1_orders_limited_by_card_and_section():
     with pytest.raises(Illegal, match="not on your left"):
         g.apply("union", "order ui3")
     g.apply("union", "order ui1 uc1")
-    with pytest.raises(Illegal):
+    with pytest.raises(Illegal, match=r"gives 2 orders and all of them are given \(ui1, uc1\)"):
         g.apply("union", "order ui1")
     assert g.state.phase == "actions"
+    g.apply("union", "move ui1 0207")
+    with pytest.raises(Illegal, match="before any unit moves"):
+        g.apply("union", "order ui1")
 
 
 def test_bc_4_1_unit_with_attached_general_is_one_order_and_general_follows():
