@@ -123,6 +123,15 @@ def _new_seed(seed: int | str | None) -> str:
     return str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
 
 
+def _check_first_state(rs: Ruleset, sc: Any, seed: int | str, options: list[str] | None) -> None:
+    """Build the game's first state before anything is stored: the rules check the scenario and
+    the combination of optional rules, and a ValueError becomes a refusal naming the problem."""
+    try:
+        new_state(rs, sc, _seed_value(seed), options)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
 def _seed_value(seed: str | int) -> int | str:
     """The store keeps seeds as text; the engine draws the same dice from '7' and 7, but the
     state records the seed, so numeric seeds go back to int for bit-identical replays."""
@@ -294,10 +303,7 @@ class GameService:
             if unknown:
                 raise Refused(f"{getattr(sc, 'title', scenario_id)} has no optional rule "
                               f"{', '.join(repr(o) for o in unknown)} (it has: {', '.join(known) or 'none'})")
-            try:
-                new_state(rs, sc, _seed_value(seed), options)      # the rules check the combination
-            except ValueError as exc:
-                raise Refused(str(exc)) from None
+            _check_first_state(rs, sc, seed, options)
         game_id = await self.store.create_game(guild_id, channel_id, rs.id, scenario_id, seed, user_id,
                                                scenario_text=scenario_text,
                                                options={GAME_OPTIONS: options} if options else None)
@@ -329,7 +335,7 @@ class GameService:
             options = rs.balancing_options(swapped, 2)
         sc = self.scenario_of(prev, rs)
         seed = _new_seed(seed)
-        new_state(rs, sc, _seed_value(seed), options)            # checked before anything is stored
+        _check_first_state(rs, sc, seed, options)
         game_id = await self.store.create_game(guild_id, channel_id, rs.id, prev.scenario_id, seed, user_id,
                                                scenario_text=prev.scenario_text,
                                                options={GAME_OPTIONS: options, REMATCH_OF: prev.id})
