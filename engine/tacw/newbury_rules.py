@@ -413,6 +413,17 @@ def bridge_hexes(sc) -> set[str]:
     return {h for h, t in sc.terrain.items() if t == "bridge"}
 
 
+def closed_hexes(sc, unit: Unit) -> set[str]:
+    """Hexes rules 1 and 4 close to `unit` whatever moves it: the enemy's castle, and for a double
+    unit the bridges. HERALD: the rules say "enter" and "occupy" without naming the kind of move,
+    so retreats, routs and advances after combat (retreat.py) respect them as ordinary moves do;
+    a retreat or rout that finds no other hex is blocked (§10.4.5, §12.4.2)."""
+    closed = castle_hexes(sc, unit.side)
+    if unit.is_double:
+        closed = closed | bridge_hexes(sc)
+    return closed
+
+
 def check_step(sc, sim: TacwState, unit: Unit, before: list[str]) -> None:
     """One step of a move, on the dry run: rule 1 (no enemy unit enters the castle) and rule 4
     (a double unit may not occupy a bridge hex)."""

@@ -44,6 +44,7 @@ from engine.core.events import DieRoll, Event, Modifier
 from engine.core.hexgrid import CUBE_DIRECTIONS, cube_add, cube_distance
 
 from . import choices, tables
+from . import newbury_rules as newbury
 from .geometry import unit_arcs
 from .state import TacwState, Unit
 
@@ -224,6 +225,8 @@ def _enterable(sc, st: TacwState, unit: Unit, carried: list[Unit], h: str, last:
     """May the retreating unit (with what it carries) enter hex `h`?"""
     if sc.hex_impassable(h) or tables.terrain_mp(sc.terrain_at(h), _terrain_kind(unit, carried)) is None:
         return False
+    if h in newbury.closed_hexes(sc, unit):
+        return False                     # Second Newbury rules 1 and 4 (newbury_rules.closed_hexes)
     present = [u for u in live_units_at(st, h) if u.id != unit.id and u not in carried]
     if any(u.side != unit.side for u in present):
         return False
@@ -448,9 +451,10 @@ def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str], section: s
     single unit enters (§10.4.6: "one or both hexes"), the flank a double wheels, and the single
     unit's turn. Herald's own choices come first: the lowest hex id, the lower pivot id, no turn."""
     grid = sc.grid
+    closed = newbury.closed_hexes(sc, unit)
 
     def free(h: str) -> bool:
-        return (h is not None and not sc.hex_impassable(h)
+        return (h is not None and not sc.hex_impassable(h) and h not in closed
                 and tables.terrain_mp(sc.terrain_at(h), unit.kind) is not None
                 and not [u for u in live_units_at(st, h) if u.id != unit.id])
     front = unit_arcs(sc, unit)["front"]

@@ -559,3 +559,24 @@ def test_render_start_board():
     # only the areas in play are shaded while deploying (not the attack axes')
     view = newbury_rules.scenario_view(SC, new_state(SC, 1), public=True)
     assert "p-axis-b" not in view.deployment_areas and "p-main-attack" in view.deployment_areas
+
+
+def test_retreats_routs_and_advances_respect_the_castle_and_the_bridges():
+    """Rules 1 and 4 say "enter" and "occupy" whatever moves the unit (HERALD, newbury_rules.
+    closed_hexes): a retreat, rout or advance after combat never enters the enemy's castle, and a
+    double never ends on a bridge."""
+    from engine.tacw import retreat
+    st = opened()
+    for uid in ("r-boys-musketeers", "r-boys-sakers"):       # the garrison steps out: the castle is empty
+        put(st, uid, ["2223"], "E")
+    view = newbury_rules.scenario_view(SC, st, public=True)
+    waller, boys = st.units["p-waller"], st.units["r-boys-musketeers"]
+    assert not retreat._enterable(view, st, waller, [], CASTLE, True)
+    assert retreat._enterable(view, st, boys, [], CASTLE, True)   # its own side may go back in
+    foot = st.units["p-i-manchester-foot"]
+    assert foot.is_double and not retreat._enterable(view, st, foot, [], "2624", True)
+    put(st, "p-waller", ["2524"], "SE")
+    assert retreat._enterable(view, st, st.units["p-waller"], [], "2624", True)   # a single unit may
+    # an advance after combat into a vacated castle hex is refused to the enemy
+    put(st, "p-waller", ["2122"], "NW")                      # the castle is Waller's front hex
+    assert retreat._advance_hexes(view, st, st.units["p-waller"], [CASTLE], "TACW §10.4.6") is None
