@@ -162,7 +162,7 @@ def _scenario_key(scenario: Scenario) -> ScenarioKey:
     parts = (scenario.cols, scenario.rows, sorted(scenario.terrain.items()),
              sorted((h.hex, h.side, h.type, h.no_effect) for h in scenario.hexsides.values()),
              sorted((v.hex, v.vp, v.side) for v in scenario.victory_hexes),
-             sorted(scenario.edges.items()))
+             sorted(scenario.edges.items()), sorted(scenario.wing_edges.items()))
     return ScenarioKey(scenario, parts)
 
 
@@ -307,8 +307,12 @@ def _draw_static_text(img: Image.Image, scenario: Scenario, g: BoardGeometry, he
     x0, y0, x1, y1 = g.map_box
     band = EDGE_BAND * g.zoom
     lf = font(max(9, int(round(13 * g.zoom))), True)
-    for side, edge in sorted(scenario.edges.items()):
-        text = f"{SIDE_NAMES.get(side, side)} friendly map edge"
+    wing_names = {w.id: (w.name, w.side) for w in scenario.wings}
+    labels = [(f"{SIDE_NAMES.get(side, side)} friendly map edge", side, edge)
+              for side, edge in sorted(scenario.edges.items())]
+    labels += [(f"{wing_names[w][0]}: friendly map edge", wing_names[w][1], edge)
+               for w, edge in sorted(scenario.wing_edges.items())]
+    for text, side, edge in labels:
         colour = SIDE_DARK.get(side, (60, 60, 60))
         for t in (0.25, 0.75):
             if edge in ("east", "west"):

@@ -75,8 +75,14 @@ def edge_distance(sc, hex_id: str, edge: str) -> int:
     return {"west": c, "east": sc.cols - 1 - c, "north": r, "south": sc.rows - 1 - r}[edge]
 
 
-def _edge_dist(sc, hexes: list[str], side: str) -> int:
-    edge = sc.edges.get(side)
+def friendly_edge(sc, unit: Unit) -> str | None:
+    """§12.4: the unit's friendly map edge (its wing's own where the scenario gives one)."""
+    fn = getattr(sc, "friendly_edge", None)
+    return fn(unit.side, unit.wing) if fn else sc.edges.get(unit.side)
+
+
+def _edge_dist(sc, hexes: list[str], unit: Unit) -> int:
+    edge = friendly_edge(sc, unit)
     return min(edge_distance(sc, h, edge) for h in hexes) if edge else 0
 
 
@@ -103,12 +109,12 @@ def _bearing(sc, hexes: list[str], facing: int, others: list[str]) -> float:
     return min(F.relative_bearing(sc.grid, hexes, facing, o) for o in others)
 
 
-def facing_away(sc, unit: Unit, threat: list[str], side: str) -> int:
+def facing_away(sc, unit: Unit, threat: list[str]) -> int:
     """§10.4.1 / §12.4.1: the facing that turns the unit's back to the enemy: the threat as
     far behind as possible; ties toward the friendly edge, then the current facing, then the
     lowest vertex. A double keeps to the two facings across its line."""
     options = list(F.double_facings(sc.grid, *unit.hexes)) if unit.is_double else list(range(6))
-    edge = sc.edges.get(side)
+    edge = friendly_edge(sc, unit)
 
     def key(v: int):
         away = _bearing(sc, unit.hexes, v, threat) if threat else 0.0
@@ -123,7 +129,7 @@ def facing_away(sc, unit: Unit, threat: list[str], side: str) -> int:
 def facing_toward_edge(sc, unit: Unit) -> int:
     """§12.4.1: a routing unit heads for its friendly map edge."""
     options = list(F.double_facings(sc.grid, *unit.hexes)) if unit.is_double else list(range(6))
-    target = EDGE_ANGLE[sc.edges[unit.side]]
+    target = EDGE_ANGLE[friendly_edge(sc, unit)]
 
     def key(v: int):
         diff = abs(F.vertex_angle(sc.grid, v) - target) % 360.0
@@ -270,7 +276,7 @@ def _steps(sc, st: TacwState, unit: Unit, kind: str, threat: list[str], carried:
         if not all(_enterable(sc, st, unit, carried, h, last) for h in entering):
             continue
         guns = sum(1 for h in entering for u in live_units_at(st, h) if u.kind == "artillery")
-        key = (-d_new, guns, _edge_dist(sc, new, unit.side), sorted(new))
+        key = (-d_new, guns, _edge_dist(sc, new, unit), sorted(new))
         on_map.append((key, new))
     return sorted(on_map), sorted(off_map, key=lambda x: (-x[1], x[0]))
 
@@ -312,7 +318,7 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
             return _off_map(sc, st, unit, carried, path, kind, events)
         break
     if kind == "broken":
-        unit.facing = facing_away(sc, unit, threat, unit.side)
+        unit.facing = facing_away(sc, unit, threat)
         for c in carried:
             c.facing = unit.facing
     how = "flees" if kind == "broken" else "falls back in good order"
@@ -546,7 +552,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
                and u.morale_state == "broken"]
         if cav:
             return []                     # it routs with the cavalry (§8.2.1)
-    if sc.edges.get(unit.side) is None:
+    if friendly_edge(sc, unit) is None:
         return []
     carried = [c for c in companions(st, unit) if c.morale_state == "broken"]
     tkind = _terrain_kind(unit, carried)
@@ -574,7 +580,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
     enemies = [h for u in st.units.values() if u.alive and u.side != unit.side and not inert(u)
                for h in u.hexes]
     while mp > 0:
-        here = _edge_dist(sc, unit.hexes, unit.side)
+        here = _edge_dist(sc, unit.hexes, unit)
         options = []
         exits = False
         for t in front_directions(unit.facing):
@@ -582,7 +588,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
             if any(h is None for h in new):
                 exits = exits or here == 0
                 continue
-            if _edge_dist(sc, new, unit.side) >= here:
+            if _edge_dist(sc, new, unit) >= here:
                 continue
             entering = [h for h in new if h not in unit.hexes]
             if not all(_enterable(sc, st, unit, carried, h, False) for h in entering):
@@ -613,7 +619,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
     used = ma - mp
     route = " -> ".join("/".join(p) for p in path) + (" -> off the map" if left_map else "")
     events.insert(0, Event("rout", unit.side, section,
-                           f"{unit.name} routs toward the {sc.edges[unit.side]} edge "
+                           f"{unit.name} routs toward the {friendly_edge(sc, unit)} edge "
                            f"({used} of {ma} MP): {route}",
                            outcome={"unit": unit.id, "path": [list(p) for p in path], "mp": used,
                                     "off_map": left_map, "blocked": blocked}))

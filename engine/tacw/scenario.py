@@ -18,6 +18,8 @@ from 01, on a FLAT-top map whose odd (0-based) columns are shoved down half a he
                    victory_hexes = [{hex, vp, side}, ...]  (side scores vp holding it at the end)
     [map.terrain]  <terrain> = ["CCRR", ...]   (TERRAIN keys; a hex not listed is clear)
     [map.edges]    royalist = "east", parliament = "west"   (friendly map edges, §12.4)
+    [map.wing_edges]  <wing id> = "south" ...  (optional: a wing that came from its own edge
+                   routs toward it instead of its side's, e.g. Manchester at Second Newbury)
     [sides.royalist] / [sides.parliament]   name, army_commander, senior_wc  (leader ids),
                    generic_leader_value (0: the §5.3.3 generic WC, not in the text)
     [[leaders]]    id, side, name, role ("ac" | "wc"), value (0 | -1 | -2), hex | with_unit,
@@ -294,6 +296,12 @@ class Scenario:
     special_rules: list[SpecialRule] = field(default_factory=list)
     labels: list[MapLabel] = field(default_factory=list)
     roads: list[Road] = field(default_factory=list)
+    wing_edges: dict[str, str] = field(default_factory=dict)   # wing id -> its own friendly edge
+
+    def friendly_edge(self, side: str, wing: str | None = None) -> str | None:
+        """§12.4: the map edge a unit of `side` (and `wing`) routs toward: its wing's own edge
+        where the scenario gives one ([map.wing_edges]), else its side's."""
+        return self.wing_edges.get(wing or "") or self.edges.get(side)
 
     @property
     def grid(self) -> HexGrid:

@@ -111,7 +111,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     if not 1 <= turns <= 99:
         raise ScenarioError(f"{where}.turns: {turns} is not 1..99")
 
-    grid, cols, rows, terrain, hexsides, edges, vhexes = _parse_map(data, where)
+    grid, cols, rows, terrain, hexsides, edges, vhexes, wing_edges = _parse_map(data, where)
     hex_on_map = _hex_checker(grid)
     labels, roads = free.parse_map_drawing(data, where, hex_on_map)
     areas = free.parse_areas(data, where, grid, hex_on_map, terrain)
@@ -137,6 +137,9 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         wings.append(wing)
         wing_ids[wid] = wing
 
+    for wid in wing_edges:
+        if wid not in wing_ids:
+            raise ScenarioError(f"{where} map.wing_edges: no wing {wid!r} (wings: {', '.join(wing_ids)})")
     for a in areas.values():
         if a.wing and (a.wing not in wing_ids or wing_ids[a.wing].side != a.side):
             raise ScenarioError(f"{where} deployment_areas ({a.id}).wing: no {a.side} wing "
@@ -194,6 +197,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         historical_orders=historical, victory_bands=bands, historical_result=result,
         victory_notes=notes, optional_rules=optional, provenance=provenance, source=source,
         deployment_areas=areas, special_rules=specials, labels=labels, roads=roads,
+        wing_edges=wing_edges,
     )
     scenario.special = scenario_special.finish(special, scenario, where)
     from .newbury_rules import check_special_rules   # Second Newbury's rule kinds
@@ -222,7 +226,7 @@ def _parse_map(data: dict, where: str):
     mw = f"{where} map"
     m = _need(data, "map", dict, where)
     _keys(m, {"cols", "rows", "orientation", "shove", "terrain", "hexsides", "edges",
-              "victory_hexes", "labels", "roads"}, mw)
+              "wing_edges", "victory_hexes", "labels", "roads"}, mw)
     cols, rows = _need(m, "cols", int, mw), _need(m, "rows", int, mw)
     if not 1 <= cols <= 99 or not 1 <= rows <= 99:
         raise ScenarioError(f"{mw}: cols and rows must be 1..99 (CCRR ids), got {cols}x{rows}")
@@ -286,6 +290,11 @@ def _parse_map(data: dict, where: str):
         edges[side] = e
     if edges["royalist"] == edges["parliament"]:
         raise ScenarioError(f"{mw}.edges: the two sides need different friendly map edges")
+    wing_edges: dict[str, str] = {}
+    for wid, e in _opt(m, "wing_edges", dict, mw, {}).items():
+        if e not in EDGES:
+            raise ScenarioError(f"{mw}.wing_edges.{wid}: must be one of {', '.join(EDGES)}")
+        wing_edges[str(wid)] = e
 
     vhexes: list[VictoryHex] = []
     for i, v in enumerate(_opt(m, "victory_hexes", list, mw, [])):
@@ -297,7 +306,7 @@ def _parse_map(data: dict, where: str):
             raise ScenarioError(f"{vw}.vp: {vp} is not 1..500")
         vhexes.append(VictoryHex(hex_on_map(v.get("hex"), vw + ".hex"), vp,
                                  _side(v.get("side"), vw + ".side")))
-    return grid, cols, rows, terrain, hexsides, edges, vhexes
+    return grid, cols, rows, terrain, hexsides, edges, vhexes, wing_edges
 
 
 

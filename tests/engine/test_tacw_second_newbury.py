@@ -580,3 +580,31 @@ def test_retreats_routs_and_advances_respect_the_castle_and_the_bridges():
     # an advance after combat into a vacated castle hex is refused to the enemy
     put(st, "p-waller", ["2122"], "NW")                      # the castle is Waller's front hex
     assert retreat._advance_hexes(view, st, st.units["p-waller"], [CASTLE], "TACW §10.4.6") is None
+
+
+def test_manchesters_wing_routs_toward_clay_hill_not_the_sides_edge():
+    """§12.4 with [map.wing_edges] (Herald completion): Manchester's wing came from Clay Hill (the
+    sheet's bottom edge) and routs back there; the rest of Parliament routs to the top edge."""
+    from engine.core.dice import DiceStream
+    from engine.tacw import retreat
+    st = opened()
+    view = newbury_rules.scenario_view(SC, st, public=True)
+    put(st, "p-waller", ["2330"], "NW")
+    waller = st.units["p-waller"]
+    waller.morale_state = "broken"
+    assert retreat.friendly_edge(view, waller) == "south"
+    events = retreat.rout_move(view, st, waller, DiceStream(st.seed, st.draws))
+    rout = next(e for e in events if e.kind == "rout")
+    assert "toward the south edge" in rout.narrative
+    rows = [int(p[0][2:]) for p in rout.outcome["path"]]
+    assert rows[-1] > rows[0], rout.narrative            # down the sheet, toward Clay Hill
+    other = next(u for u in st.units.values() if u.side == P and u.wing != "p-manchester")
+    assert retreat.friendly_edge(view, other) == "north"
+
+
+def test_wing_edges_name_a_wing_of_the_scenario():
+    broken = TEXT.replace('p-manchester = "south"', 'p-nobody = "south"')
+    with pytest.raises(ScenarioError, match="wing_edges: no wing 'p-nobody'"):
+        parse_scenario(broken)
+    with pytest.raises(ScenarioError, match="wing_edges.p-manchester: must be one of"):
+        parse_scenario(TEXT.replace('p-manchester = "south"', 'p-manchester = "up"'))
