@@ -12,8 +12,16 @@ import hashlib
 from .errors import DiceNeeded, Illegal
 
 # What-if mode (engine/core/odds.py): while a what-if is set here, every die comes from it
-# (`what_if.roll(sides, purpose)`) and a hidden draw is refused (`what_if.hidden(bound)` raises):
-# nothing is drawn from the seeded stream, so a what-if can never reveal hidden randomness.
+# (`what_if.roll(sides, purpose, stream)`: the stream passes itself, so the what-if can read the
+# adjudication in progress as `stream.working`) and a hidden draw is refused
+# (`what_if.hidden(bound)` raises): nothing is drawn from the seeded stream, so a what-if can
+# never reveal hidden randomness.
+#
+# Both variables are contextvars, not process-wide globals: a value set is seen only by the code
+# running in the same context, i.e. the same thread, or the same asyncio task (each task runs in a
+# copy of its creator's context; `asyncio.to_thread` copies the caller's context into the worker
+# thread). So a what-if or a physical-dice command in one channel's task never changes how
+# another channel's command draws its dice.
 WHAT_IF: contextvars.ContextVar = contextvars.ContextVar("herald_what_if", default=None)
 
 # Physical-dice mode (bot/physical_dice.py): while True, every command's stream (game.run_command)
@@ -29,20 +37,24 @@ def _draw(seed: int | str, index: int, bound: int) -> int:
 
 class DiceStream:
     """Draws for one command. `supplied` results (1-based die faces) are consumed before the
-    seeded stream; with `strict` an exhausted supply raises `DiceNeeded` instead of falling back."""
+    seeded stream; with `strict` an exhausted supply raises `DiceNeeded` instead of falling back.
+    `working` is the state the command is changing (`game.run_command`'s copy), or None for a
+    stream made outside a command (a setup, a trial on a scratch copy): a what-if reads the
+    adjudication in progress there when it stops before a die."""
 
     def __init__(self, seed: int | str, draws: int, supplied: list[int] | None = None,
-                 strict: bool = False):
+                 strict: bool = False, working: object = None):
         self.seed, self.draws = seed, draws
         self.supplied = list(supplied or [])
         self.used_supplied: list[int] = []
         self.strict = strict
+        self.working = working
 
     def roll(self, sides: int, purpose: str) -> int:
         """One die, 1..sides."""
         what_if = WHAT_IF.get()
         if what_if is not None:
-            return what_if.roll(sides, purpose)
+            return what_if.roll(sides, purpose, self)
         if self.supplied:
             value = self.supplied.pop(0)
             if not 1 <= value <= sides:

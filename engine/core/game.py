@@ -83,9 +83,11 @@ def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list
     """The frame every ruleset's `apply` shares (DESIGN principle 1): work on a copy of the
     state, draw dice from the recorded stream (the command's own results first), refuse results
     the command did not need, and keep the stream position in the new state. `body(st, stream)`
-    runs the rules on the copy and returns the events."""
+    runs the rules on the copy and returns the events. The stream carries the copy
+    (`stream.working`): a what-if that stops before a die reads the adjudication in progress
+    there (engine/core/odds.py)."""
     st = state.copy()
-    stream = DiceStream(st.seed, st.draws, list(cmd.dice), strict=PHYSICAL_DICE.get())
+    stream = DiceStream(st.seed, st.draws, list(cmd.dice), strict=PHYSICAL_DICE.get(), working=st)
     events = body(st, stream)
     if stream.supplied and cmd.exact_dice:
         raise Illegal(f"{len(stream.supplied)} supplied die result(s) were not needed by this command")

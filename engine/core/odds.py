@@ -24,7 +24,8 @@ cost is the thread's CPU time, so a busy machine gives the same answer). When th
 does not fit the time budget (BUDGET, about two seconds), the enumeration stops at
 a horizon: the first `depth` dice are enumerated exactly, and each outcome is the position as it
 stands when the next die would be rolled ("...; then: morale check, Caernarvon"), read from the
-adjudication in progress. The probabilities stay exact; only the question is shorter, and the
+adjudication in progress (`run_command`'s working copy, which the DiceStream asking for the die
+carries as `stream.working`). The probabilities stay exact; only the question is shorter, and the
 answer says so. A ruleset also marks dice beyond any question (`frozen`: TACW's next-turn
 initiative): the outcome is read there. Beyond `MAX_LEAVES` leaves, or when not even the first
 die fits, the what-if is refused with a clear message.
@@ -57,7 +58,6 @@ import importlib
 import math
 import pickle
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -74,7 +74,7 @@ BUDGET = 2.0                  # seconds the enumeration aims at (the horizon kee
 TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
 PROBES = 12                   # random descents that estimate the tree before enumerating it
 QUICK_LEAVES = 400            # a tree this small is enumerated without measuring it first
-SECTION = "Herald /odds (issue 5)"
+SECTION = "Herald /odds"
 
 
 class HiddenInformation(HeraldError):
@@ -242,7 +242,9 @@ class _Walk:
         self.is_frozen = getattr(mod, "frozen", None) or (lambda purpose: False)
         self.branching: list[int] = []    # probes: the choices open at each die
 
-    def roll(self, sides: int, purpose: str) -> int:
+    def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
+        """The next die of the leaf; `stream` is the DiceStream asking (it carries the
+        adjudication in progress, read at a horizon)."""
         i = len(self.dice)
         if i >= MAX_DICE:
             raise TooManyOutcomes(f"this action could roll more than {MAX_DICE} dice in a row "
@@ -250,7 +252,7 @@ class _Walk:
         frozen = self.is_frozen(purpose)
         if frozen or (self.horizon is not None and i >= self.horizon):
             then = "" if frozen else f"; then: {generic(purpose)}"
-            raise _Horizon(self.read(_in_progress()) + then if self.read else then,
+            raise _Horizon(self.read(_in_progress(stream)) + then if self.read else then,
                            generic(purpose).split(",")[0] if frozen else "")
         faces = list(self.faces(sides, purpose))
         group = self.group(purpose)
@@ -300,17 +302,15 @@ class _Walk:
         return None
 
 
-def _in_progress() -> Any:
-    """The state the adjudication in progress is changing: `run_command`'s working copy (every
-    ruleset's `apply` runs its rules inside `engine.core.game.run_command`)."""
-    from .game import run_command
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is run_command.__code__:
-            return frame.f_locals["st"]
-        frame = frame.f_back
-    raise TooManyOutcomes("too many dice follow to enumerate them, and this ruleset's adjudication "
-                          "cannot be read halfway")
+def _in_progress(stream: Any) -> Any:
+    """The state the adjudication in progress is changing: the working copy of
+    `engine.core.game.run_command`, which every ruleset's `apply` runs its rules in; its dice
+    stream carries it (`stream.working`)."""
+    working = getattr(stream, "working", None)
+    if working is None:
+        raise TooManyOutcomes("too many dice follow to enumerate them, and this adjudication cannot "
+                              "be read halfway (its die is not drawn by a command's own stream)")
+    return working
 
 
 # == the what-if =================================================================================
@@ -324,10 +324,15 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     `budget` (seconds) lets Herald pick a horizon when the whole tree would take longer (None:
     always the whole tree); `horizon` forces one (the number of dice enumerated)."""
     mod = rules_for(ruleset)
+    askable = getattr(mod, "ASKABLE", None)
+    if isinstance(line, str) and not line.strip():
+        first = next(iter(askable.values()), "").split(":")[0] if askable else ""
+        raise CannotParse("say which action you are considering, as you would give it"
+                          + (f": {', '.join(sorted(askable))}" if askable else "")
+                          + (f" (e.g. `{first}`)" if first else ""))
     cmd = parse(line) if isinstance(line, str) else line
     if cmd.dice:
         raise CannotParse("a what-if enumerates every die: leave out dice=")
-    askable = getattr(mod, "ASKABLE", None)
     if askable is not None and cmd.verb not in askable:
         raise Illegal(f"/odds answers {', '.join(sorted(askable))}; `{cmd.verb}` cannot be asked "
                       f"(it rolls no die, or it would reveal hidden information)", SECTION)

@@ -269,3 +269,111 @@ async def test_a_long_explanation_sends_its_start_and_the_whole_as_a_file(bc, mo
     whole = data.decode("utf-8")
     assert name == "explain-6.txt" and "```" not in whole and "**" not in whole
     assert whole.startswith("#6 · Confederate · battle ci2 0606") and "Result    hits 2 · flags 1" in whole
+
+
+# == a TACW fire and close combat, explained and checked against the rulebook =====================
+
+TACW_UNITS = [("r1", "royalist", "r-a", "heavy", ["0505"], "E"), ("p1", "parliament", "p-a", "heavy", ["0605"], "W"),
+              ("r2", "royalist", "r-a", "cavalry", ["0704"], "SE", {"strength": 4, "morale": 8}),
+              ("p2", "parliament", "p-a", "light", ["0705"], "NW", {"strength": 3, "morale": 4})]
+
+
+async def tacw_fight(d, monkeypatch):
+    """Seed 3: r1 fires at p1 (#2), then r2's cavalry assaults p2's light infantry (#3-#5),
+    through the bot's own /act, as players would."""
+    from bot.service import GameService
+    from tests.engine.tacw_helpers import scenario_text
+    monkeypatch.setattr(GameService, "render", staticmethod(lambda *a, **k: None))   # speed: no boards
+    service = d.bot.service
+    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "t", 3, side="royalist",
+                           scenario_text=scenario_text(TACW_UNITS))
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    for line in ("activate r-a", "fire r1 0605", "close", "attack r2 0705", "resolve"):
+        rest = await d.cmd("act", user=ALICE, line=line)
+        assert not rest.last.ephemeral, rest.last.content
+
+
+async def test_explain_a_tacw_fire_by_number_against_the_musket_fire_table(d, monkeypatch):
+    """TACW §9.5.1 and the Musket Fire table (9.0): the front column gives 1 hit on 3-8; the
+    reaction fire (§9.3.3 Skirmish: the target answers) is -1 per casualty of the firer, and 2
+    reads Mancato (miss); §9.11: a leader in a hex fired on with an effect rolls, only 9 removes."""
+    await tacw_fight(d, monkeypatch)
+    text = text_of(await d.cmd("explain", user=CAROL, entry="2"))
+    assert text.startswith("**#2 · Royalist · fire r1 0605** — game #1, This Accursed Civil War")
+    assert "→ r1 skirmishes (TACW §9.3.3 (Skirmish))" in text
+    fire, leader_ac, leader_wc, reaction = re.findall(r"```\n(.*?)\n```", text, re.S)
+    assert fire.startswith("Fire · TACW §9.5.1 (Heavy infantry fire)")
+    assert "  Roll      3  (fire, r1, d10)" in fire and "Total" not in fire           # no modifier
+    assert "  Table     Musket Fire table, Fronte (front), row: 3" in fire
+    assert "  Result    result 1 · hits 1" in fire
+    assert "→ p1 takes 1 casualty (1/4) (TACW §9.6 (Fire results))" in text
+    for block, leader in ((leader_ac, "p-ac"), (leader_wc, "p-wc")):
+        assert block.startswith("Leader loss · TACW §9.11 (Leader loss from fire)")
+        assert "  Table     Leader Loss table, row: 0-8" in block and f"leader {leader} · result no_effect" in block
+    assert "fires in reaction at r1" in reaction and "  Roll      3  (fire, p1, d10)" in reaction
+    assert "  -1        1 casualties (-1 each)  [TACW §9.5.1 (Heavy infantry fire)]" in reaction
+    assert "  Total     2\n" in reaction and "row: 2" in reaction and "result Mancato · hits 0" in reaction
+
+
+async def test_explain_a_tacw_close_combat_against_the_close_combat_table(d, monkeypatch):
+    """TACW §10.3: morale 8 against 4 is +4 (§10.3.3); the Matrix gives cavalry against light
+    infantry +2 (§10.3.8); a cavalry attacker spending a pistol shot +1 (§10.3.9); strength 4
+    against 3 is under 2:1, no modifier (§10.3.4). 8 + 7 = 15 is on the '>9' row: the defender
+    is eliminated and the attacker must advance (Close Combat table); both take a formation hit
+    (§10.2 E). Then what the result did, in order, down to the morale check it caused."""
+    await tacw_fight(d, monkeypatch)
+    rest = await d.cmd("explain", user=CAROL)                        # the last adjudication: #5
+    assert all(len(m.content) <= 2000 for m in rest.messages())
+    text = text_of(rest)
+    assert text.startswith("**#5 · Royalist · resolve**")
+    assert "Close combat · TACW §10.2 (Close combat procedure)" in text
+    assert "  Roll      8  (close combat, d10)" in text
+    mods = re.findall(r"\n  ([+-]\d+) +(.+?)  \[(TACW §[\d.]+)", text.split("Morale check")[0])
+    assert mods == [("+4", "morale 8 against 4", "TACW §10.3.3"),
+                    ("+2", "Close Combat Matrix: cavalry against light", "TACW §10.3.8"),
+                    ("+1", "per attacking cavalry unit that spent a pistol shot", "TACW §10.3.9")]
+    assert "  Total     15\n" in text and "  Table     Close Combat table, row: ≥9" in text
+    assert "  Result    result DE · total 15 · winner attacker" in text
+    after = text.split("winner attacker")[1]
+    order = ["→ p2 is eliminated", "→ r2: formation normal -> disordered", "→ r2 advances into 0705",
+             "Morale check · TACW §11.2", "→ p1 forms a hedgehog"]
+    assert [after.index(s) for s in order] == sorted(after.index(s) for s in order)
+
+
+async def test_explain_bad_entries_and_no_game_are_clear_refusals(d, monkeypatch):
+    other = Driver(d.bot, channel_id=OTHER_CHANNEL)
+    rest = await other.cmd("explain", user=CAROL, entry="3")
+    assert rest.last.ephemeral and "no game in this channel" in rest.last.content
+    await tacw_fight(d, monkeypatch)
+    for entry, words in (("99999", "no entry #99999 (it runs from #1 to #5)"),
+                         ("-3", "'-3' is not a log entry"), ("two", "'two' is not a log entry")):
+        rest = await d.cmd("explain", user=CAROL, entry=entry)
+        [msg] = rest.messages()
+        assert msg.ephemeral and words in msg.content, msg.content
+
+
+async def test_rules_empty_or_unknown_queries_answer_helpfully(bc):
+    for query, words in (("   ", "give a section number (4.6, §4.6) or words"),
+                         ("99.9", "nothing in the Battle Cry rules index matches '99.9': try a section number"),
+                         ("§", "nothing in the Battle Cry rules index matches")):
+        rest = await bc.cmd("rules", user=CAROL, query=query)
+        [msg] = rest.messages()
+        assert msg.ephemeral and words in msg.content, msg.content
+
+
+def test_every_rules_answer_of_both_rulesets_fits_discords_messages():
+    """Every section of both indexes, as /rules answers it: each message at most 2000
+    characters (the longest, a TACW battle's special rules, goes out in several), nothing lost."""
+    from engine.core.game import get_ruleset
+    split = 0
+    for rid in ("battlecry", "tacw"):
+        rs = get_ruleset(rid)
+        index = rulesdoc.load_index(rid, rs)
+        for s in index.sections:
+            text = arbitration.rules_text(rs, s.id)
+            messages = arbitration.pack([text])
+            assert all(len(m) <= 2000 for m in messages), (rid, s.id)
+            assert "\n".join(messages) == text
+            split += len(messages) > 1
+    assert split >= 1                          # the long ones were really split

@@ -106,3 +106,62 @@ def test_cli_odds_replays_a_script_then_answers_the_what_if(tmp_path, capsys):
     assert "(TACW §9.9.2)" in out and "%" in out
     assert main(["odds", "tacw", "edgehill", "end", "--script", str(script)]) == 1
     assert "cannot be asked" in capsys.readouterr().out
+
+
+async def test_tacw_odds_of_a_fire_and_an_attack_by_hand(d, monkeypatch):
+    """Through /odds as a player asks, checked by hand against the tables:
+    - fire (TACW §9.5.1, Musket Fire table, front column): the firer's d10 gives 1 hit on 3-8 and
+      2 on 9 (no modifier), so p1 loses SP with 7/10, whatever happens after;
+    - continuation (§4.3, Continuation table, Charge 0-3): r-wc's -1 and +1 for a WC next to the
+      enemy leave 0, so rolls 0-3 succeed: 4/10;
+    - attack (§10.2, the step resolved): +7 (morale +4, Matrix +2, pistol +1) means any roll of
+      2 or more reaches 9: defender eliminated (8/10), 0-1 reads 7-8: Broken (2/10)."""
+    from bot.service import GameService
+    from tests.engine.tacw_helpers import scenario_text
+    from tests.bot.test_arbitration import TACW_UNITS
+    from tests.bot.harness import CHANNEL_ID
+    monkeypatch.setattr(GameService, "render", staticmethod(lambda *a, **k: None))
+    service = d.bot.service
+    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "t", 3, side="royalist",
+                           scenario_text=scenario_text(TACW_UNITS))
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    await d.cmd("act", user=ALICE, line="activate r-a")
+    game = await d.bot.store.active_game(CHANNEL_ID)
+    before = await seq(d, game)
+
+    [msg] = (await d.cmd("odds", user=ALICE, action="fire r1 0605")).messages()
+    assert msg.ephemeral and len(msg.content) <= 2000 and "[TACW §9.5.1] Musket Fire table, Fronte (front)" in msg.content
+    effects = outcomes(msg.content, 1)
+    assert sum(p for label, p in effects.items() if label.startswith("p1: -")) == Fraction(7, 10)
+    assert effects["p1: -1 SP"] == Fraction(6, 10)
+
+    [msg] = (await d.cmd("odds", user=ALICE, action="continue")).messages()
+    assert "-1  Wing Commander r-wc (TACW §4.3.3)" in msg.content
+    assert outcomes(msg.content)["r-a activates again"] == Fraction(4, 10)
+
+    await d.cmd("act", user=ALICE, line="close")
+    [msg] = (await d.cmd("odds", user=ALICE, action="attack r2 0705")).messages()
+    text = msg.content
+    assert "(simulated: `attack r2 0705` → `resolve`)" in text and "[TACW §10.2] Close Combat table" in text
+    assert "+4  morale 8 against 4 (TACW §10.3.3)" in text and "+2  Close Combat Matrix" in text
+    shown = outcomes(text)
+    assert sum(shown.values()) == 1
+    assert sum(p for label, p in shown.items() if "p2: eliminated" in label) == Fraction(8, 10)
+    assert sum(p for label, p in shown.items() if "p2: Broken" in label) == Fraction(2, 10)
+    assert await seq(d, game) == before + 1          # only the `close` given: nothing else committed
+    assert "r2" in (await state(d)).units and (await state(d)).units["p2"].alive
+
+
+async def test_odds_bad_input_and_no_game_are_clear_refusals(d, game):
+    from tests.bot.harness import Driver
+    for action, words in (("   ", "say which action you are considering"),
+                          ("zzz qq", "`zzz` cannot be asked"),
+                          ("battle ui2", "usage: battle <unit>"),
+                          ("battle zz9 9999", "neither a piece id")):
+        [msg] = (await d.cmd("odds", user=ALICE, action=action)).messages()
+        assert msg.ephemeral and words in msg.content and "What if" not in msg.content, (action, msg.content)
+        assert "issue 5" not in msg.content
+    other = Driver(d.bot, channel_id=d.channel_id + 99)
+    [msg] = (await other.cmd("odds", user=ALICE, action="battle ui2 0604")).messages()
+    assert msg.ephemeral and "no game in this channel" in msg.content

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -22,7 +23,8 @@ import pytest
 from engine.battlecry import odds as bc_odds
 from engine.battlecry.ruleset import BATTLECRY
 from engine.core.commands import parse
-from engine.core.dice import WHAT_IF
+from engine.core import odds as odds_module
+from engine.core.dice import WHAT_IF, DiceStream
 from engine.core.errors import Illegal
 from engine.core.game import run_command
 from engine.core.odds import HiddenInformation, TooManyOutcomes, sampled, what_if
@@ -200,6 +202,79 @@ def test_too_many_die_sequences_are_refused_with_a_clear_message():
     g = bc_duel()
     with pytest.raises(TooManyOutcomes, match="more than 10 die sequences"):
         what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", budget=None, max_leaves=10)
+
+
+def test_bc_4_5_at_least_one_hit_with_n_dice_by_hand():
+    """BC §4.5 and §5.2: against infantry a die hits on Infantry (2 faces) or Crossed Sabres (1
+    face), so each die hits with 1/2 and at least one hit of N dice is 1 - (1/2)^N. b rolls 4
+    dice adjacent (§4.4.1): 15/16. A Flag (1 face) retreats; Cavalry and Artillery (2 faces)
+    miss, so nothing happens at all with (2/6)^4 = 1/81."""
+    g = bc_duel("auto")
+    odds = what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", budget=None)
+    hit = sum((o.probability for o in odds.outcomes if "loses" in o.label or "eliminated" in o.label),
+              Fraction(0))
+    assert hit == 1 - Fraction(1, 2) ** 4 == Fraction(15, 16)
+    assert odds.probability("loses 1 ") == 4 * Fraction(1, 2) ** 4          # exactly one hit
+    assert odds.probability("no effect") == Fraction(2, 6) ** 4
+    assert odds.dice == ["d6 battle die"] and odds.leaves == 70               # multisets of 4 of 5 faces
+
+
+def test_an_empty_what_if_says_what_may_be_asked():
+    g = bc_duel()
+    with pytest.raises(Exception, match=r"say which action .*battle, rally, reinforce, snipe.*battle <unit>"):
+        what_if(BATTLECRY, g.scenario, g.state, "union", "   ")
+
+
+# == the core: the adjudication in progress, read at a horizon ===================================
+
+@dataclass
+class _Counter:
+    """A stand-in state: `marks` counts the dice rolled so far on the working copy."""
+    seed: int = 1
+    draws: int = 0
+    marks: int = 0
+
+    def copy(self):
+        return _Counter(self.seed, self.draws, self.marks)
+
+
+class TwoDiceRuleset:
+    """A stand-in ruleset: two d2 in a row, each marking the state, through run_command (or,
+    with `own_stream`, through a stream of its own that carries no working state)."""
+    id, name = "stub2", "Stub 2"
+    odds = SimpleNamespace(summary=lambda sc, before, after, events, side: f"{after.marks} marks")
+
+    def __init__(self, own_stream: bool = False):
+        self.own_stream = own_stream
+
+    def apply(self, sc, state, side, cmd):
+        def body(st, stream):
+            if self.own_stream:
+                stream = DiceStream(st.seed, st.draws)
+            for i in (1, 2):
+                st.marks += stream.roll(2, f"die {i}")
+            return []
+        return run_command(state, cmd, body)
+
+
+def test_run_command_hands_its_working_copy_to_the_stream():
+    seen = []
+    state = _Counter()
+    new, _ = run_command(state, parse("go"), lambda st, stream: seen.append((st, stream.working)) or [])
+    (st, working), = seen
+    assert working is st is new and st is not state
+
+
+def test_a_horizon_reads_the_working_copy_the_stream_carries_without_frame_inspection():
+    full = what_if(TwoDiceRuleset(), None, _Counter(), "x", "go", budget=None)
+    assert as_dict(full) == {"2 marks": Fraction(1, 4), "3 marks": Fraction(1, 2), "4 marks": Fraction(1, 4)}
+    cut = what_if(TwoDiceRuleset(), None, _Counter(), "x", "go", horizon=1)
+    # the position when die 2 would be rolled: the working copy after die 1 (1 or 2 marks)
+    assert as_dict(cut) == {"1 marks; then: die 2": Fraction(1, 2), "2 marks; then: die 2": Fraction(1, 2)}
+    # a die drawn from a stream made outside run_command has no adjudication to read: refused
+    with pytest.raises(TooManyOutcomes, match="cannot be read halfway"):
+        what_if(TwoDiceRuleset(own_stream=True), None, _Counter(), "x", "go", horizon=1)
+    assert "_getframe" not in Path(odds_module.__file__).read_text(encoding="utf-8")
 
 
 # == TACW =========================================================================================
