@@ -233,7 +233,14 @@ def main(argv: list[str] | None = None) -> int:
                 from .history import load_game
                 if not args.load or args.ruleset or args.scenario:
                     raise ValueError("play takes a ruleset and a scenario, or --load FILE (the file names its battle)")
-                game = load_game(args.load)
+                if args.seed or args.option:
+                    raise ValueError("--load continues the file's game: its seed and optional rules are the "
+                                     "file's (drop --seed/--option)")
+                try:
+                    data = args.load.read_bytes()
+                except OSError as exc:
+                    raise ValueError(f"cannot read {args.load}: {exc.strerror or exc}") from None
+                game = load_game(data)
             else:
                 game = Game.new(args.ruleset, args.scenario, seed, options=args.option or None)
         except (KeyError, ValueError, OSError, HeraldError) as exc:

@@ -15,9 +15,20 @@ Points of a game
               player turn, BC §3.2; TACW: a Game Turn, TACW §3). `/game replay turn:n` runs from
               there to the start of turn n + 1 (the action that ends turn n included).
 Hidden information: every board is drawn for the channel (viewer None: Battle Cry hands are
-counted, never drawn; TACW's secret boat bridge is river until revealed) and captioned with the
-events' narratives, which /game log already shows to everyone. Command lines are never shown:
-a secret record such as TACW's `boatbridge <hex>` is a command line.
+counted, never drawn; TACW's secret boat bridge is river until revealed), and each entry is
+captioned with its events' narratives as the ruleset's public view of the command gives them
+(engine/core/public.py `public_command`, the one function /explain uses too), with the secrets
+as they stand now. Command lines are never shown. The GIF replay uses the same boards and
+captions. A replay needs at least one action (an empty log, or a turn just begun, is refused).
+
+Who gets a file (EXPORT_RULE): a finished battle's, anyone (posted in the channel). An
+unfinished battle's file holds hidden information (the seed deals every card and every die
+still to come, the log any secret record), so it goes only, privately, to the game's referee
+(bot/club.py `is_referee`: appointed, of the referee role, or a server administrator who does
+not play), or to a player once every player of every side has agreed by running /game export
+(their consents are kept in the game's options: `export_consent`; every side must have a
+player). Each such hand-over is said in the channel and kept in `exported_unfinished`. Anyone
+else is refused, with the reason.
 
 The file (`FORMAT`, version 1) is JSON:
   format, version, exported_at, game (its id), title, ruleset, ruleset_name, scenario,
@@ -41,7 +52,7 @@ import logging
 import re
 import weakref
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, Sequence
@@ -49,6 +60,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from engine.core.commands import parse
 from engine.core.errors import HeraldError
 from engine.core.game import Game, Ruleset, game_options, get_ruleset, new_state
+from engine.core.public import public_command
 from engine.core.referee import REFEREE
 
 from .service import GAME_OPTIONS, GameService, LoadedGame, NotAllowed, Refused, _seed_value
@@ -106,22 +118,34 @@ def _taken_back(command: Any) -> bool:
     return _undone(command) and not is_record(command)
 
 
+def public_narratives(rs: Ruleset, sc: Any, now: Any, command: Any) -> tuple[str, ...]:
+    """What everyone may read of a log entry: its events' narratives in the ruleset's public view
+    (engine/core/public.py) as the game stands `now`; never the command line."""
+    events = [e for e in (command.events or []) if isinstance(e, dict)]
+    return public_command(rs, sc, now, command.side, command.text, events).narratives
+
+
 def replay_steps(rs: Ruleset, sc: Any, first: Any, commands: Sequence[Any],
-                 stop: Callable[[Step], bool] | None = None) -> list[Step]:
+                 stop: Callable[[Step], bool] | None = None, now: Any = None) -> list[Step]:
     """Step 0 and the step after each command (store `CommandRow`s, in seq order), until `stop`
-    says so. Blocking: the bot calls it through `asyncio.to_thread`."""
+    says so. The captions are the public view with the secrets as they stand in `now` (the
+    game's current state; by default the last state replayed). Blocking: the bot calls it
+    through `asyncio.to_thread`."""
     steps = [Step(0, None, first, turn_of(rs, first))]
     if stop is not None and stop(steps[0]):
         return steps
     state = first
+    raw = []
     for c in commands:
         if not _undone(c):
             state, _ = GameService._replay(rs, sc, state, [c])
-        narratives = tuple(str(e.get("narrative", "")) for e in (c.events or []) if isinstance(e, dict))
-        steps.append(Step(c.seq, c.side, state, turn_of(rs, state), narratives, _taken_back(c)))
+        raw.append(c)
+        steps.append(Step(c.seq, c.side, state, turn_of(rs, state), (), _taken_back(c)))
         if stop is not None and stop(steps[-1]):
             break
-    return steps
+    now = state if now is None else now
+    return [steps[0]] + [replace(s, narratives=public_narratives(rs, sc, now, c))
+                         for s, c in zip(steps[1:], raw)]
 
 
 @dataclass
@@ -149,30 +173,49 @@ def _title(sc: Any, row: GameRow) -> str:
 Ready = Callable[[], Awaitable[Any]] | None
 
 
-async def _check_turn(service: GameService, row: GameRow, rs: Ruleset, sc: Any, turn: int) -> None:
+async def _check_turn(service: GameService, row: GameRow, rs: Ruleset, sc: Any, turn: int,
+                      now: Any) -> None:
     """Refuse a turn the game has not reached (turns only go up: from the opening board's turn
     to the current one), before any replay."""
     first = turn_of(rs, GameService._first_state(rs, sc, row))
-    now = turn_of(rs, (await service.load_row(row)).state)
-    if first is None or now is None:
+    current = turn_of(rs, now)
+    if first is None or current is None:
         raise Refused("this ruleset's states carry no turn number: pick a log entry with at:<#>")
-    if not first <= turn <= now:
-        raise Refused(f"game #{row.id} has turns {first} to {now} so far (/game status): pick one of those")
+    if not first <= turn <= current:
+        raise Refused(f"game #{row.id} has turns {first} to {current} so far (/game status): pick one of those")
+
+
+async def _turn_has_begun_now(service: GameService, row: GameRow, rs: Ruleset, sc: Any,
+                              commands: Sequence[Any]) -> bool:
+    """True when the game's current turn began with its last command in force (or the game has
+    none): the turn has no action yet. Reads the snapshot before that command, not the log."""
+    live = [c for c in commands if not _undone(c)]
+    if not live:
+        return True
+    last = live[-1]
+    snap = await service.store.snapshot_before(row.id, last.seq)
+    base, state = (snap[0], rs.state_from_dict(snap[1])) if snap else (0, GameService._first_state(rs, sc, row))
+    before, _ = GameService._replay(rs, sc, state, [c for c in live[:-1] if c.seq > base])
+    after, _ = GameService._replay(rs, sc, before, [last])
+    return turn_of(rs, before) != turn_of(rs, after)
 
 
 async def board_at(service: GameService, channel_id: int, *, at: int | None = None,
                    turn: int | None = None, ready: Ready = None) -> Point:
     """The channel's game (or its last finished one) after log entry `at`, or at the start of
     `turn`. Every refusal (both or neither given, out of range) comes before `ready()` is
-    awaited (the cog defers its reply there) and before the replay, which takes seconds."""
+    awaited (the cog defers its reply there) and before the replay, which takes seconds.
+    The board is the channel's view (the caller draws it for viewer None) and the caption the
+    public view of the entry (engine/core/public.py) with the secrets as they stand now."""
     if (at is None) == (turn is None):
         raise Refused("give one point of the game: at:<log entry> (#0 is the opening board) or turn:<n>")
     row, rs, sc, commands = await _game_parts(service, channel_id)
     last = commands[-1].seq if commands else 0
     if at is not None and not 0 <= at <= last:
         raise Refused(f"game #{row.id} has log entries #0 (the opening board) to #{last} (/game log)")
+    now = (await service.load_row(row)).state
     if turn is not None:
-        await _check_turn(service, row, rs, sc, turn)
+        await _check_turn(service, row, rs, sc, turn, now)
     if ready is not None:
         await ready()
     first = GameService._first_state(rs, sc, row)
@@ -180,7 +223,7 @@ async def board_at(service: GameService, channel_id: int, *, at: int | None = No
         stop = (lambda s: s.seq >= at)
     else:
         stop = (lambda s: s.turn is not None and s.turn >= turn)
-    steps = await asyncio.to_thread(replay_steps, rs, sc, first, commands, stop)
+    steps = await asyncio.to_thread(replay_steps, rs, sc, first, commands, stop, now)
     step = steps[-1]
     game = LoadedGame(row, rs, sc, step.state, await service.store.seats(row.id), step.seq)
     where = f"at the start of turn {step.turn}" if turn is not None else f"after log entry #{step.seq}"
@@ -206,11 +249,18 @@ async def replay(service: GameService, channel_id: int, turn: int | None = None,
     """The GIF of the whole battle so far, or of one turn. Refusals come before `ready()`. One
     replay is drawn at a time (CPU work of seconds); the last few are kept, keyed by the log
     they show."""
-    from renders.replay import Frame, replay_gif
+    from renders.replay import MAX_BYTES, Frame, replay_gif
 
     row, rs, sc, commands = await _game_parts(service, channel_id)
+    if not commands:
+        raise Refused(f"game #{row.id} has no action in its log yet: nothing to replay (/game board "
+                      "shows the opening board)")
+    now = (await service.load_row(row)).state
     if turn is not None:
-        await _check_turn(service, row, rs, sc, turn)
+        await _check_turn(service, row, rs, sc, turn, now)
+        if turn == turn_of(rs, now) and await _turn_has_begun_now(service, row, rs, sc, commands):
+            raise Refused(f"turn {turn} has no action yet: nothing to replay (/game board turn:{turn} "
+                          "shows its board)")
     if ready is not None:
         await ready()
     key = (row.id, turn, tuple((c.seq, _undone(c)) for c in commands))
@@ -233,7 +283,8 @@ async def replay(service: GameService, channel_id: int, turn: int | None = None,
         made = await asyncio.to_thread(replay_gif, rs.id, sc, frames)
         what = f"turn {turn}" if turn is not None else "the battle"
         span = f"#{steps[0].seq} to #{steps[-1].seq}"
-        kept = (f"; one action in {made.stride} is shown (the file must stay under 8 MiB)"
+        kept = (f"; one action in {made.stride} is shown (the file must stay under "
+                f"{MAX_BYTES / 2**20:.1f} MiB to post on any server)"
                 if made.stride > 1 else "")
         caption = (f"Replay of game #{row.id}, {title}: {what}, log entries {span}, "
                    f"{len(steps) - 1} action(s), {made.frame_ms / 1000:.2f} s each{kept}.")
@@ -398,21 +449,31 @@ def replay_document(doc: dict, *, seed: Any = None, check_hash: bool = True) -> 
     return Checked(doc, game, states, scenario_id, text)
 
 
-def load_game(path: str | Path) -> Game:
+def load_game(source: str | Path | bytes) -> Game:
     """The CLI's `herald play --load FILE`: the game of an exported file (or of the CLI's own
-    log.json), replayed and verified, ready to continue."""
-    data = Path(path).read_bytes()
+    log.json; given as its path or its bytes), replayed and verified, ready to continue.
+    Refused (a HeraldError) names what is wrong with the file."""
+    data = source if isinstance(source, bytes) else Path(source).read_bytes()
     return replay_document(parse_document(data)).game
 
 
 @dataclass
 class Export:
-    filename: str
-    data: bytes
+    filename: str | None         # None: no file yet (a consent recorded, others still to give theirs)
+    data: bytes | None
     text: str
     hidden: bool                 # the file holds hidden information: send it privately
     commands: int = 0
+    notice: str = ""             # the public line saying who took an unfinished battle's file
 
+
+EXPORT_CONSENT = "export_consent"      # games.options: players who agreed to export the unfinished game
+EXPORTED = "exported_unfinished"       # games.options: who took the file of the unfinished game, when
+
+EXPORT_RULE = ("An unfinished battle's file holds hidden information (the seed deals every card and "
+               "every die still to come; the log holds any secret record), so before the end it goes "
+               "only to the game's referee, or to its players once every one of them has agreed (each "
+               "runs /game export). A finished battle's file is open to all.")
 
 HIDDEN_WARNING = ("⚠️ The battle is not over, so this file holds **hidden information**: its seed "
                   "deals every card and every die still to come, and its log holds any secret "
@@ -429,19 +490,62 @@ async def _players(service: GameService, row: GameRow) -> dict[str, list[int]]:
     return players
 
 
+async def _may_export_unfinished(service: GameService, row: GameRow, rs: Ruleset, user_id: int,
+                                 players: dict[str, list[int]], role_ids: Sequence[int],
+                                 is_admin: bool) -> tuple[str | None, str]:
+    """Who may take an unfinished battle's file (EXPORT_RULE). Returns (how, "") when allowed
+    ("referee" or "consent"), or (None, the public note of a consent still waiting on others).
+    Raises NotAllowed for anyone else.
+
+    - the game's referee (bot/club.py `is_referee`: appointed, of the referee role, or a server
+      administrator who does not play it): impartial, may have it;
+    - a player: only once every player of every side has agreed, each by running /game export
+      (their consents are kept in the game's options until the battle ends; a player who joins
+      later has not agreed, so the file waits on them too). Every side must be held: a file taken
+      by a lone player would show an opponent who joins later nothing of the dice known to him;
+    - anyone else (a spectator, the creator who does not play): refused."""
+    from .club import is_referee
+    loaded = await service.load_row(row)
+    if is_referee(loaded, user_id, role_ids, is_admin):
+        return "referee", ""
+    everyone = {uid for ids in players.values() for uid in ids}
+    if user_id not in everyone:
+        raise NotAllowed("only the game's referee, or its players once they all agree, may export a "
+                         f"battle that is not over. {EXPORT_RULE}")
+    empty = [s for s in rs.sides if not players.get(s)]
+    if empty:
+        raise NotAllowed(f"{', '.join(s.title() for s in empty)} has no player yet: a battle that is not "
+                         f"over is exported only with the agreement of every side's players. {EXPORT_RULE}")
+    agreed = {int(u) for u in (row.options.get(EXPORT_CONSENT) or []) if str(u).isdigit()} & everyone
+    if user_id not in agreed:
+        agreed.add(user_id)
+        await service.store.set_options(row.id, **{EXPORT_CONSENT: sorted(agreed)})
+    missing = sorted(everyone - agreed)
+    if not missing:
+        return "consent", ""
+    note = (f"📁 <@{user_id}> asks for the file of game #{row.id} (/game export) and agrees to its "
+            f"players having it. The battle is not over: the file holds hidden information, so it is "
+            f"given only once every player agrees. Still to agree: {', '.join(f'<@{u}>' for u in missing)} "
+            "(each runs /game export; nobody gets the file until all have).")
+    return None, note
+
+
 async def export_game(service: GameService, channel_id: int, user_id: int,
                       names: Mapping[int, str] | None = None,
-                      ready: Callable[[bool], Awaitable[Any]] | None = None) -> Export:
-    """The channel's game (or its last finished one) as a file. An unfinished game's file holds
-    hidden information: only a seated player or the creator may have it, privately.
-    `ready(private)` is awaited once the request is allowed, before the replay."""
+                      ready: Callable[[bool], Awaitable[Any]] | None = None, *,
+                      role_ids: Sequence[int] = (), is_admin: bool = False) -> Export:
+    """The channel's game (or its last finished one) as a file, by EXPORT_RULE: a finished
+    battle's to anyone; an unfinished one's privately to its referee, or to a player once every
+    player has agreed (until then: an Export with no file and a public note of who is still to
+    agree). `ready(private)` is awaited once the request is allowed, before the replay."""
     row, rs, sc, _ = await _game_parts(service, channel_id)
     players = await _players(service, row)
     unfinished = row.status in ("setup", "active")
-    if unfinished and user_id != row.created_by and not any(user_id in p for p in players.values()):
-        raise NotAllowed("the battle is not over and its file would hold hidden information (the seed "
-                         "deals every card and die to come): only a seated player or the game's "
-                         "creator may export it before the end")
+    how = None
+    if unfinished:
+        how, note = await _may_export_unfinished(service, row, rs, user_id, players, role_ids, is_admin)
+        if how is None:
+            return Export(None, None, note, False)
     if ready is not None:
         await ready(unfinished)
     names = names or {}
@@ -476,9 +580,17 @@ async def export_game(service: GameService, channel_id: int, user_id: int,
     text = (f"Game #{row.id}, {_title(sc, row)} ({rs.name}, {state}): {len(live)} command(s) and the seed "
             f"in one file. `herald play --load {filename}` continues it offline; /game import loads "
             "it into a free channel.")
+    notice = ""
     if unfinished:
-        text += "\n" + HIDDEN_WARNING
-    return Export(filename, data, text, unfinished, len(live))
+        why = "as its referee" if how == "referee" else "with the agreement of every player"
+        text += f"\n{HIDDEN_WARNING}\nYou have it {why}. {EXPORT_RULE}"
+        notice = (f"📁 <@{user_id}> took the file of game #{row.id} (unfinished, after log entry "
+                  f"#{live[-1].seq if live else 0}) {why}.")
+        taken = list(row.options.get(EXPORTED) or [])[-19:]
+        taken.append({"by": user_id, "as": how, "commands": len(live),
+                      "at": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+        await service.store.set_options(row.id, **{EXPORTED: taken})
+    return Export(filename, data, text, unfinished, len(live), notice)
 
 
 @dataclass
@@ -536,5 +648,7 @@ async def import_game(service: GameService, guild_id: int | None, channel_id: in
     if checked.over:
         tail = f"The battle is over: {getattr(game.state, 'result', '')}. /game board, /game replay and /game log show it."
     else:
-        tail = "The battle continues from where it stopped: take a side with /game join, then /game start."
+        tail = ("The battle continues from where it stopped: take a side with /game join, then /game start.\n"
+                f"⚠️ <@{user_id}> brought the file, so knows its seed: every card and die still to come. "
+                "Play on with that known to all, or not at all.")
     return Imported(loaded, len(game.history), seats, f"{head}\n{tail}")

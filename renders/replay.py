@@ -8,7 +8,8 @@ MAX_WIDTH px and gets a one-line caption under it (the action's public narrative
 renderer nor this module decides a rule: the caller hands over the states and the captions
 (bot/history.py replays them from the command log).
 
-Size (Discord: stay under 8 MiB, MAX_BYTES keeps a margin): every frame is mapped to ONE global
+Size (Discord: 25 MiB on most servers, 10 MiB on unboosted ones, 8 MiB on old clients and
+bots; MAX_BYTES keeps under the last with a margin, so a replay posts anywhere): every frame is mapped to ONE global
 palette of 255 colours chosen from the first and the last boards (the 256th index is the
 transparent one); each later frame is stored as the rectangle that changed since the one before,
 its unchanged pixels transparent, and a frame identical to the one before only lengthens it. The
@@ -31,9 +32,9 @@ from typing import Any, Callable, Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from .common import STRIP_BG, STRIP_DIM, STRIP_FG, font
+from .common import STRIP_BG, STRIP_DIM, STRIP_FG, encode_png, font
 
-MAX_BYTES = 8 * 1024 * 1024 - 512 * 1024     # Discord's 8 MiB, less room for the message itself
+MAX_BYTES = 8 * 1024 * 1024 - 512 * 1024     # under every Discord upload limit, with room for the message
 MAX_WIDTH = 960                              # wide enough to read a hex id, small enough for a phone
 MIN_WIDTH = 480
 FRAME_TOTAL_MS = 120_000                     # a whole battle plays in about two minutes
@@ -309,3 +310,42 @@ def replay_gif(ruleset_id: str, scenario: Any, frames: Sequence[Frame], *,
             continue
         return Replay(data, layout.width, layout.height, count, len(frames), stride, ms,
                       time.perf_counter() - started, attempts)
+
+
+def _wrap(text: str, fnt: Any, room: float, max_lines: int) -> list[str]:
+    """`text` in lines of at most `room` px, at most `max_lines` (the last ends with '…' if cut)."""
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and fnt.getlength(line + " " + words[0]) <= room:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        last = lines[-1]
+        while last and fnt.getlength(last + " …") > room:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + " …"
+    return lines
+
+
+def captioned_png(png: bytes, caption: str, max_lines: int = 3) -> bytes:
+    """A board PNG with a caption band under it, so the image itself says which point of the
+    game it shows (/game board at: or turn:); the board above is left as drawn."""
+    with Image.open(io.BytesIO(png)) as im:
+        board = im.convert("RGB")
+    size = max(12, round(board.width * 0.0125))
+    fnt = font(size)
+    lines = [ln for part in caption.splitlines() if (t := printable(part))
+             for ln in _wrap(t, fnt, board.width - 2 * size, max_lines)][:max_lines]
+    pad = size // 2
+    band = pad * 2 + len(lines) * round(size * 1.35)
+    out = Image.new("RGB", (board.width, board.height + band), STRIP_BG)
+    out.paste(board, (0, 0))
+    d = ImageDraw.Draw(out)
+    d.line([(0, board.height), (board.width, board.height)], fill=STRIP_DIM, width=1)
+    y = board.height + pad
+    for line in lines:
+        d.text((size, y), line, font=fnt, fill=STRIP_FG)
+        y += round(size * 1.35)
+    return encode_png(out)

@@ -4,9 +4,11 @@ turn:): the slash-command face of bot/history.py (issue 5, Club play "History").
 `HistoryCommands` is a mixin of GamesCog (bot/cogs/games.py), so its commands are subcommands of
 /game; /game board keeps its place in GamesCog and hands `at`/`turn` to `show_board_at`.
 
-Replies: a past board and a replay are public (the channel's view: nothing hidden is drawn);
-the export of an unfinished battle is sent only to the player who asked (its seed deals every
-card and die to come), a finished battle's file to the channel; every refusal is ephemeral.
+Replies: a past board and a replay are public (the channel's view: nothing hidden is drawn, and
+the captions are the public view of each entry, engine/core/public.py); the file of an unfinished
+battle is sent privately, and only to its referee or to a player once every player has agreed
+(bot/history.py EXPORT_RULE: its seed deals every card and die to come), with a public line
+saying who took it; a finished battle's file goes to the channel; every refusal is ephemeral.
 """
 from __future__ import annotations
 
@@ -40,9 +42,23 @@ async def show_board_at(interaction: discord.Interaction, at: int | None, turn: 
     except (HeraldError, StoreError) as exc:
         await refuse(interaction, exc)
         return
-    png = await asyncio.to_thread(service.render, point.game, None, "full")
+    png = await asyncio.to_thread(_past_board, service, point)
     kwargs = {"file": f} if (f := board_file(png)) is not None else {}
     await send(interaction, point.caption, quiet=True, **kwargs)
+
+
+def _past_board(service, point: "history.Point") -> bytes | None:
+    """The public board then (viewer None), with the point named under it: an image of an earlier
+    board must never pass for the board now."""
+    from renders.replay import captioned_png
+    png = service.render(point.game, None, "full")
+    if png is None:
+        return None
+    try:
+        return captioned_png(png, point.caption)
+    except Exception:
+        log.exception("caption of a past board failed")
+        return png
 
 
 def _names(interaction: discord.Interaction) -> dict[int, str]:
@@ -81,16 +97,26 @@ class HistoryCommands:
 
     @app_commands.command(name="export", description="This game as a file: herald play --load continues it, /game import loads it")
     async def export(self, interaction: discord.Interaction) -> None:
+        """A finished battle's file is posted for all; an unfinished one's goes privately to its
+        referee, or to a player once every player has agreed (history.EXPORT_RULE): until then
+        the request is a public note of who is still to agree, and the file is never sent."""
+        from .club import is_admin, role_ids
         service = _service(interaction)
         try:
             made = await history.export_game(
                 service, interaction.channel_id, interaction.user.id, _names(interaction),
-                ready=lambda private: interaction.response.defer(thinking=True, ephemeral=private))
+                ready=lambda private: interaction.response.defer(thinking=True, ephemeral=private),
+                role_ids=sorted(role_ids(interaction.user)), is_admin=is_admin(interaction))
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
+        if made.data is None:                      # a consent recorded; others still to agree
+            await send(interaction, made.text, quiet=True)
+            return
         await send(interaction, made.text, ephemeral=made.hidden, quiet=True,
                    file=discord.File(io.BytesIO(made.data), filename=made.filename))
+        if made.notice:                            # who took an unfinished battle's file, for all
+            await interaction.followup.send(clip(made.notice), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="import", description="Load a game file from /game export into this channel, to continue it")
     @app_commands.describe(file="The .json file /game export gave (checked and replayed before anything is stored)")

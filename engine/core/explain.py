@@ -8,34 +8,23 @@ and rule section, the total, the table and row, each die with its face and effec
 result; the other events of the same command follow as one line each, in order, so the reader
 sees what the result did (the retreats, the losses, the flag taken).
 
-Hidden information is never shown (DESIGN: per-player views): `public_entry` redacts an entry
-for everyone's eyes before it is formatted.
-  - keys of `inputs`/`outcome` that name hidden things (a hand, the deck, a card drawn, a secret)
-    are dropped, whatever the ruleset;
-  - each ruleset may name the strings that are secret right now (TACW: the Second Newbury boat
-    bridge's hex until a unit reveals it, D108) and the verbs whose words are private while a
-    secret stands (`boatbridge`). They come from the ruleset's `hidden_strings(scenario, state)`
-    and `private_verbs(scenario, state)` methods, or from the same functions in an optional
-    module `engine/<ruleset>/hidden.py`; a ruleset with neither has no secrets in its log.
-Battle Cry's hidden information is the hands and the deck order: no Battle Cry event names a
-card drawn or held (a card is named when it is played or discarded, face up, BC §3.2), and the
-dropped keys guard against one ever doing so.
+Hidden information is never shown (DESIGN: per-player views): `entry_for_view` gives an entry
+as everyone may see it before it is formatted, through the one public view of a command that
+every reader of the log shares (engine/core/public.py: hidden keys dropped for every ruleset;
+each ruleset's own secrets, e.g. TACW's Second Newbury boat bridge, D108, in
+`engine/<ruleset>/hidden.py`).
 
 Pure: no discord, sqlite or Pillow. The section titles come in through a `titles` callable
 (`RulesIndex.title_of`), so the text names "BC §4.6 Retreats" when an index exists.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
-from .events import DieRoll, Event, Modifier
+from .events import DieRoll, Event
+from .public import HIDDEN_KEYS, SECRET, public_command, redacted_command  # noqa: F401
 
-SECRET = "(secret)"
-# Keys of inputs/outcome that would name hidden information; dropped from every public view.
-HIDDEN_KEYS = frozenset({"hand", "hands", "deck", "drawn", "draw", "draws", "card_drawn", "cards_drawn",
-                         "secret", "secrets", "hidden", "seed", "private"})
 MAX_VALUE = 300          # characters of one outcome value (a campaign report can be long)
 
 Titles = Callable[[str, str], "str | None"]     # (citation, hint words) -> section title
@@ -67,74 +56,21 @@ def is_adjudication(event: Event) -> bool:
 
 
 # == hidden information ==========================================================================
+# One public view of a command for every reader of the log (engine/core/public.py): /explain, the
+# board at an earlier point and the replay all hide the same things the same way.
 
-def _hidden_module(ruleset: Any):
-    rid = getattr(ruleset, "id", None)
-    if not rid:
-        return None
-    name = f"engine.{rid}.hidden"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name in (name, f"engine.{rid}"):
-            return None
-        raise
-
-
-def _hook(ruleset: Any, name: str):
-    fn = getattr(ruleset, name, None)
-    if fn is None:
-        fn = getattr(_hidden_module(ruleset), name, None)
-    return fn
-
-
-def hidden_strings(ruleset: Any, scenario: Any, state: Any) -> set[str]:
-    """The strings that are secret in this game right now (shown as '(secret)')."""
-    fn = _hook(ruleset, "hidden_strings")
-    return {s for s in (fn(scenario, state) if fn else ()) if s}
-
-
-def private_verbs(ruleset: Any, scenario: Any, state: Any) -> set[str]:
-    """Verbs whose words are not shown while the game holds a secret."""
-    fn = _hook(ruleset, "private_verbs")
-    return set(fn(scenario, state)) if fn else set()
-
-
-def redact(value: Any, secrets: set[str]) -> Any:
-    """`value` with hidden keys dropped and every secret string replaced."""
-    if isinstance(value, str):
-        for s in secrets:
-            if s in value:
-                value = value.replace(s, SECRET)
-        return value
-    if isinstance(value, dict):
-        return {redact(k, secrets): redact(v, secrets) for k, v in value.items()
-                if str(k).lower() not in HIDDEN_KEYS}
-    if isinstance(value, (list, tuple)):
-        return type(value)(redact(v, secrets) for v in value)
-    return value
-
-
-def public_event(event: Event, secrets: set[str]) -> Event:
-    r = lambda v: redact(v, secrets)   # noqa: E731
-    return replace(event, actor=r(event.actor), section=r(event.section), narrative=r(event.narrative),
-                   inputs=r(dict(event.inputs)), outcome=r(dict(event.outcome)), table=r(event.table),
-                   row=r(event.row), modifiers=[Modifier(m.value, r(m.reason), r(m.section)) for m in event.modifiers],
-                   dice=[DieRoll(r(d.purpose), d.die, d.result, r(d.face), r(d.effect)) for d in event.dice])
-
-
-def public_entry(entry: Entry, secrets: set[str], private: set[str] = frozenset()) -> Entry:
-    """The entry as every player and spectator may see it."""
-    text = redact(entry.text, secrets)
-    verb = entry.text.split(" ", 1)[0] if entry.text else ""
-    if verb in private and secrets:
-        text = f"{verb} {SECRET}"
-    return replace(entry, text=text, events=[public_event(e, secrets) for e in entry.events])
+def public_entry(entry: Entry, secrets: Iterable[str] = (), private: Iterable[str] = ()) -> Entry:
+    """The entry with hidden keys dropped, `secrets` replaced and a `private` verb's words
+    withheld (the common rule of engine/core/public.py, for a caller that names its secrets)."""
+    view = redacted_command(entry.text, entry.events, secrets, private if secrets else ())
+    return replace(entry, text=view.text, events=view.events)
 
 
 def entry_for_view(entry: Entry, ruleset: Any, scenario: Any, state: Any) -> Entry:
-    """`public_entry` with the ruleset's secrets as the game stands now."""
-    return public_entry(entry, hidden_strings(ruleset, scenario, state), private_verbs(ruleset, scenario, state))
+    """The entry as every player and spectator may see it while the game stands at `state`
+    (the ruleset's own public view: engine/core/public.py `public_command`)."""
+    view = public_command(ruleset, scenario, state, entry.side, entry.text, entry.events)
+    return replace(entry, text=view.text, events=view.events)
 
 
 # == formatting ==================================================================================

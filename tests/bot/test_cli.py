@@ -111,3 +111,38 @@ def test_play_with_an_optional_rule_and_the_scenarios_listing(tmp_path, capsys):
     assert cli.main(["scenarios"]) == 0
     listing = capsys.readouterr().out
     assert "--option royalist-artillery" in listing and "new-hope-church" in listing
+
+
+def test_load_continues_a_game_file_and_refuses_a_bad_one_clearly(tmp_path, capsys):
+    """`herald play --load FILE` (bot/history.py): the file's game replayed and verified, then
+    continued; every bad file is a one-line refusal (exit 2), never a traceback."""
+    first, more = SCRIPT.splitlines()[:3], ["confederate: play probe-left"]
+    (tmp_path / "a.txt").write_text("\n".join(first) + "\n")
+    assert cli.main(["play", "battlecry", "first-bull-run", "--script", str(tmp_path / "a.txt"),
+                     "--out", str(tmp_path / "a"), "--no-render"]) == 0
+    (tmp_path / "b.txt").write_text("union: end\n" + "\n".join(more) + "\n")
+    assert cli.main(["play", "--load", str(tmp_path / "a" / "log.json"), "--script", str(tmp_path / "b.txt"),
+                     "--out", str(tmp_path / "b"), "--no-render"]) == 0
+    log = json.loads((tmp_path / "b" / "log.json").read_text())
+    assert [c["text"] for c in log["commands"]] == ["play assault-centre", "move ui1 0404", "end", "play probe-left"]
+    g = Game.new("battlecry", "first-bull-run", "7")          # the same game in one go
+    for side, line in [("union", "play assault-centre"), ("union", "move ui1 0404"), ("union", "end"),
+                       ("confederate", "play probe-left")]:
+        g.apply(side, line)
+    assert log["state_hash"] == g.state.state_hash()
+    capsys.readouterr()
+    good = (tmp_path / "a" / "log.json").read_text()
+    bad = json.loads(good)
+    bad["commands"][1]["text"] = "move ui1 0101"
+    (tmp_path / "junk.json").write_text("{oops")
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    cases = [(["--load", str(tmp_path / "missing.json")], "cannot read"),
+             (["--load", str(tmp_path / "a" / "log.json"), "--seed", "3"], "drop --seed/--option"),
+             (["--load", str(tmp_path / "junk.json")], "it is not JSON (line 1"),
+             (["--load", str(tmp_path / "bad.json")],
+              "command 2 (union: move ui1 0101) is refused by the rules on replay")]
+    for argv, words in cases:
+        assert cli.main(["play", *argv, "--no-render", "--out", str(tmp_path / "c")]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("herald: ") and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "c").exists()                        # nothing written for a refused file

@@ -6,7 +6,7 @@ import io
 import json
 
 import pytest
-from PIL import Image, ImageSequence
+from PIL import Image, ImageChops, ImageSequence
 
 from bot import history
 from bot.cli import main as cli_main
@@ -14,7 +14,7 @@ from engine.core.game import Game
 from renders.battlecry import render_board
 from renders.replay import LAST_HOLD_MS, MAX_BYTES, MAX_WIDTH
 from tests.bot.conftest import SEED, UNION_HAND
-from tests.bot.harness import (ALICE, BOB, CAROL, CHANNEL_ID, Driver, fake_discord_rest, interaction_payload,
+from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver, fake_discord_rest, interaction_payload,
                                invoke, next_id, option)
 
 NO_FLAG_DICE = "1,2,3,4,6"          # ui2 battles ci2: 3 hits, no flag (tests/bot/test_play.py)
@@ -52,18 +52,43 @@ def assert_refused(rest, words: str) -> None:
 
 
 # --- the board at an earlier point ------------------------------------------------------------
+def rgb(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def same_board(png: bytes, board: bytes, tolerance: int = 40) -> bool:
+    """`png` (a past board with its caption band) shows `board` above the band: the same pixels
+    up to the PNG palette's rounding."""
+    a, b = rgb(png), rgb(board)
+    if a.width != b.width or a.height <= b.height:
+        return False
+    diff = ImageChops.difference(a.crop((0, 0, b.width, b.height)), b).convert("L")
+    return diff.point(lambda v: 255 if v > tolerance else 0).getbbox() is None
+
+
+def caption_band(png: bytes, board: bytes) -> Image.Image:
+    a = rgb(png)
+    return a.crop((0, rgb(board).height, a.width, a.height))
+
+
 async def test_board_at_an_entry_or_a_turn_is_the_public_board_then(d, game):
     await play_turn_1(d)
     states = engine_states()
     sc = (await d.bot.service.load(d.channel_id)).scenario
+    bands = set()
     for opts, index in (({"at": 0}, 0), ({"at": 3}, 3), ({"turn": 1}, 0), ({"turn": 2}, 5)):
         rest = await d.game("board", user=CAROL, **opts)          # a spectator may look back
         msg = rest.last
         assert not msg.ephemeral and msg.components == [], msg.content
         [(name, png)] = msg.files
-        # the channel's view of the state then, exactly: no hand is drawn (viewer None)
-        assert name == "board.png" and png == render_board(sc, states[index])
-        assert png != render_board(sc, states[index], viewer="union")
+        # the channel's view of the state then (viewer None: no hand is drawn)...
+        public, union = render_board(sc, states[index]), render_board(sc, states[index], viewer="union")
+        assert name == "board.png" and same_board(png, public) and not same_board(png, union)
+        # ...with a caption band under it naming the point: text drawn, different per point
+        band = caption_band(png, public)
+        assert band.height >= 30 and band.convert("L").point(lambda v: 255 if v > 200 else 0).getbbox()
+        bands.add(band.tobytes())
+    assert len(bands) == 4
     rest = await d.game("board", at=3)
     assert "after log entry #3 (of #5)" in rest.last.content
     assert "#3 · Union: ui2 (infantry) moves 0606 -> 0605" in rest.last.content
@@ -73,6 +98,23 @@ async def test_board_at_an_entry_or_a_turn_is_the_public_board_then(d, game):
     assert "#0 · Test Skirmish: the opening board" in rest.last.content
     # captions are the public narratives: no card of a hand, no command line
     assert not any(card in rest.last.content for card in UNION_HAND)
+
+
+async def test_captions_are_the_rulesets_public_view_of_each_command(d, game, monkeypatch):
+    """bot/history.py reads every entry through engine/core/public.py, the one public view
+    (/explain reads the same): a ruleset's own `public_command` decides what a caption shows."""
+    from engine.core.public import PublicCommand
+    await play_turn_1(d)
+    rs = d.bot.service.ruleset_of("battlecry")
+    seen = []
+
+    def public_command(scenario, state, side, text, events):
+        seen.append(text)
+        return PublicCommand("withheld", [])
+    monkeypatch.setattr(rs, "public_command", public_command, raising=False)
+    rest = await d.game("board", at=3)
+    assert "#3 · Union: (no public effect)" in rest.last.content and "moves 0606" not in rest.last.content
+    assert "move ui2 0605" in seen
 
 
 async def test_board_at_refusals_are_private_and_come_before_any_work(d, game):
@@ -112,25 +154,57 @@ async def test_replay_of_the_battle_and_of_one_turn(d, game):
     rest = await d.game("replay", turn=1)
     _, durations = gif_frames(file_of(rest)[1])
     assert len(durations) == 6 and "turn 1, log entries #0 to #5" in rest.last.content
+    # turn 2 has begun but holds no action: nothing to animate, said before any work
     rest = await d.game("replay", turn=2)
-    assert file_of(rest)[0] == f"game{game.id}-turn2-replay.gif"
-    _, durations = gif_frames(file_of(rest)[1])
-    assert len(durations) == 1 and "turn 2, log entries #5 to #5, 0 action(s)" in rest.last.content
+    assert_refused(rest, "turn 2 has no action yet: nothing to replay (/game board turn:2")
+    assert rest.calls[0].kind == "response" and rest.calls[0].ephemeral
     # drawn once: the same log gives the same file from the cache
     again = await d.game("replay")
     assert file_of(again)[1] == gif
     assert_refused(await d.game("replay", turn=4), "has turns 1 to 2 so far")
 
 
-# --- export -----------------------------------------------------------------------------------
-async def test_export_of_an_unfinished_battle_is_private_to_its_players(d, game):
+async def test_replay_draws_only_public_boards_and_refuses_an_empty_log(d, game, monkeypatch):
+    import renders.battlecry as bc_render
+    assert_refused(await d.game("replay"), "has no action in its log yet: nothing to replay")
+    assert_refused(await Driver(d.bot, OTHER_CHANNEL).game("replay"), "there is no game in this channel")
     await play_turn_1(d)
-    assert_refused(await d.game("export", user=CAROL), "only a seated player or the game's creator")
+    viewers = []
+    real = bc_render.render_board_image
+
+    def spy(scenario, state, *, viewer=None, size="full"):
+        viewers.append(viewer)
+        return real(scenario, state, viewer=viewer, size=size)
+    monkeypatch.setattr(bc_render, "render_board_image", spy)
+    rest = await d.game("replay")
+    assert rest.last.files and len(viewers) == 6 and set(viewers) == {None}     # no hand ever drawn
+
+
+# --- export -----------------------------------------------------------------------------------
+def file_in(rest) -> tuple[str, bytes]:
+    """The one file among the replies (an unfinished battle's export is followed by a public line)."""
+    [(name, data)] = [f for m in rest.messages() for f in m.files]
+    return name, data
+
+
+async def test_an_unfinished_battle_is_exported_only_with_every_players_consent(d, game):
+    await play_turn_1(d)
+    # a spectator: never, whoever else agrees
+    assert_refused(await d.game("export", user=CAROL), "only the game's referee, or its players once they all agree")
+    # the first player's request is a public note and no file
+    rest = await d.game("export", user=ALICE)
+    [note] = rest.messages()
+    assert not note.ephemeral and not note.files
+    assert "Still to agree: <@%d>" % BOB in note.content and "hidden information" in note.content
+    assert (await d.bot.store.get_game(game.id)).options["export_consent"] == [ALICE]
+    # the last one's consent completes it: the file, privately, and a public line saying so
     rest = await d.game("export", user=BOB)
     assert rest.calls[0].type == 5 and rest.calls[0].ephemeral      # deferred privately
-    msg = rest.last
-    assert msg.ephemeral and "hidden information" in msg.content and "herald play --load" in msg.content
-    name, data = file_of(rest)
+    private, public = rest.messages()
+    assert private.ephemeral and "hidden information" in private.content and "herald play --load" in private.content
+    assert "with the agreement of every player" in private.content
+    assert not public.ephemeral and not public.files and f"<@{BOB}> took the file of game #{game.id}" in public.content
+    name, data = file_in(rest)
     assert name == f"herald-game{game.id}-test-skirmish-5.json"
     doc = json.loads(data)
     assert doc["format"] == "herald-game" and doc["version"] == 1
@@ -143,13 +217,39 @@ async def test_export_of_an_unfinished_battle_is_private_to_its_players(d, game)
     assert str(ALICE) not in data.decode() and str(BOB) not in data.decode()
     loaded = await d.bot.service.load(d.channel_id)
     assert doc["state_hash"] == loaded.state.state_hash()
+    # both have agreed: the first may have it too; who took it is kept with the game
+    assert file_in(await d.game("export", user=ALICE))[0] == name
+    taken = (await d.bot.store.get_game(game.id)).options["exported_unfinished"]
+    assert [(t["by"], t["as"]) for t in taken] == [(BOB, "consent"), (ALICE, "consent")]
+    # still never a spectator's
+    assert_refused(await d.game("export", user=CAROL), "only the game's referee")
+
+
+async def test_the_referee_may_have_an_unfinished_battles_file(d, game):
+    await play_turn_1(d)
+    referee = CAROL + 100
+    await d.bot.store.add_member(game.id, referee, "referee")
+    rest = await d.game("export", user=referee)
+    private, public = rest.messages()
+    assert private.ephemeral and "as its referee" in private.content and file_in(rest)
+    assert f"<@{referee}> took the file" in public.content and "as its referee" in public.content
+    # a server administrator who does not play holds the referee's powers (bot/club.py)...
+    assert file_in(await d.game("export", user=CAROL, perms=ADMIN_PERMS))
+    # ...but an administrator who plays is a player like the others: consent first
+    rest = await d.game("export", user=ALICE, perms=ADMIN_PERMS)
+    assert not any(m.files for m in rest.messages()) and "Still to agree" in rest.last.content
+
+
+async def test_no_file_while_a_side_has_no_player(d):
+    await d.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed=SEED)
+    assert_refused(await d.game("export", user=ALICE), "Confederate has no player yet")
 
 
 async def test_export_of_a_finished_battle_is_for_everyone(d, game):
     await play_turn_1(d)
     await d.game("resign", user=BOB)
     rest = await d.game("export", user=CAROL)
-    msg = rest.last
+    [msg] = rest.messages()
     assert not msg.ephemeral and "hidden information" not in msg.content
     doc = json.loads(file_of(rest)[1])
     assert doc["hidden_information"] is False and doc["status"] == "over" and len(doc["commands"]) == 6
@@ -179,7 +279,9 @@ async def import_file(d, monkeypatch, data: bytes, *, user: int = CAROL, size: i
 
 
 async def exported(d) -> bytes:
-    return file_of(await d.game("export", user=ALICE))[1]
+    """The unfinished battle's file: both players agree (ALICE first, BOB gets it)."""
+    await d.game("export", user=ALICE)
+    return file_in(await d.game("export", user=BOB))[1]
 
 
 async def test_import_replays_verifies_and_the_battle_continues(d, game, monkeypatch):
@@ -198,7 +300,9 @@ async def test_import_replays_verifies_and_the_battle_continues(d, game, monkeyp
     assert await d.bot.service.verify(row)
     # the history is the same history
     a, b = await d.game("board", at=3), await there.game("board", at=3)
-    assert file_of(a)[1] == file_of(b)[1]
+    board = render_board(here.scenario, engine_states()[3])
+    assert same_board(file_of(a)[1], board) and same_board(file_of(b)[1], board)
+    assert a.last.content.split(",", 1)[1] == b.last.content.split(",", 1)[1]     # but the game's number
     # the sides are free: players take them and play on, with the same dice to come
     await there.game("join", user=BOB, side="confederate")
     await there.game("join", user=CAROL, side="union")
@@ -310,10 +414,23 @@ async def test_the_secret_boat_bridge_is_never_drawn_before_it_is_revealed(d, se
     for user, line in ((P_USER, "boatbridge 3338"), (R_USER, "deploy done"), (P_USER, "deploy done")):
         rest = await d.cmd("act", user=user, line=line)
         assert rest.messages(), line
+    loaded = await d.bot.service.load(d.channel_id)
+    from renders.tacw import render_board as tacw_board
+    g = Game.new("tacw", "second-newbury", 7, options=["northampton_return", "douglas_return"])
+    opening = tacw_board(loaded.scenario, g.state)
+    g.apply("parliament", "boatbridge 3338")
+    recorded = tacw_board(loaded.scenario, g.state)
+    assert recorded == opening                          # the renderer draws no secret bridge
     before, after = await d.game("board", at=0), await d.game("board", at=1)
-    assert file_of(before)[1] == file_of(after)[1]
+    assert same_board(file_of(before)[1], opening) and same_board(file_of(after)[1], opening)
     assert "3338" not in after.last.content and "boatbridge" not in after.last.content
-    # the export of the unfinished battle says it holds the secret
+    assert "records in secret" in after.last.content
+    # nor the replay: its captions are the same public view
+    rest = await d.game("replay")
+    assert rest.last.files and "3338" not in rest.last.content
+    # the export of the unfinished battle holds the secret: consent of both first
     rest = await d.game("export", user=P_USER)
-    assert rest.last.ephemeral and "hidden information" in rest.last.content
-    assert any(c["text"] == "boatbridge 3338" for c in json.loads(file_of(rest)[1])["commands"])
+    assert not any(m.files for m in rest.messages())
+    rest = await d.game("export", user=R_USER)
+    assert "hidden information" in rest.messages()[0].content and rest.messages()[0].ephemeral
+    assert any(c["text"] == "boatbridge 3338" for c in json.loads(file_in(rest)[1])["commands"])

@@ -330,7 +330,7 @@ def test_redaction_drops_hidden_keys_and_secret_strings():
 
 def test_tacw_boat_bridge_is_secret_in_explanations_until_revealed():
     """Second Newbury special rule 5 (D108): engine/tacw/hidden.py names the secret hex."""
-    from engine.tacw import rules
+    from engine.tacw import hidden, rules
     from engine.tacw.scenario import load_scenario
     from engine.tacw.setup import new_state
     tacw = get_ruleset("tacw")
@@ -338,22 +338,23 @@ def test_tacw_boat_bridge_is_secret_in_explanations_until_revealed():
     st, _ = rules.start(sc, new_state(sc, 1))
     for side in ("royalist", "parliament"):
         st, _ = rules.apply(sc, st, side, parse("deploy done"))
-    assert explain.hidden_strings(tacw, sc, st) == set()
+    assert hidden.hidden_strings(sc, st) == set()
     st, ev = rules.apply(sc, st, "parliament", parse("boatbridge 3338"))
     record = explain.Entry(1, "parliament", "boatbridge 3338", ev)
-    assert explain.hidden_strings(tacw, sc, st) == {"3338"}
-    assert explain.private_verbs(tacw, sc, st) == {"boatbridge"}
+    assert hidden.hidden_strings(sc, st) == {"3338"}
+    assert hidden.private_verbs(sc, st) == {"boatbridge"}
     text = "\n".join(explain.format_entry(explain.entry_for_view(record, tacw, sc, st)))
     assert "3338" not in text and "boatbridge (secret)" in text and "records in secret" in text
     st, _ = rules.apply(sc, st, "parliament", parse("activate p-manchester"))
     st, ev = rules.apply(sc, st, "parliament", parse("move p-thorpe 3340 3339 3338 face ne 3437"))
-    assert explain.hidden_strings(tacw, sc, st) == set()                      # revealed
+    assert hidden.hidden_strings(sc, st) == set()                             # revealed
     move = explain.entry_for_view(explain.Entry(3, "parliament", "move p-thorpe 3340 3339 3338", ev),
                                   tacw, sc, st)
     assert any("placed on the map at 3338" in e.narrative for e in move.events)
     assert explain.entry_for_view(record, tacw, sc, st).text == "boatbridge 3338"
-    # Battle Cry keeps no secret in its log: no hook, nothing redacted
-    assert explain.hidden_strings(get_ruleset("battlecry"), None, None) == set()
+    # Battle Cry keeps no secret in its log: no hook, nothing redacted but hidden keys
+    bc = explain.Entry(2, "union", "move ui1 0207", [battle_event(narrative="ui1 to 0207")])
+    assert explain.entry_for_view(bc, get_ruleset("battlecry"), None, None).text == "move ui1 0207"
 
 
 def test_battlecry_events_never_carry_hand_or_deck():

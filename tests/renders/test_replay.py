@@ -137,3 +137,19 @@ def test_a_board_about_twice_the_width_is_halved_by_pixel_averaging():
     assert made.width == 930 == frames[0].width
     assert frames[0].getpixel((75, 75)) == RED and frames[1].getpixel((75, 75)) == RED
     assert frames[0].getpixel((10, 10)) == GREEN
+
+
+def test_a_past_board_carries_its_caption_under_the_board_as_drawn():
+    """/game board at: — the image itself names the point; the board above is untouched."""
+    from renders.common import encode_png
+    from renders.replay import captioned_png
+    board = synthetic(2)
+    png = encode_png(board)
+    short = Image.open(io.BytesIO(captioned_png(png, "Game #1, after log entry #3"))).convert("RGB")
+    long = Image.open(io.BytesIO(captioned_png(png, "Game #1, after log entry #3\n" + "word " * 200))).convert("RGB")
+    for out in (short, long):
+        assert out.width == board.width and out.height > board.height
+        assert ImageChops.difference(out.crop((0, 0, 400, board.height)), board).getbbox() is None
+        band = out.crop((0, board.height + 1, out.width, out.height)).convert("L")
+        assert band.point(lambda v: 255 if v > 200 else 0).getbbox() is not None       # text drawn
+    assert short.height < long.height <= board.height + 4 * 30                        # at most 3 lines
