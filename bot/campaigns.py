@@ -12,25 +12,48 @@ adding them. Battle Cry scores Campaign Flags (BC §6, digest §5.3), TACW its v
 the VP difference as tie-break (engine/tacw/ruleset.py). A ruleset without them gets
 `GENERIC_TERMS` (HERALD: win 2, draw 1, loss 0, from the state's `winner`).
 
-Recording happens in `record_game`, which GameService calls where a game's status becomes
-"over" (bot/service.py `_game_over`). It is idempotent (one set of rows per campaign and game),
-and the standings first record any finished game of the campaign still missing its rows, so a
-game ended by another path (a referee's correction, a crash before the hook) is never lost.
+Battle Cry's own campaign rule (battle-cry.it.txt p. 10-11, "Campagne", "Giocare una
+Campagna", "Vincere una Campagna", "Bilanciare gli Scenari"; digest §5.3 and §6; engine:
+engine/battlecry/campaign.py):
+  * a campaign groups at least three battles (Herald shows how many remain, it does not refuse
+    the standings before);
+  * the winner of each battle gains Campaign Flags = the flags he captured - the flags his
+    opponent captured; the loser gains none (HERALD: never below 0, e.g. after a resignation);
+  * the campaign is won by the player holding the most Campaign Flags at its end: players are
+    ranked on Campaign Flags, not on wins (HERALD tie-break: the flag difference);
+  * balancing: in a lopsided scenario the players play it again with sides swapped, and the
+    winner is whoever has the most Campaign Flags over both battles. Herald credits each result
+    to the player who held the side IN THAT GAME (the return game of /game rematch has the seats
+    swapped), so a player's line adds his flags as Union in one game and as Confederate in the
+    other; the return game joins its first game's campaigns by itself (`adopt_return_games`).
 
-Refusals are `Refused` / `NotAllowed` (bot/service.py) with a text that says why; nothing is
-stored then. The store's transaction plumbing (`Store._transaction`, `Store._rows`) is used so
-campaign writes share its lock and its all-or-nothing transactions.
+When a result is recorded: `record_game`, which GameService calls where a game's status becomes
+"over" (bot/service.py `_game_over`): a victory, a resignation (the engine ends the game with a
+winner: BC §6 and TACW alike), or the last turn's victory determination (TACW). It is idempotent
+(one set of rows per campaign and game), and the standings first record any finished game of
+the campaign still missing its rows, so a game ended by another path (a referee's correction, a
+crash before the hook) is never lost.
+
+Abandoned games (HERALD decision): /game abandon is an administrative cancel, not a result: the
+rules name no winner and it needs no consent of the opponent, so counting it as a loss would let
+a game's creator hand defeats out. An abandoned game is never recorded, cannot be added, and the
+standings list it as "abandoned, not counted". A player who wants to concede resigns instead,
+which counts as a defeat.
+
+Who may do what: anyone on the server may open a campaign and read its standings; a game is
+added by the campaign's creator, a server administrator, or a player or creator of that game.
+
+Refusals are `Refused` / `NotAllowed` (bot/service.py) or the store's errors, with a text that
+says why; nothing is stored then. Every query is a public method of bot/store.py.
 """
 from __future__ import annotations
 
-import json
 import logging
-import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .service import NotAllowed, Refused
-from .store import GameRow, _dumps, _now
+from .service import REMATCH_OF, NotAllowed, Refused
+from .store import AlreadyExists, CampaignResultRow, CampaignRow, GameRow
 
 if TYPE_CHECKING:
     from .service import GameService, LoadedGame
@@ -47,31 +70,11 @@ MIXED_TERMS = {"score": "score", "tiebreak": "difference", "section": "", "min_g
                "rule": "each game is scored by its own ruleset's campaign rule and the scores are added"}
 
 
-@dataclass(frozen=True)
-class Campaign:
-    """One row of `campaigns`; `ruleset` None = games of any ruleset."""
-    id: int
-    guild_id: int | None
-    name: str
-    ruleset: str | None
-    created_by: int | None
-    created_at: str | None
-    options: dict[str, Any]
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Campaign:
-        return cls(**{**dict(row), "options": json.loads(row["options"] or "{}")})
+Campaign = CampaignRow       # one row of `campaigns` (bot/store.py); `ruleset` None = any ruleset
 
 
-@dataclass(frozen=True)
-class SideResult:
+class SideResult(CampaignResultRow):
     """One row of `campaign_results`: a side of a finished campaign game."""
-    game_id: int
-    side: str
-    user_id: int | None
-    outcome: str
-    score: int
-    detail: dict[str, Any]
 
     @property
     def players(self) -> list[int]:
@@ -120,6 +123,7 @@ class Standings:
     sides: list[Line]
     games: list[GameResult]
     in_progress: list[int] = field(default_factory=list)
+    abandoned: list[int] = field(default_factory=list)      # in the campaign, never counted
 
 
 # --- terms and scores ----------------------------------------------------------------------------
@@ -152,57 +156,60 @@ def score_game(loaded: LoadedGame) -> dict[str, tuple[str, int, dict[str, Any]]]
 
 
 # --- reading -------------------------------------------------------------------------------------
-_CAMPAIGN_COLUMNS = "id, guild_id, name, ruleset, created_by, created_at, options"
-
-
 async def campaigns_of_server(store: Store, guild_id: int | None) -> list[Campaign]:
-    rows = await store._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE guild_id IS ?"
-                             " ORDER BY name COLLATE NOCASE", (guild_id,))
-    return [Campaign.from_row(r) for r in rows]
+    return await store.campaigns(guild_id)
 
 
 async def campaigns_of_game(store: Store, game_id: int) -> list[Campaign]:
-    rows = await store._rows(f"SELECT {', '.join('c.' + c for c in _CAMPAIGN_COLUMNS.split(', '))}"
-                             " FROM campaigns c JOIN campaign_games g ON g.campaign_id = c.id"
-                             " WHERE g.game_id = ? ORDER BY c.id", (game_id,))
-    return [Campaign.from_row(r) for r in rows]
+    return await store.campaigns_of_game(game_id)
 
 
 async def find_campaign(store: Store, guild_id: int | None, name: str) -> Campaign:
     """The server's campaign of that name (case does not matter); Refused naming the others."""
-    rows = await store._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE guild_id IS ?"
-                             " AND name = ? COLLATE NOCASE", (guild_id, (name or "").strip()))
-    if rows:
-        return Campaign.from_row(rows[0])
-    names = [c.name for c in await campaigns_of_server(store, guild_id)]
-    raise Refused(f"this server has no campaign '{(name or '').strip()}'"
+    wanted = " ".join((name or "").split())
+    found = await store.campaign_named(guild_id, wanted) if wanted else None
+    if found is not None:
+        return found
+    names = [c.name for c in await store.campaigns(guild_id)]
+    raise Refused(f"this server has no campaign '{wanted}'"
                   + (f" (campaigns: {', '.join(names)})" if names else "; create one with /campaign new"))
 
 
 async def results(store: Store, campaign_id: int) -> list[SideResult]:
-    rows = await store._rows("SELECT game_id, side, user_id, outcome, score, detail FROM campaign_results"
-                             " WHERE campaign_id = ? ORDER BY game_id, side", (campaign_id,))
-    return [SideResult(r["game_id"], r["side"], r["user_id"], r["outcome"], r["score"],
-                       json.loads(r["detail"] or "{}")) for r in rows]
+    return [SideResult(**asdict(r))
+            for r in await store.campaign_results(campaign_id)]
 
 
 async def game_ids(store: Store, campaign_id: int) -> list[int]:
-    rows = await store._rows("SELECT game_id FROM campaign_games WHERE campaign_id = ? ORDER BY game_id",
-                             (campaign_id,))
-    return [r["game_id"] for r in rows]
+    return await store.campaign_game_ids(campaign_id)
 
 
 async def side_players(store: Store, game_id: int, seats: dict[str, int]) -> dict[str, list[int]]:
     """side -> its players: the seat holder first, then the other players of the side (the
     `members` table of issue 5's shared sides)."""
     out = {side: [uid] for side, uid in seats.items()}
-    rows = await store._rows("SELECT user_id, side FROM members WHERE game_id = ? AND role = 'player'"
-                             " AND side IS NOT NULL ORDER BY user_id", (game_id,))
-    for r in rows:
-        players = out.setdefault(r["side"], [])
-        if r["user_id"] not in players:
-            players.append(r["user_id"])
+    for m in sorted(await store.members(game_id), key=lambda m: m.user_id):
+        if m.role == "player" and m.side:
+            players = out.setdefault(m.side, [])
+            if m.user_id not in players:
+                players.append(m.user_id)
     return out
+
+
+async def adopt_return_games(store: Store, campaign_id: int) -> list[int]:
+    """BC §6 "Bilanciare gli Scenari": a balancing pair is won on the Campaign Flags of both
+    games, so the return game of a campaign game (/game rematch, `REMATCH_OF` in its options)
+    belongs to the same campaign. Adds those not yet in it; returns their ids."""
+    ids = await store.campaign_game_ids(campaign_id)
+    added = []
+    for row in await store.games_with_option(REMATCH_OF, ids):
+        if row.id not in ids and row.status != "abandoned":
+            try:
+                await store.add_campaign_game(campaign_id, row.id)
+                added.append(row.id)
+            except AlreadyExists:       # another task got there first
+                pass
+    return added
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -217,21 +224,13 @@ def _clean_name(name: str) -> str:
 
 async def create_campaign(service: GameService, guild_id: int | None, name: str, ruleset_id: str | None,
                           user_id: int) -> Campaign:
-    """A new campaign of this server; `ruleset_id` None accepts games of every ruleset."""
+    """A new campaign of this server; `ruleset_id` None accepts games of every ruleset. Anyone
+    on the server may open one (it only groups games; adding a game needs a stake in it)."""
     name = _clean_name(name)
     if ruleset_id:
         ruleset_id = service.ruleset_of(ruleset_id).id          # Refused for an unknown one
-    store = service.store
-    async with store._transaction() as db:
-        if await store._one("SELECT 1 FROM campaigns WHERE guild_id IS ? AND name = ? COLLATE NOCASE",
-                            (guild_id, name), db):
-            raise Refused(f"this server already has a campaign named '{name}'")
-        count = await store._one("SELECT COUNT(*) FROM campaigns WHERE guild_id IS ?", (guild_id,), db)
-        if count >= MAX_CAMPAIGNS_PER_SERVER:
-            raise Refused(f"a server keeps at most {MAX_CAMPAIGNS_PER_SERVER} campaigns")
-        await db.execute("INSERT INTO campaigns (guild_id, name, ruleset, created_by, created_at)"
-                         " VALUES (?, ?, ?, ?, ?)", (guild_id, name, ruleset_id or None, user_id, _now()))
-    return await find_campaign(store, guild_id, name)
+    return await service.store.create_campaign(guild_id, name, ruleset_id or None, user_id,
+                                               limit=MAX_CAMPAIGNS_PER_SERVER)
 
 
 async def add_game(service: GameService, guild_id: int | None, name: str, user_id: int, *,
@@ -239,7 +238,8 @@ async def add_game(service: GameService, guild_id: int | None, name: str, user_i
                    is_admin: bool = False) -> tuple[Campaign, GameRow, list[SideResult]]:
     """Put a game (by id, else the channel's newest) into the campaign. By the campaign's
     creator, a server administrator, or a player or the creator of that game. A finished game
-    is recorded at once; returns what was recorded (nothing for a game still being played)."""
+    is recorded at once; returns what was recorded (nothing for a game still being played).
+    An abandoned game is refused: it has no result (see the module docstring)."""
     store = service.store
     campaign = await find_campaign(store, guild_id, name)
     if game_id is not None:
@@ -256,15 +256,15 @@ async def add_game(service: GameService, guild_id: int | None, name: str, user_i
         raise Refused(f"campaign '{campaign.name}' is for {service.ruleset_of(campaign.ruleset).name} "
                       f"games; game #{row.id} is {service.ruleset_of(row.ruleset).name}")
     seats = await store.seats(row.id)
-    if not (is_admin or user_id in (campaign.created_by, row.created_by) or user_id in seats.values()):
+    players = {m.user_id for m in await store.members(row.id) if m.role == "player"}
+    if not (is_admin or user_id in (campaign.created_by, row.created_by) or user_id in seats.values()
+            or user_id in players):
         raise NotAllowed("only the campaign's creator, a server administrator, or a player or the "
                          "creator of the game may add it to a campaign")
-    async with store._transaction() as db:
-        if await store._one("SELECT 1 FROM campaign_games WHERE campaign_id = ? AND game_id = ?",
-                            (campaign.id, row.id), db):
-            raise Refused(f"game #{row.id} is already in campaign '{campaign.name}'")
-        await db.execute("INSERT INTO campaign_games (campaign_id, game_id) VALUES (?, ?)",
-                         (campaign.id, row.id))
+    try:
+        await store.add_campaign_game(campaign.id, row.id)
+    except AlreadyExists:
+        raise Refused(f"game #{row.id} is already in campaign '{campaign.name}'") from None
     recorded: list[SideResult] = []
     if row.status == "over":
         for _, rows in await record_game(service, row.id, only=campaign.id):
@@ -275,36 +275,34 @@ async def add_game(service: GameService, guild_id: int | None, name: str, user_i
 async def record_game(service: GameService, game_id: int,
                       only: int | None = None) -> list[tuple[Campaign, list[SideResult]]]:
     """Record a finished game's result in each campaign holding it that has no rows for it yet:
-    one `campaign_results` row per side. Returns what was recorded; [] for a game that is not
-    over or belongs to no campaign. Idempotent."""
+    one `campaign_results` row per side, with the players who held it in THIS game (a return
+    game swaps them: BC §6 Balancing). A return game whose first game is in a campaign joins
+    that campaign here (`adopt_return_games`). Returns what was recorded; [] for a game that is
+    not over (an abandoned game never counts) or belongs to no campaign. Idempotent."""
     store = service.store
-    campaigns = [c for c in await campaigns_of_game(store, game_id) if only is None or c.id == only]
-    if not campaigns:
-        return []
     row = await store.get_game(game_id)
     if row is None or row.status != "over":
+        return []
+    first = row.options.get(REMATCH_OF)
+    if first is not None and only is None:
+        for c in await store.campaigns_of_game(int(first)):
+            await adopt_return_games(store, c.id)
+    campaigns = [c for c in await store.campaigns_of_game(game_id) if only is None or c.id == only]
+    if not campaigns:
         return []
     loaded = await service.load_row(row)
     scores = score_game(loaded)
     players = await side_players(store, row.id, loaded.seats)
     out = []
-    async with store._transaction() as db:
-        for campaign in campaigns:
-            if await store._one("SELECT 1 FROM campaign_results WHERE campaign_id = ? AND game_id = ?",
-                                (campaign.id, row.id), db):
-                continue
-            rows = []
-            for side in loaded.ruleset.sides:
-                outcome, score, detail = scores[side]
-                detail = {**detail, "players": players.get(side, [])}
-                rows.append(SideResult(row.id, side, loaded.seats.get(side), outcome, score, detail))
-                await db.execute(
-                    "INSERT INTO campaign_results (campaign_id, game_id, side, user_id, outcome, score,"
-                    " detail, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (campaign.id, row.id, side, loaded.seats.get(side), outcome, score, _dumps(detail), _now()))
+    for campaign in campaigns:
+        rows = []
+        for side in loaded.ruleset.sides:
+            outcome, score, detail = scores[side]
+            rows.append(SideResult(row.id, side, loaded.seats.get(side), outcome, score,
+                                   {**detail, "players": players.get(side, [])}))
+        if await store.record_campaign_results(campaign.id, row.id, rows):
             out.append((campaign, rows))
-    for campaign, _ in out:
-        log.info("campaign %s (%s): game %s recorded", campaign.id, campaign.name, game_id)
+            log.info("campaign %s (%s): game %s recorded", campaign.id, campaign.name, game_id)
     return out
 
 
@@ -313,9 +311,10 @@ async def standings(service: GameService, campaign: Campaign) -> Standings:
     """The campaign's table per player and per side, after recording any finished game still
     missing its rows."""
     store = service.store
+    await adopt_return_games(store, campaign.id)
     ids = await game_ids(store, campaign.id)
     recorded = {r.game_id for r in await results(store, campaign.id)}
-    in_progress = []
+    in_progress, abandoned = [], []
     for gid in ids:
         row = await store.get_game(gid)
         if row is None or gid in recorded:
@@ -327,6 +326,8 @@ async def standings(service: GameService, campaign: Campaign) -> Standings:
                 log.exception("campaign %s: game %s could not be recorded", campaign.id, gid)
         elif row.status in ("setup", "active"):
             in_progress.append(gid)
+        elif row.status == "abandoned":
+            abandoned.append(gid)
     players: dict[int, Line] = {}
     sides: dict[str, Line] = {}
     by_game: dict[int, list[SideResult]] = {}
@@ -344,7 +345,7 @@ async def standings(service: GameService, campaign: Campaign) -> Standings:
             games.append(GameResult(row, _title(service, row), rows))
     return Standings(campaign, terms_of(service, campaign.ruleset),
                      sorted(players.values(), key=Line.sort_key), sorted(sides.values(), key=Line.sort_key),
-                     games, in_progress)
+                     games, in_progress, abandoned)
 
 
 def _ruleset_or_none(service: GameService, ruleset_id: str):
@@ -401,7 +402,8 @@ def standings_text(st: Standings, max_games: int = 10, max_players: int = 15) ->
     kind = terms.get("name") or c.ruleset or "any ruleset"
     head = [f"**Campaign '{c.name}'** · {kind} · {len(st.games)} battle(s) recorded"
             + (f", {len(st.in_progress)} in progress ({', '.join(f'#{i}' for i in st.in_progress)})"
-               if st.in_progress else ""),
+               if st.in_progress else "")
+            + (f"; abandoned, not counted: {', '.join(f'#{i}' for i in st.abandoned)}" if st.abandoned else ""),
             f"_Scoring: {terms['rule']}._"]
     if not st.games:
         return "\n".join(head + ["No battle of this campaign has ended yet."])

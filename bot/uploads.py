@@ -14,7 +14,15 @@ The preview is the ruleset's board render of that first state (renders/<ruleset>
 
 Games created from an upload keep the file's text in `games.scenario_text` (as every custom
 game does), so removing or replacing the upload never changes a game already created.
-No Discord here: the cog is bot/cogs/scenarios.py.
+Who may (HERALD decision): any member of the server may upload a new scenario (a club's
+designers are rarely its admins; the file is validated, the preview is posted publicly with the
+uploader's name, and a server keeps at most MAX_PER_SERVER uploads). Replacing or removing a
+file is for its uploader or a server manager (the Manage Server or Administrator permission):
+nobody overwrites a colleague's battle. Uploads are per server: /game new on another server
+never sees them.
+
+No Discord here: the cog is bot/cogs/scenarios.py. Every query is a public method of
+bot/store.py.
 """
 from __future__ import annotations
 
@@ -29,7 +37,7 @@ from engine.core.errors import HeraldError
 from engine.core.game import Ruleset, new_state
 
 from .service import NotAllowed, Refused
-from .store import _now
+from .store import CustomScenarioRow, UploadTaken
 
 if TYPE_CHECKING:
     from .store import Store
@@ -47,16 +55,7 @@ class UploadRejected(Refused):
     """The file is not a valid scenario; the message says what is wrong and where."""
 
 
-@dataclass(frozen=True)
-class CustomScenario:
-    """One row of `custom_scenarios`."""
-    guild_id: int
-    ruleset: str
-    scenario_id: str
-    title: str
-    text: str
-    uploaded_by: int | None
-    uploaded_at: str | None
+CustomScenario = CustomScenarioRow      # one row of `custom_scenarios` (bot/store.py)
 
 
 @dataclass
@@ -207,6 +206,10 @@ def validate(rs: Ruleset, data: bytes, filename: str) -> Checked:
         msg = str(exc)
         line = locate(msg, text) if "line " not in msg else None
         raise UploadRejected(f"{msg}" + (f" (line {line})" if line else "")) from None
+    except Exception as exc:                    # a validator's own bug must not reach the user
+        log.exception("%s: the %s scenario reader failed", filename, rs.id)
+        raise UploadRejected(f"{filename}: this file could not be read as a {rs.name} scenario "
+                             f"({type(exc).__name__}); check it against a bundled scenario") from None
     sid = str(getattr(sc, "id", "") or "")
     at = f" (line {line_index(text)['id']})" if "id" in line_index(text) else ""
     if not ID_RE.match(sid):
@@ -218,6 +221,9 @@ def validate(rs: Ruleset, data: bytes, filename: str) -> Checked:
         state = new_state(rs, sc, PREVIEW_SEED)
     except (ValueError, HeraldError, KeyError) as exc:
         raise UploadRejected(f"{filename}: the battle cannot be set up: {exc}") from None
+    except Exception as exc:
+        log.exception("%s: the %s set-up failed", filename, rs.id)
+        raise UploadRejected(f"{filename}: the battle cannot be set up ({type(exc).__name__})") from None
     return Checked(rs, text, sc, state)
 
 
@@ -246,58 +252,40 @@ def summary(checked: Checked) -> str:
     return ", ".join(parts)
 
 
-# --- the store -----------------------------------------------------------------------------------
-_COLUMNS = "guild_id, ruleset, scenario_id, title, text, uploaded_by, uploaded_at"
-
-
+# --- the store (bot/store.py) -------------------------------------------------------------------
 async def get(store: Store, guild_id: int, ruleset_id: str, scenario_id: str) -> CustomScenario | None:
-    rows = await store._rows(f"SELECT {_COLUMNS} FROM custom_scenarios WHERE guild_id = ? AND ruleset = ?"
-                             " AND scenario_id = ?", (guild_id, ruleset_id, scenario_id))
-    return CustomScenario(**dict(rows[0])) if rows else None
+    return await store.custom_scenario(guild_id, ruleset_id, scenario_id)
 
 
 async def listing(store: Store, guild_id: int, ruleset_id: str | None = None) -> list[CustomScenario]:
-    rows = await store._rows(f"SELECT {_COLUMNS} FROM custom_scenarios WHERE guild_id = ?"
-                             " AND (? IS NULL OR ruleset = ?) ORDER BY ruleset, title COLLATE NOCASE",
-                             (guild_id, ruleset_id, ruleset_id))
-    return [CustomScenario(**dict(r)) for r in rows]
+    return await store.custom_scenarios(guild_id, ruleset_id)
 
 
-async def save(store: Store, guild_id: int, checked: Checked, user_id: int, is_admin: bool) -> bool:
+async def save(store: Store, guild_id: int, checked: Checked, user_id: int, is_manager: bool) -> bool:
     """Store a checked upload; True if it replaced the server's earlier file of the same id
-    (allowed to its uploader or an administrator)."""
-    rid, sid = checked.ruleset.id, checked.scenario_id
-    async with store._transaction() as db:
-        holder = await store._rows("SELECT uploaded_by FROM custom_scenarios WHERE guild_id = ? AND ruleset = ?"
-                                   " AND scenario_id = ?", (guild_id, rid, sid), db)
-        if holder and holder[0]["uploaded_by"] != user_id and not is_admin:
-            raise NotAllowed(f"this server already has a {checked.ruleset.name} scenario '{sid}', uploaded by "
-                             f"<@{holder[0]['uploaded_by']}>: only they or an administrator may replace it "
-                             "(or give your file another id)")
-        if not holder:
-            count = await store._one("SELECT COUNT(*) FROM custom_scenarios WHERE guild_id = ?", (guild_id,), db)
-            if count >= MAX_PER_SERVER:
-                raise Refused(f"this server already keeps {MAX_PER_SERVER} uploaded scenarios: "
-                              "/scenario remove one first")
-        await db.execute("INSERT OR REPLACE INTO custom_scenarios (guild_id, ruleset, scenario_id, title, text,"
-                         " uploaded_by, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (guild_id, rid, sid, checked.title, checked.text, user_id, _now()))
-    return bool(holder)
+    (allowed to its uploader or a server manager: module docstring, "Who may")."""
+    row = CustomScenario(guild_id, checked.ruleset.id, checked.scenario_id, checked.title, checked.text,
+                         user_id, None)
+    try:
+        return await store.save_custom_scenario(row, may_replace_others=is_manager, limit=MAX_PER_SERVER)
+    except UploadTaken as exc:
+        raise NotAllowed(f"this server already has a {checked.ruleset.name} scenario '{checked.scenario_id}', "
+                         f"uploaded by <@{exc.holder}>: only they or a server manager may replace it "
+                         "(or give your file another id)") from None
 
 
 async def remove(store: Store, guild_id: int, ruleset_id: str, scenario_id: str, user_id: int,
-                 is_admin: bool) -> CustomScenario:
-    """Delete an upload: by its uploader or an administrator. Games already created from it
+                 is_manager: bool) -> CustomScenario:
+    """Delete an upload: by its uploader or a server manager. Games already created from it
     keep their copy of the text."""
-    sid = scenario_id.removeprefix(CUSTOM_PREFIX)
+    sid = (scenario_id or "").strip().removeprefix(CUSTOM_PREFIX)
     found = await get(store, guild_id, ruleset_id, sid)
     if found is None:
         raise Refused(f"this server has no uploaded {ruleset_id} scenario '{sid}' (/scenario list)")
-    if found.uploaded_by != user_id and not is_admin:
-        raise NotAllowed(f"only <@{found.uploaded_by}>, who uploaded it, or an administrator may remove it")
-    async with store._transaction() as db:
-        await db.execute("DELETE FROM custom_scenarios WHERE guild_id = ? AND ruleset = ? AND scenario_id = ?",
-                         (guild_id, ruleset_id, sid))
+    if found.uploaded_by != user_id and not is_manager:
+        raise NotAllowed(f"only <@{found.uploaded_by}>, who uploaded it, or a server manager "
+                         "(Manage Server) may remove it")
+    await store.delete_custom_scenario(guild_id, ruleset_id, sid)
     return found
 
 

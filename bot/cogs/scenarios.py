@@ -3,7 +3,10 @@
 /scenario upload <ruleset> <file>   validate a scenario file, store it for this server, show its board;
                                     /game new then offers it (its autocomplete marks it "uploaded")
 /scenario list [ruleset]            the server's uploads
-/scenario remove <ruleset> <scenario>   by its uploader or an administrator
+/scenario remove <ruleset> <scenario>   by its uploader or a server manager
+
+Who may: any member uploads a new file; replacing or removing one is for its uploader or a
+server manager (Manage Server or Administrator). See bot/uploads.py.
 
 Every refusal is ephemeral and comes before anything is stored or shown publicly.
 """
@@ -24,9 +27,11 @@ from . import service_of
 from .games import RULESET_CHOICES
 
 
-def _is_admin(interaction: discord.Interaction) -> bool:
+def _is_manager(interaction: discord.Interaction) -> bool:
+    """A server manager: the Manage Server or the Administrator permission (bot/uploads.py,
+    "Who may")."""
     perms = interaction.permissions
-    return bool(perms and perms.administrator)
+    return bool(perms and (perms.administrator or perms.manage_guild))
 
 
 async def _upload_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -62,7 +67,7 @@ class ScenariosCog(commands.GroupCog, group_name="scenario",
                 raise uploads.UploadRejected(f"could not download {file.filename}: {exc}") from None
             checked = await asyncio.to_thread(uploads.validate, rs, data, file.filename)
             replaced = await uploads.save(service.store, interaction.guild_id, checked, interaction.user.id,
-                                          _is_admin(interaction))
+                                          _is_manager(interaction))
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
@@ -88,14 +93,14 @@ class ScenariosCog(commands.GroupCog, group_name="scenario",
                  f" ({(c.uploaded_at or '')[:10]})" for c in found]
         await send(interaction, "\n".join(lines), quiet=True)
 
-    @app_commands.command(name="remove", description="Remove an uploaded scenario (its uploader or an admin)")
+    @app_commands.command(name="remove", description="Remove an uploaded scenario (its uploader or a server manager)")
     @app_commands.describe(ruleset="The rule system", scenario="The uploaded scenario")
     @app_commands.choices(ruleset=RULESET_CHOICES)
     @app_commands.autocomplete(scenario=_upload_autocomplete)
     async def remove(self, interaction: discord.Interaction, ruleset: str, scenario: str) -> None:
         try:
             gone = await uploads.remove(service_of(interaction).store, interaction.guild_id, ruleset, scenario,
-                                        interaction.user.id, _is_admin(interaction))
+                                        interaction.user.id, _is_manager(interaction))
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return

@@ -245,9 +245,7 @@ async def test_a_finished_game_counts_when_added_and_missed_ends_are_caught_up(d
 
 async def test_a_shared_side_credits_each_of_its_players(d, bot):
     g1 = await started(bot, CHANNEL_ID, ALICE, BOB)
-    async with bot.store._transaction() as db:                     # Carol shares the Union (bot/club.py)
-        await db.execute("INSERT INTO members (game_id, user_id, role, side) VALUES (?, ?, 'player', 'union')",
-                         (g1.id, CAROL))
+    await bot.store.add_member(g1.id, CAROL, "player", "union")      # Carol shares the Union (bot/club.py)
     await campaigns.create_campaign(bot.service, GUILD_ID, "Team", "battlecry", ALICE)
     await campaigns.add_game(bot.service, GUILD_ID, "Team", ALICE, game_id=g1.id)
     await union_wins(bot, CHANNEL_ID, ALICE)
@@ -283,3 +281,61 @@ async def test_a_tacw_campaign_scores_victory_levels(d, bot):
     text = public(await d.cmd("campaign", sub="standings", campaign="open"))
     assert "· any ruleset ·" in text and "each game is scored by its own ruleset's campaign rule" in text
     assert f"1. <@{ALICE}> · 1 played: 1 W 0 D 0 L · **4** score (difference +0)" in text
+
+
+async def end_by_flags(bot, channel: int, union_flags: int, confederate_flags: int, loser: int):
+    """A referee sets the captured flags (bot/club.py `correct`, logged), then `loser` resigns:
+    the battle ends with those flags on the board (BC §6)."""
+    from bot import club
+    await club.correct(bot.service, channel, CAROL, f"flags.union={union_flags} flags.confederate={confederate_flags}",
+                       "flags as on the club table", is_admin=True)
+    result = await bot.service.act(channel, loser, "resign")
+    assert result.over
+    return result
+
+
+async def test_a_balancing_pair_scores_each_player_across_swapped_sides(d, bot):
+    """BC §6 "Bilanciare gli Scenari" (battle-cry.it.txt p. 11; digest §6): the players play the
+    scenario again with sides swapped; the winner has the most Campaign Flags over both battles,
+    each battle's winner gaining his flags minus his opponent's ("Giocare una Campagna").
+    Worked case: game 1, Alice (Union) beats Bob 5-2 and gains 3 Campaign Flags; the return game
+    (/game rematch: Bob Union, Alice Confederate), Bob beats Alice 4-3 and gains 1. One win each;
+    Alice wins the pair 3 to 1. Counted per side the Union would hold all 4, so the table must
+    credit the player who held the side in each game."""
+    public(await new_campaign(d, ALICE, "Pair", "battlecry"))
+    g1 = await started(bot, CHANNEL_ID, ALICE, BOB)
+    public(await d.cmd("campaign", sub="add", user=ALICE, campaign="Pair"))
+    await end_by_flags(bot, CHANNEL_ID, 5, 2, loser=BOB)
+
+    rest = await d.game("rematch", user=BOB)                         # the return game, in the same channel
+    public(rest)
+    g2 = await bot.store.active_game(CHANNEL_ID)
+    assert g2.id != g1.id and await bot.store.seats(g2.id) == {"union": BOB, "confederate": ALICE}
+    c = await campaigns.find_campaign(bot.store, GUILD_ID, "Pair")
+    await end_by_flags(bot, CHANNEL_ID, 4, 3, loser=ALICE)           # ends: the return game joins the campaign
+    assert await campaigns.game_ids(bot.store, c.id) == [g1.id, g2.id]
+    assert await rows(bot, c.id) == [(g1.id, "confederate", BOB, "loss", 0), (g1.id, "union", ALICE, "win", 3),
+                                     (g2.id, "confederate", ALICE, "loss", 0), (g2.id, "union", BOB, "win", 1)]
+
+    text = public(await d.cmd("campaign", sub="standings", campaign="Pair"))
+    assert f"1. <@{ALICE}> · 2 played: 1 W 0 D 1 L · **3** Campaign Flags (flag difference +2)" in text
+    assert f"2. <@{BOB}> · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference -2)" in text
+    assert "1. Union · 2 played: 2 W 0 D 0 L · **4** Campaign Flags" in text
+    assert f"<@{ALICE}> leads with 3 Campaign Flags." in text
+    assert "A campaign is at least 3 battles (BC §6): 2 played so far." in text
+    # the same verdict as the engine's own pair arithmetic (engine/battlecry/campaign.py pair_result)
+    pair = await bot.service.balancing_line(await bot.service.load(CHANNEL_ID, finished_ok=True))
+    assert f"<@{ALICE}> 3, <@{BOB}> 1: <@{ALICE}> wins the pair" in pair
+
+
+async def test_an_abandoned_game_never_counts(d, bot):
+    """HERALD (bot/campaigns.py): /game abandon cancels, it is not a result."""
+    public(await new_campaign(d, ALICE, "Season"))
+    g1 = await started(bot, CHANNEL_ID, ALICE, BOB)
+    public(await d.cmd("campaign", sub="add", user=BOB, campaign="Season"))
+    public(await d.game("abandon", user=ALICE))
+    c = await campaigns.find_campaign(bot.store, GUILD_ID, "Season")
+    assert await campaigns.record_game(bot.service, g1.id) == [] and await rows(bot, c.id) == []
+    text = public(await d.cmd("campaign", sub="standings", campaign="Season"))
+    assert f"abandoned, not counted: #{g1.id}" in text and "No battle of this campaign has ended yet." in text
+    assert "in progress" not in text

@@ -338,3 +338,61 @@ async def test_survives_close_and_reopen_mid_game(db_path):
         assert await store.last_seq(game_id) == 4
     finally:
         await store.close()
+
+
+# -- campaigns and custom scenarios (bot/campaigns.py, bot/uploads.py use only these) ----------------
+
+async def test_campaign_methods_refuse_duplicates_and_limits_and_record_once(store):
+    from bot.store import AlreadyExists, CampaignResultRow, LimitReached
+    c = await store.create_campaign(1, "Autumn", "battlecry", 7, limit=2)
+    assert (c.name, c.ruleset, c.created_by, c.options) == ("Autumn", "battlecry", 7, {})
+    with pytest.raises(AlreadyExists, match="already has a campaign named 'AUTUMN'"):
+        await store.create_campaign(1, "AUTUMN", None, 8, limit=2)
+    await store.create_campaign(2, "Autumn", None, 8, limit=2)        # another server's name space
+    await store.create_campaign(1, "Winter", None, 8, limit=2)
+    with pytest.raises(LimitReached, match="at most 2 campaigns"):
+        await store.create_campaign(1, "Spring", None, 8, limit=2)
+    assert [x.name for x in await store.campaigns(1)] == ["Autumn", "Winter"]
+    assert (await store.campaign_named(1, "autumn")).id == c.id and await store.campaign_named(1, "x") is None
+
+    g = await store.create_game(1, 10, "battlecry", "s", "1", 7)
+    r = await store.create_game(1, 11, "battlecry", "s", "2", 7, options={"rematch_of": g})
+    await store.add_campaign_game(c.id, g)
+    with pytest.raises(AlreadyExists):
+        await store.add_campaign_game(c.id, g)
+    assert await store.campaign_game_ids(c.id) == [g]
+    assert [x.id for x in await store.campaigns_of_game(g)] == [c.id]
+    assert [x.id for x in await store.games_with_option("rematch_of", [g])] == [r]
+    assert await store.games_with_option("rematch_of", []) == []
+
+    rows = [CampaignResultRow(g, "union", 7, "win", 3, {"players": [7]}),
+            CampaignResultRow(g, "confederate", 8, "loss", 0, {})]
+    assert await store.record_campaign_results(c.id, g, rows) is True
+    assert await store.record_campaign_results(c.id, g, rows[:1]) is False     # idempotent
+    assert await store.campaign_results(c.id) == sorted(rows, key=lambda x: x.side)
+    bad = [CampaignResultRow(r, "union", 7, "win", 1, {}), CampaignResultRow(r, "union", 8, "bogus", 0, {})]
+    with pytest.raises(StoreError):
+        await store.record_campaign_results(c.id, r, bad)            # all or nothing
+    assert [x.game_id for x in await store.campaign_results(c.id)] == [g, g]
+
+
+async def test_custom_scenario_methods_guard_other_members_files_and_the_limit(store):
+    from bot.store import CustomScenarioRow, LimitReached, UploadTaken
+    a = CustomScenarioRow(1, "battlecry", "ridge", "Ridge", "text a", 7, None)
+    assert await store.save_custom_scenario(a, may_replace_others=False, limit=2) is False
+    with pytest.raises(UploadTaken) as taken:
+        await store.save_custom_scenario(a.__class__(1, "battlecry", "ridge", "Bob's", "b", 8, None),
+                                         may_replace_others=False, limit=2)
+    assert taken.value.holder == 7 and (await store.custom_scenario(1, "battlecry", "ridge")).text == "text a"
+    assert await store.save_custom_scenario(a.__class__(1, "battlecry", "ridge", "Ridge II", "a2", 7, None),
+                                            may_replace_others=False, limit=2) is True
+    await store.save_custom_scenario(CustomScenarioRow(1, "tacw", "moor", "Moor", "m", 8, None),
+                                     may_replace_others=False, limit=2)
+    with pytest.raises(LimitReached):
+        await store.save_custom_scenario(CustomScenarioRow(1, "tacw", "hill", "Hill", "h", 8, None),
+                                         may_replace_others=False, limit=2)
+    assert [x.scenario_id for x in await store.custom_scenarios(1)] == ["ridge", "moor"]
+    assert [x.scenario_id for x in await store.custom_scenarios(1, "tacw")] == ["moor"]
+    assert await store.custom_scenarios(2) == []
+    assert await store.delete_custom_scenario(1, "tacw", "moor") is True
+    assert await store.delete_custom_scenario(1, "tacw", "moor") is False

@@ -146,7 +146,7 @@ async def test_list_replace_and_remove(d, cdn):
 
     # another member may not overwrite Alice's file; nothing changes
     rest = await upload(d, cdn, MY_BATTLE.replace("Club Ridge", "Bob's Ridge"), user=BOB)
-    rejected(rest, "only they or an administrator")
+    rejected(rest, "only they or a server manager")
     assert [s.title for s in await stored(d)] == ["Club Ridge"]
     # Alice replaces her own
     rest = await upload(d, cdn, MY_BATTLE.replace("Club Ridge", "Club Ridge II"))
@@ -157,7 +157,7 @@ async def test_list_replace_and_remove(d, cdn):
     choices = await d.complete("scenario", "scenario", sub="remove", ruleset="battlecry", scenario="")
     assert choices == [{"name": "Club Ridge II (my-battle)", "value": "my-battle"}]
     rest = await d.cmd("scenario", sub="remove", user=CAROL, ruleset="battlecry", scenario="my-battle")
-    rejected(rest, "or an administrator may remove it")
+    rejected(rest, "or a server manager (Manage Server) may remove it")
     rest = await d.cmd("scenario", sub="remove", user=CAROL, perms=ADMIN_PERMS, ruleset="battlecry", scenario="my-battle")
     assert not rest.last.ephemeral and "no longer offered" in rest.last.content
     assert await stored(d) == []
@@ -190,3 +190,138 @@ async def test_a_tacw_upload_is_validated_by_its_own_ruleset(d, cdn):
     assert rules and [c["value"] for c in choices] == rules
     game = await d.bot.service.new_game(GUILD_ID, d.channel_id, ALICE, "tacw", "custom:club-edgehill", 5)
     assert game.row.scenario_id == "club-edgehill" and game.row.scenario_text == text
+
+
+# --- bundled battles, modified as a club would ---------------------------------------------------------
+from pathlib import Path  # noqa: E402
+
+import discord  # noqa: E402
+
+from bot import campaigns  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHILOH = (ROOT / "engine/battlecry/scenarios/shiloh.toml").read_text(encoding="utf-8")
+CLUB_SHILOH = SHILOH.replace('id = "shiloh"', 'id = "club-shiloh"', 1).replace('title = "Shiloh"', 'title = "Club Shiloh"', 1)
+EDGEHILL = (TACW_DIR / "edgehill.toml").read_text(encoding="utf-8")
+# Edgehill cut to one turn: three wings activated and stopped, two passes, and the battle is over
+SHORT_EDGEHILL = re.sub(r"^turns = \d+", "turns = 1", EDGEHILL.replace('id = "edgehill"', 'id = "short-edgehill"', 1),
+                        count=1, flags=re.M)
+ONE_TURN = [("royalist", "activate r-right"), ("royalist", "stop"), ("royalist", "activate r-centre"),
+            ("royalist", "stop"), ("royalist", "activate r-left"), ("royalist", "stop"),
+            ("parliament", "pass"), ("parliament", "pass")]
+MANAGER_PERMS = discord.Permissions(manage_guild=True).value
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[:text.index(needle)].count("\n") + 1
+
+
+async def complete_on(d, guild_id: int, **opts) -> list[dict]:
+    """/game new's scenario autocomplete as seen from the server `guild_id`."""
+    payload = d.payload("game", sub="new", focused="scenario", **opts)
+    payload["guild_id"] = payload["channel"]["guild_id"] = str(guild_id)
+    payload["authorizing_integration_owners"] = {"0": str(guild_id)}
+    with fake_discord_rest() as rest:
+        await invoke(d.bot, payload)
+    [call] = rest.calls
+    return call.data["choices"]
+
+
+async def test_a_modified_bundled_battle_cry_battle_is_previewed_offered_here_only_and_playable(d, cdn):
+    rest = await upload(d, cdn, CLUB_SHILOH, filename="shiloh.toml")
+    msg = rest.last
+    assert not msg.ephemeral and "**Club Shiloh** (`club-shiloh`, Battle Cry)" in msg.content, msg.content
+    [(name, png)] = msg.files
+    assert name == "board.png" and png_size(png)[0] > 500
+
+    here = await complete_on(d, GUILD_ID, ruleset="battlecry", scenario="shiloh")
+    assert {"name": "Club Shiloh (uploaded)", "value": "custom:club-shiloh"} in here
+    elsewhere = await complete_on(d, GUILD_ID + 1, ruleset="battlecry", scenario="shiloh")
+    assert all(c["value"] != "custom:club-shiloh" for c in elsewhere)
+
+    await d.game("new", user=ALICE, ruleset="battlecry", scenario="custom:club-shiloh", side="union", seed="3")
+    await d.game("join", user=BOB, side="confederate")
+    await d.game("start", user=ALICE)
+    loaded = await d.bot.service.load(d.channel_id)
+    assert loaded.row.scenario_id == "club-shiloh" and loaded.scenario.title == "Club Shiloh"
+    first = loaded.to_act_side
+    user = ALICE if first == "union" else BOB
+    for card in loaded.state.hands[first]:                          # the first card of the hand that can be played
+        rest = await d.cmd("play", user=user, card=card)
+        if not rest.last.ephemeral:
+            break
+    assert not rest.last.ephemeral, rest.last.content
+    assert await d.bot.store.last_seq(loaded.row.id) == 1
+    assert [f[0] for f in rest.last.files] == ["board.png"]
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("not TOML at all", "Battle of the Club\nUnion: 3 infantry\n", ["club.toml", "TOML syntax", "line 1"]),
+    ("a binary file", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ["club.toml", "line 1", "not UTF-8"]),
+    ("a TOML syntax error", CLUB_SHILOH.replace('title = "Club Shiloh"', 'title = "Club Shiloh', 1),
+     ["TOML syntax", f"line {line_of(CLUB_SHILOH, 'title = ')}"]),
+    ("a unit off the board", CLUB_SHILOH.replace('hex = "0304"\nname = "Sherman\'s division"',
+                                                 'hex = "1410"\nname = "Sherman\'s division"', 1),
+     ["units[0].hex", "'1410' is not a hex of the 13x9 board", f"(line {line_of(CLUB_SHILOH, 'hex = ')})"]),
+    ("an unknown unit type", CLUB_SHILOH.replace('kind = "infantry"', 'kind = "zeppelin"', 1),
+     ["units[0].kind", "must be one of infantry, cavalry, artillery, general",
+      f"(line {line_of(CLUB_SHILOH, 'kind = ')})"]),
+    ("a built-in battle's id", MY_BATTLE.replace('id = "my-battle"', 'id = "test-skirmish"'),
+     ["'test-skirmish' is a built-in Battle Cry battle", "(line 2)"]),
+])
+async def test_each_bad_battle_cry_file_says_what_and_where_and_stores_nothing(d, cdn, name, text, words):
+    rest = await upload(d, cdn, text, filename="club.toml")
+    rejected(rest, *words)
+    assert await stored(d) == []
+    assert await complete_on(d, GUILD_ID, ruleset="battlecry", scenario="club") == []
+
+
+async def test_a_tacw_file_with_a_duplicate_unit_id_is_rejected_with_its_line(d, cdn):
+    text = SHORT_EDGEHILL.replace('id = "r-culverins"', 'id = "r-byron-horse"', 1)
+    rest = await upload(d, cdn, text, ruleset="tacw", filename="eh.toml")
+    rejected(rest, "eh.toml", "'r-byron-horse' is used twice", f"(line {line_of(text, '12 lb Culverins')})")
+    rest = await upload(d, cdn, SHORT_EDGEHILL.replace('kind = "cavalry"', 'kind = "zeppelin"', 1),
+                        ruleset="tacw", filename="eh.toml")
+    rejected(rest, ".kind: must be one of cavalry, heavy, light, artillery, wagon, got 'zeppelin'")
+    fetched = len(cdn.fetched)
+    rest = await upload(d, cdn, SHORT_EDGEHILL, ruleset="tacw", filename="eh.toml", size=10 * 1024 * 1024)
+    rejected(rest, "eh.toml is 10241 KiB", "at most")
+    assert len(cdn.fetched) == fetched                               # too large: never downloaded
+    assert await stored(d) == []
+
+
+async def test_a_server_manager_may_remove_or_replace_anyones_upload(d, cdn):
+    await upload(d, cdn, MY_BATTLE, user=ALICE)
+    rest = await upload(d, cdn, MY_BATTLE.replace("Club Ridge", "Bob's Ridge"), user=BOB, perms=MANAGER_PERMS)
+    assert not rest.last.ephemeral and "replaces the earlier upload" in rest.last.content
+    assert [(s.title, s.uploaded_by) for s in await stored(d)] == [("Bob's Ridge", BOB)]
+    rest = await d.cmd("scenario", sub="remove", user=ALICE, ruleset="battlecry", scenario="my-battle")
+    rejected(rest, "or a server manager")                            # Alice's file is Bob's now
+    assert len(await stored(d)) == 1
+    rest = await d.cmd("scenario", sub="remove", user=CAROL, perms=MANAGER_PERMS, ruleset="battlecry",
+                       scenario="custom:my-battle")
+    assert "no longer offered" in rest.last.content and await stored(d) == []
+
+
+async def test_an_uploaded_tacw_battle_plays_to_its_end_and_counts_in_a_campaign(d, cdn):
+    """TACW Victory Determination at the end of the last turn: the level on the scenario's
+    schedule (Edgehill: a difference of -9..10 is a Parliament marginal victory) is recorded
+    automatically (engine/tacw/ruleset.py campaign_score: marginal victory 3, marginal defeat 1)."""
+    rest = await upload(d, cdn, SHORT_EDGEHILL, ruleset="tacw", filename="short.toml")
+    assert not rest.last.ephemeral and "short-edgehill" in rest.last.content, rest.last.content
+    service = d.bot.service
+    await service.new_game(GUILD_ID, CHANNEL_ID, ALICE, "tacw", "custom:short-edgehill", 5, side="royalist")
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    c = await campaigns.create_campaign(service, GUILD_ID, "Civil War", "tacw", ALICE)
+    await campaigns.add_game(service, GUILD_ID, "Civil War", ALICE, channel_id=CHANNEL_ID)
+    who = {"royalist": ALICE, "parliament": BOB}
+    for side, line in ONE_TURN:
+        result = await service.act(CHANNEL_ID, who[side], line)
+    assert result.over and "Parliament marginal victory" in result.result
+    row = await d.bot.store.latest_game(CHANNEL_ID)
+    assert row.status == "over"
+    recorded = {(r.side, r.user_id, r.outcome, r.score, r.detail["level"])
+                for r in await campaigns.results(d.bot.store, c.id)}
+    assert recorded == {("parliament", BOB, "win", 3, "Parliament marginal victory"),
+                        ("royalist", ALICE, "loss", 1, "Parliament marginal victory")}
