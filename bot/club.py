@@ -9,12 +9,18 @@ No Discord here (the cog, bot/cogs/club.py, passes ids, role ids and the time in
   wing each"). A wing player may give only the commands that concern their wing: the ruleset
   says which wings a command concerns (`command_wings`), and a command that concerns none (a
   pass, a resignation, a side-wide policy) is the first player's (HERALD: the Army Commander's).
+- **The server view**, `/game list`: the server's games in setup or play, newest first, each with
+  its channel, battle, turn, who is to move (paused or not) and its turn deadline, then the latest
+  finished games with their results; it fits one message and counts what it leaves out.
 - **Spectators** are everyone else: they see the boards, status and logs (public), never a
   hand (ephemeral, players only), and cannot act.
 - **A referee**, optional: users appointed to the game (`members` role 'referee') or anyone with
   the server role named in the game's options (``referee_role``). HERALD decisions: a player of
   the game is never its referee (a referee rules impartially); a server administrator holds the
   referee's powers in any game they do not play (they could appoint themselves anyway). The
+  game's creator appoints and dismisses referees (and names the referee role) but, without an
+  appointment, holds no referee power: a creator who does not play appoints themselves; a
+  creator who plays asks someone else (or an administrator) to referee. The
   referee may pause and resume the game (no action is accepted while it is paused, and the
   deadlines stop: their clocks restart on resume), substitute a player (hand their seat to
   another user), and correct the state with a logged reason: a command of the side ``referee``
@@ -128,12 +134,12 @@ def waiting_on(ruleset: Any, scenario: Any, state: Any, seats: dict[str, int],
     else:
         users = ([seats[side]] if side in seats else []) + [m.user_id for m in members if m.wing is None]
     pending = pending_of(state, ruleset)
-    if pending is not None and pending.kind != "retreat" and pending.prompt:
-        kind, what = pending.kind, pending.prompt
-    elif pending is not None:
-        kind, what = pending.kind, f"choose a {pending.kind} hex for {pending.piece}: {', '.join(pending.options)}"
-    else:
+    if pending is None:
         kind, what = "turn", "to act"
+    elif pending.kind == "retreat" and pending.piece:          # Battle Cry: the piece and its hexes
+        kind, what = pending.kind, f"choose a retreat hex for {pending.piece}: {', '.join(pending.options)}"
+    else:                                   # the ruleset's own words (a TACW retreat names its unit)
+        kind, what = pending.kind, pending.prompt or f"answer the {pending.kind.replace('_', ' ')} decision"
     if wing:
         what += f" ({wing_name(ruleset, scenario, state, side, wing)})"
     return Waiting(side, tuple(users), wing, kind, what)
@@ -465,34 +471,76 @@ async def seat_text(service: GameService, channel_id: int) -> str:
 
 
 def waiting_text(loaded: LoadedGame) -> str:
-    """'**Union** <@1> to act', '⏸️ paused', 'setup: free Confederate'."""
+    """'**Union** <@1>: to act', '⏸️ paused by the referee · **Union** <@1>: to act',
+    'setting up: free Confederate (/game join)', '🏁 over: Union wins'."""
     row = loaded.row
     if row.status == "setup":
         free = [s.title() for s in loaded.ruleset.sides if s not in loaded.seats]
         return "setting up: " + (f"free {', '.join(free)} (/game join)" if free else "ready for /game start")
-    if row.options.get(PAUSED):
-        return "⏸️ paused by the referee"
     w = loaded_waiting(loaded)
     if w is None:
-        return "🏁 over"
+        return f"🏁 over: {row.result or getattr(loaded.state, 'result', '') or 'the battle has ended'}"
     who = " ".join(f"<@{u}>" for u in w.users) or "(free seat)"
-    return f"**{w.side.title()}** {who} {w.what}"
+    text = f"**{w.side.title()}** {who}: {w.what}"
+    return f"⏸️ paused by the referee · {text}" if row.options.get(PAUSED) else text
 
 
-async def game_list(service: GameService, guild_id: int | None) -> str:
-    """/game list: the server's games in setup or play, their channels and who is to move."""
+async def game_list(service: GameService, guild_id: int | None, now: datetime | None = None,
+                    limit: int = 1900) -> str:
+    """/game list: the server's games in setup or play (newest first), each with its channel,
+    battle, turn, who is to move and their turn deadline; then the latest finished games.
+    Fits one Discord message: what does not fit is counted."""
+    from .deadlines import turn_wait
+
+    if guild_id is None:
+        return "/game list shows a server's games: use it in a server channel."
     rows = await service.store.list_games(guild_id)
-    if not rows:
-        return "No game in setup or play on this server: start one with /game new."
-    lines = [f"**{len(rows)} game(s) on this server**"]
+    finished = await service.store.finished_games(guild_id, 5)
+    if not rows and not finished:
+        return "No game on this server yet: start one with /game new in a channel."
+    lines = [f"**{len(rows)} game(s) in setup or play on this server**" if rows
+             else "No game in setup or play on this server: start one with /game new."]
+    left = 0
     for row in rows[:MAX_GAMES_LISTED]:
         try:
             loaded = await service.load_row(row)
             title = getattr(loaded.scenario, "title", row.scenario_id)
-            lines.append(f"#{row.id} <#{row.channel_id}> · {loaded.ruleset.name}: {title} (turn "
-                         f"{getattr(loaded.state, 'turn', '?')}) · {waiting_text(loaded)}")
+            line = (f"#{row.id} <#{row.channel_id}> · {loaded.ruleset.name}: {title} (turn "
+                    f"{getattr(loaded.state, 'turn', '?')}) · {waiting_text(loaded)}")
+            wait = await turn_wait(service, loaded)
+            if wait is not None:
+                late = now is not None and now >= wait.expires
+                line += f" · ⏰ {'overdue since' if late else 'due'} <t:{int(wait.expires.timestamp())}:R>"
         except Exception:           # one broken game must not hide the others
-            lines.append(f"#{row.id} <#{row.channel_id}> · {row.ruleset}: {row.scenario_id} · (cannot be read)")
-    if len(rows) > MAX_GAMES_LISTED:
-        lines.append(f"… and {len(rows) - MAX_GAMES_LISTED} more")
+            line = f"#{row.id} <#{row.channel_id}> · {row.ruleset}: {row.scenario_id} · (cannot be read)"
+        if sum(len(x) + 1 for x in lines) + len(line) > limit:
+            left += 1
+            continue
+        lines.append(line)
+    left += max(0, len(rows) - MAX_GAMES_LISTED)
+    if left:
+        lines.append(f"… and {left} more (newest first; each channel's /game status has the details)")
+    if finished:
+        done = ["**Recently finished**"]
+        for row in finished:
+            try:
+                rs = service.ruleset_of(row.ruleset)
+                name = f"{rs.name}: {getattr(service.scenario_of(row, rs), 'title', row.scenario_id)}"
+            except Exception:
+                name = f"{row.ruleset}: {row.scenario_id}"
+            done.append(f"#{row.id} <#{row.channel_id}> · {name} · 🏁 {row.result or 'over'}")
+        for line in done:
+            if sum(len(x) + 1 for x in lines) + len(line) > limit:
+                break
+            lines.append(line)
     return "\n".join(lines)
+
+
+def seats_moved_text(loaded: LoadedGame, moved: list[str]) -> str:
+    """'Royalist (Royalist centre)' for the store's 'royalist/r-centre'."""
+    out = []
+    for item in moved:
+        side, _, wing = item.partition("/")
+        name = wing_name(loaded.ruleset, loaded.scenario, loaded.state, side, wing) if wing else ""
+        out.append(f"**{side.title()}**" + (f" ({name})" if name else ""))
+    return ", ".join(out)

@@ -26,6 +26,13 @@ a deadline set later, a resume after a pause and a substitution restart the cloc
 the two "already sent" marks is stored (`options["turn_notices"]`, keyed by the wait), so a
 restarted bot finds every clock where it was and sends each message once. While the referee
 has paused a game (bot/club.py) nothing expires and nothing is sent.
+
+HERALD decision, what a turn deadline does when it passes: Herald never plays a move for a side
+that has not acted; the game waits and the referee (else the creator) is told, and may substitute
+the player or pause. When the wait is a pending decision the notice says what becomes of it: the
+decision deadline above answers it with the player's default policy at its own time (named in
+the reminder and the notice), or, with no decision deadline, it waits too. The reply to
+`/turn deadline` states both cases.
 """
 from __future__ import annotations
 
@@ -233,6 +240,9 @@ class TurnWait:
     referees: tuple[int, ...] = ()
     referee_role: int | None = None
     creator: int | None = None
+    kind: str = "turn"                          # "turn", or the pending decision's kind
+    answer: str | None = None                   # a decision: what the player's default policy answers
+    decision_expires: datetime | None = None    # a decision under a decision deadline: when it answers
 
     @property
     def key(self) -> str:
@@ -277,8 +287,15 @@ async def turn_wait(service: GameService, loaded: LoadedGame) -> TurnWait | None
     started = await wait_started(service, row)
     if waiting is None or started is None:
         return None
+    answer, expires = None, None
+    if waiting.kind != "turn":              # a pending decision: does the decision deadline answer it?
+        decision = await open_decision(service, loaded)
+        default = getattr(loaded.ruleset, "default_answer", None)
+        answer = decision.answer if decision is not None else default(loaded.state) if default else None
+        expires = decision.expires if decision is not None and decision.answer else None
     return TurnWait(row.id, row.channel_id, loaded.seq, waiting.side, waiting.users, waiting.what, started,
-                    hours, reminder, tuple(referee_ids(loaded.members)), referee_role(row), row.created_by)
+                    hours, reminder, tuple(referee_ids(loaded.members)), referee_role(row), row.created_by,
+                    waiting.kind, answer, expires)
 
 
 async def due_notices(service: GameService, now: datetime) -> list[Notice]:
@@ -314,12 +331,18 @@ async def due_notices(service: GameService, now: datetime) -> list[Notice]:
     return notices
 
 
-def turn_deadline_text(game_id: int, hours: float, reminder: float) -> str:
+def turn_deadline_text(game_id: int, hours: float, reminder: float, decision_hours: float = 0) -> str:
+    """The reply to /turn deadline: what happens at the deadline, for a turn and for a decision."""
     if not hours:
         return f"⏰ Game #{game_id}: no turn deadline; the game waits on each player as long as it takes."
     remind = f", a reminder {hours_text(reminder)} before the end" if reminder else ", no reminder"
+    decision = (f"the decision deadline ({hours_text(decision_hours)}, /game deadline) answers it with the "
+                "player's default policy" if decision_hours else
+                "it waits too, as no decision deadline is set (/game deadline lets the player's default "
+                "policy answer it)")
     return (f"⏰ Game #{game_id}: turn deadline **{hours_text(hours)}**{remind}; past it, the referee is told "
-            "(they may substitute the player or pause the game).")
+            "(they may substitute the player or pause the game). Herald never moves for a side that has "
+            f"not acted: the game waits. A pending decision (a retreat, a bypass, a reaction): {decision}.")
 
 
 def turn_status_line(wait: TurnWait | None) -> str | None:

@@ -401,7 +401,8 @@ class GameService:
 
         row = await self.game_row(channel_id)
         seats = await self.store.seats(row.id)
-        if user_id != row.created_by and user_id not in seats.values() and not is_admin:
+        sharing = any(m.user_id == user_id and m.role == "player" for m in await self.store.members(row.id))
+        if user_id != row.created_by and user_id not in seats.values() and not sharing and not is_admin:
             raise NotAllowed("only a player, the game's creator or a server administrator may set its deadline")
         try:
             hours = float(hours)

@@ -7,7 +7,9 @@
 - **One mention per wait.** When the game starts waiting on someone, the public reply to the
   action that made it wait mentions them with a ping; while it goes on waiting on the same people
   for the same thing (`club.Waiting.key`, stored in ``options["turn_flow"]``), later messages
-  name them without pinging; nobody is pinged while they are the ones acting (`pings_for`).
+  name them without pinging; nobody is pinged while they are the ones acting (`pings_for`). A
+  ping for someone the reply does not name (a wing's player, a second player of the side) gets a
+  🔔 line saying what they are asked ("🔔 <@4>: **Royalist** to act (Royalist centre)").
 - **Deadline messages** (bot/deadlines.py `due_notices`): a reminder pings the player(s); the
   notice after a turn deadline pings the referee(s) (users and role), or the game's creator when
   it has no referee. `tick` runs from the client's one-minute loop with the time passed in.
@@ -55,6 +57,8 @@ async def status_text(service: GameService, loaded: LoadedGame) -> str:
     lines = [f"📋 **Game #{row.id} · {rs.name}: {title}** (turn {getattr(loaded.state, 'turn', '?')})"]
     if row.status == "setup":
         lines.append("Setting up: /game join a side, then /game start.")
+    elif row.status == "abandoned":
+        lines.append("🛑 Abandoned: the game ended without a result; the channel is free for /game new.")
     elif row.status != "active" or loaded.to_act_side is None:
         lines.append(f"🏁 Battle over: {row.result or getattr(loaded.state, 'result', '') or 'the game has ended'}")
     else:
@@ -141,14 +145,28 @@ async def pings_for(service: GameService, result: ActResult, actor: int | None =
     await service.store.set_options(result.game_id, **{FLOW_KEY: flow})
     if waiting is None or actor in waiting.users:
         return []           # the side that acts goes on acting: its players are at the table
-    return list(waiting.users)
+    return Pinged(waiting.users, note=f"**{waiting.side.title()}** {waiting.what}")
+
+
+class Pinged(list):
+    """The users to ping, with what they are asked (for the 🔔 line of `with_pings`)."""
+
+    def __init__(self, users: Any = (), note: str = ""):
+        super().__init__(users)
+        self.note = note
+
+
+class _Mentions(discord.AllowedMentions):
+    """AllowedMentions carrying what the pinged users are asked."""
+    __slots__ = ("note",)
 
 
 def mention_kwargs(users: list[int]) -> discord.AllowedMentions:
     if not users:
         return NO_PINGS
-    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in users],
-                                   replied_user=False)
+    am = _Mentions(everyone=False, roles=False, users=[discord.Object(u) for u in users], replied_user=False)
+    am.note = getattr(users, "note", "")
+    return am
 
 
 def with_pings(text: str, kwargs: dict[str, Any], limit: int = 2000) -> str:
@@ -161,22 +179,38 @@ def with_pings(text: str, kwargs: dict[str, Any], limit: int = 2000) -> str:
     missing = [u.id for u in users if f"<@{u.id}>" not in text]
     if not missing:
         return text
-    line = "\n🔔 " + " ".join(f"<@{u}>" for u in missing)
+    note = getattr(am, "note", "")      # the reply may name only the side's first player: say why
+    line = "\n🔔 " + " ".join(f"<@{u}>" for u in missing) + (f": {note}" if note else "")
     room = limit - len(line)
     return (text if len(text) <= room else text[: room - 1] + "…") + line
 
 
 # --- deadline messages -------------------------------------------------------------------------
+def _decision_words(w: Any) -> str:
+    """For a wait on a pending decision: what becomes of it (bot/deadlines.py)."""
+    if w.kind == "turn":
+        return ""
+    if w.decision_expires is not None and w.answer:
+        return (f" If it is not answered, the decision deadline answers `{w.answer}` for them "
+                f"<t:{int(w.decision_expires.timestamp())}:R>.")
+    default = f" (their default policy would answer `{w.answer}`)" if w.answer else ""
+    return f" No decision deadline is set (/game deadline), so the decision waits for them{default}."
+
+
 def notice_message(notice: Notice) -> tuple[str, discord.AllowedMentions]:
     w = notice.wait
     who = " ".join(f"<@{u}>" for u in w.users) or f"**{w.side.title()}**"
     stamp = f"<t:{int(w.expires.timestamp())}:R>"
     if notice.kind == "reminder":
         return (f"⏰ {who}: game #{w.game_id} waits on **{w.side.title()}** ({w.what}); the turn deadline "
-                f"ends {stamp}.", mention_kwargs(list(w.users)))
+                f"ends {stamp}, then the referee is told.{_decision_words(w)}", mention_kwargs(list(w.users)))
     refs = [f"<@{u}>" for u in w.referees] + ([f"<@&{w.referee_role}>"] if w.referee_role else [])
-    late = (f"⏰ Game #{w.game_id}: **{w.side.title()}** {who} has not acted within the turn deadline "
-            f"({hours_text(w.hours)}; {w.what}).")
+    if w.kind == "turn":
+        late = (f"⏰ Game #{w.game_id}: **{w.side.title()}** {who} has not acted within the turn deadline "
+                f"({hours_text(w.hours)}; {w.what}). Herald never moves for a side: the game waits.")
+    else:
+        late = (f"⏰ Game #{w.game_id}: **{w.side.title()}** {who} has not answered within the turn deadline "
+                f"({hours_text(w.hours)}; {w.what}).{_decision_words(w)}")
     if refs:
         text = f"{late} Referee {' '.join(refs)}: you may /referee substitute the player, pause the game, or let it wait."
         users = list(w.referees)

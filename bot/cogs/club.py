@@ -13,7 +13,7 @@ from discord.ext import commands
 from engine.core.errors import HeraldError
 
 from .. import club
-from ..deadlines import MAX_DEADLINE_HOURS, set_turn_deadline, turn_deadline_text, turn_hours
+from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, set_turn_deadline, turn_deadline_text, turn_hours
 from ..status_message import refresh_quietly
 from ..store import StoreError
 from ..views import post_result, refuse, send
@@ -230,12 +230,14 @@ class ClubCog(commands.Cog, name="Club play"):
         try:
             moved = await club.substitute(service_of(interaction), interaction.channel_id, interaction.user.id,
                                           player.id, replacement.id, **_powers(interaction))
-            row = await service_of(interaction).game_row(interaction.channel_id)
+            loaded = await service_of(interaction).load(interaction.channel_id)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
-        await send(interaction, f"🔁 {replacement.mention} takes over {', '.join(f'**{m}**' for m in moved)} from "
-                   f"{player.mention} (referee {interaction.user.mention}).",
+        row = loaded.row
+        now = club.waiting_text(loaded) if row.status == "active" else ""
+        await send(interaction, f"🔁 {replacement.mention} takes over {club.seats_moved_text(loaded, moved)} from "
+                   f"{player.mention} (referee {interaction.user.mention})." + (f"\nNow: {now}." if now else ""),
                    allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[replacement]))
         await refresh_quietly(self.bot, row.id)
 
@@ -278,7 +280,8 @@ class ClubCog(commands.Cog, name="Club play"):
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
-        await send(interaction, turn_deadline_text(row.id, *turn_hours(row.options)), quiet=True)
+        await send(interaction, turn_deadline_text(row.id, *turn_hours(row.options), deadline_hours(row.options)),
+                   quiet=True)
         await refresh_quietly(self.bot, row.id)
 
     @turn.command(name="status", description="Bring the game's status message up to date (posted again if deleted)")

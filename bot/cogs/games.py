@@ -1,6 +1,8 @@
 """/game: create, join, start, show and end the channel's game (one game per channel or thread)."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,6 +11,7 @@ from engine.core.errors import HeraldError
 from engine.core.game import rulesets
 
 from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, deadline_set_text
+from ..status_message import refresh_quietly
 from ..store import StoreError
 from ..views import post_board, post_result, quiet_turn, refuse, send, turn_line
 from . import service_of
@@ -121,6 +124,7 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
         seats = ", ".join(f"<@{loaded.seats[s]}> {s.title()}" for s in rs.sides)
         await send(interaction, f"Return game #{loaded.row.id}: **{rs.name}**, {getattr(sc, 'title', loaded.row.scenario_id)}, "
                    f"sides swapped: {seats}. The battle begins; the pair is scored when it ends (/game status).")
+        await refresh_quietly(self.bot, loaded.row.id)     # the new game's status message
 
     @app_commands.command(name="join", description="Take a side in this channel's game")
     @app_commands.describe(side="The side you will command")
@@ -195,12 +199,13 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
             await refuse(interaction, exc)
             return
         await send(interaction, deadline_set_text(row.id, deadline_hours(row.options)), quiet=True)
+        await refresh_quietly(self.bot, row.id)            # the status message shows the deadline
 
     @app_commands.command(name="list", description="This server's games, their channels and who is to move")
     async def list_games(self, interaction: discord.Interaction) -> None:
         from ..club import game_list          # bot/club.py: the server view
         try:
-            text = await game_list(service_of(interaction), interaction.guild_id)
+            text = await game_list(service_of(interaction), interaction.guild_id, now=datetime.now(timezone.utc))
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
@@ -237,6 +242,7 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
             return
         await send(interaction, f"Game #{row.id} is abandoned by {interaction.user.mention}; "
                    "the channel is free for /game new.")
+        await refresh_quietly(self.bot, row.id)            # the status message says so
 
 
 async def setup(bot: commands.Bot) -> None:

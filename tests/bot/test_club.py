@@ -4,6 +4,7 @@ substitutes and corrects the state with a logged reason that replays exactly; /g
 Everything is driven through the slash-command handlers with recorded replies."""
 from __future__ import annotations
 
+from bot import club
 from engine.core.game import Game
 from engine.core.referee import REFEREE, correction_line, parse_correction
 from engine.core.commands import parse
@@ -81,6 +82,10 @@ async def test_a_second_player_shares_a_battle_cry_side_and_a_spectator_cannot_a
         assert rest.last.ephemeral and "not a player" in rest.last.content
         rest = await d.game("status", user=user)                  # but sees the game
         assert not rest.last.ephemeral and "Test Skirmish" in rest.last.content
+        rest = await d.game("log", user=user)                     # the log
+        assert not rest.last.ephemeral and "Union plays Attack Centre" in rest.last.content
+        rest = await d.game("board", user=user)                   # and the board
+        assert not rest.last.ephemeral and [f[0] for f in rest.last.files] == ["board.png"]
     assert await seq_of(d, game) == 1
 
     rest = await d.cmd("seat", sub="join-side", user=CAROL, side="confederate")
@@ -178,7 +183,7 @@ async def test_a_paused_game_accepts_no_action_until_resumed(d, game):
     assert "paused" in rest.last.content
 
     rest = await run(d, "referee", "resume", user=RITA)
-    assert not rest.last.ephemeral and f"**Union** <@{ALICE}> to act" in rest.last.content
+    assert not rest.last.ephemeral and f"**Union** <@{ALICE}>: to act" in rest.last.content
     rest = await run(d, "referee", "resume", user=RITA)
     assert rest.last.ephemeral and "not paused" in rest.last.content
     rest = await d.cmd("play", user=ALICE, card="attack-centre")
@@ -196,7 +201,8 @@ async def test_the_referee_substitutes_a_player(d, game):
     assert rest.last.ephemeral and "already commands side" in rest.last.content
     rest = await run(d, "referee", "substitute", user=RITA, users={"player": BOB, "replacement": ERIN})
     msg = rest.last
-    assert not msg.ephemeral and f"<@{ERIN}> takes over **confederate** from <@{BOB}>" in msg.content
+    assert not msg.ephemeral and f"<@{ERIN}> takes over **Confederate** from <@{BOB}>" in msg.content
+    assert f"Now: **Union** <@{ALICE}>: to act." in msg.content
     assert [int(u) for u in msg.data["allowed_mentions"]["users"]] == [ERIN]
     assert await d.bot.store.seats(game.id) == {"union": ALICE, "confederate": ERIN}
 
@@ -310,9 +316,9 @@ async def test_game_list_shows_the_servers_games_channels_and_who_is_to_move(d, 
     msg = rest.last
     assert not msg.ephemeral and msg.data["allowed_mentions"]["parse"] == []     # nobody pinged
     lines = msg.content.splitlines()
-    assert lines[0] == "**2 game(s) on this server**"
+    assert lines[0] == "**2 game(s) in setup or play on this server**"
     mine = next(line for line in lines if line.startswith(f"#{game.id} "))
-    assert f"<#{CHANNEL_ID}>" in mine and "Battle Cry" in mine and f"**Confederate** <@{BOB}> to act" in mine
+    assert f"<#{CHANNEL_ID}>" in mine and "Battle Cry" in mine and f"**Confederate** <@{BOB}>: to act" in mine
     theirs = next(line for line in lines if f"<#{CHANNEL_ID + 1}>" in line)
     assert "This Accursed Civil War" in theirs and "free Parliament" in theirs
     assert f"<#{CHANNEL_ID + 2}>" not in msg.content
@@ -320,4 +326,129 @@ async def test_game_list_shows_the_servers_games_channels_and_who_is_to_move(d, 
     await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
     await run(d, "referee", "pause", user=RITA)
     rest = await d.game("list", user=DAVE)
-    assert "paused" in next(line for line in rest.last.content.splitlines() if line.startswith(f"#{game.id} "))
+    mine = next(line for line in rest.last.content.splitlines() if line.startswith(f"#{game.id} "))
+    assert f"⏸️ paused by the referee · **Confederate** <@{BOB}>: to act" in mine    # and who is next
+
+
+async def test_game_list_with_deadlines_finished_games_and_none(d, game):
+    service = d.bot.service
+    rest = await d.game("list", user=DAVE)
+    assert "Recently finished" not in rest.last.content and "⏰" not in rest.last.content
+    await d.cmd("turn", sub="deadline", user=ALICE, hours=6)
+    rest = await d.game("list", user=DAVE)
+    assert "· ⏰ due <t:" in rest.last.content
+
+    other = Driver(d.bot, channel_id=CHANNEL_ID + 1)                 # a second battle, then it ends
+    await service.new_game(GUILD_ID, CHANNEL_ID + 1, CAROL, "battlecry", "test-skirmish", 1, side="union")
+    await service.join(CHANNEL_ID + 1, DAVE, "confederate")
+    await service.start(CHANNEL_ID + 1, CAROL)
+    rest = await other.game("resign", user=DAVE)
+    assert not rest.last.ephemeral, rest.last.content
+    rest = await d.game("list", user=ERIN)
+    text = rest.last.content
+    live, _, done = text.partition("**Recently finished**")
+    assert live.splitlines()[0] == "**1 game(s) in setup or play on this server**"
+    assert f"<#{CHANNEL_ID + 1}>" not in live and f"<#{CHANNEL_ID}>" in live
+    assert f"<#{CHANNEL_ID + 1}> · Battle Cry: Test Skirmish · 🏁 " in done and "Union wins" in done
+
+    await d.game("abandon", user=ALICE)                              # nothing live any more
+    rest = await d.game("list", user=ERIN)
+    assert rest.last.content.startswith("No game in setup or play on this server: start one with /game new.")
+    assert "Recently finished" in rest.last.content
+
+    empty = Driver(d.bot)
+    payload = empty.payload("game", sub="list", user=ERIN)
+    payload["guild_id"] = str(GUILD_ID + 7)                          # another server: nothing at all
+    with fake_discord_rest() as rest:
+        await invoke(d.bot, payload)
+    assert rest.last.content == "No game on this server yet: start one with /game new in a channel."
+    assert await club.game_list(service, None) == "/game list shows a server's games: use it in a server channel."
+
+
+async def test_game_list_fits_one_message_with_many_games(d):
+    service = d.bot.service
+    for i in range(30):
+        await service.new_game(GUILD_ID, CHANNEL_ID + 100 + i, ALICE, "tacw", "edgehill", 5, side="royalist")
+        await service.join(CHANNEL_ID + 100 + i, BOB, "parliament")
+        await service.start(CHANNEL_ID + 100 + i, ALICE)
+    rest = await d.game("list", user=CAROL)
+    text = rest.last.content
+    assert len(text) <= 2000 and not text.endswith("…")
+    assert text.splitlines()[0] == "**30 game(s) in setup or play on this server**"
+    shown = sum(1 for line in text.splitlines() if line.startswith("#"))
+    assert 0 < shown < 30 and f"… and {30 - shown} more" in text
+
+
+# --- who the game waits on, bad input ----------------------------------------------------------
+async def test_a_tacw_retreat_waits_on_the_units_wing_player_and_names_the_unit(d):
+    await tacw_game(d)
+    await d.cmd("seat", sub="join-wing", user=DAVE, wing="r-centre")
+    loaded = await d.bot.service.load(CHANNEL_ID)
+    st = loaded.ruleset.state_from_dict(loaded.ruleset.state_to_dict(loaded.state))
+    st.pending = {"kind": "retreat", "side": "royalist", "unit": "r-gerard", "options": ["3008"]}
+    w = club.waiting_on(loaded.ruleset, loaded.scenario, st, loaded.seats, loaded.members)
+    assert (w.side, w.users, w.wing, w.kind) == ("royalist", (DAVE,), "r-centre", "retreat")
+    assert "Gerard" in w.what and "for :" not in w.what and w.what.endswith("(Royalist centre)")
+    st.pending = {"kind": "bypass", "side": "royalist", "options": ["r-left", "none"]}   # a side's decision
+    w = club.waiting_on(loaded.ruleset, loaded.scenario, st, loaded.seats, loaded.members)
+    assert (w.users, w.wing, w.what) == ((ALICE,), None, "Royalist may attempt a bypass")
+
+
+async def test_bad_referee_requests_get_clear_answers_and_leave_the_game_untouched(d, game):
+    await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
+    await d.cmd("play", user=ALICE, card="attack-centre")
+
+    async def snapshot():
+        row = await d.bot.store.get_game(game.id)
+        return (await seq_of(d, game), row.status, row.options.get("paused"), await d.bot.store.seats(game.id),
+                await d.bot.store.members(game.id))
+
+    before = await snapshot()
+    cases = [
+        (dict(name="referee", sub="substitute", user=RITA, users={"player": CAROL, "replacement": ERIN}),
+         f"<@{CAROL}> holds no seat in game #{game.id}"),
+        (dict(name="referee", sub="substitute", user=RITA, users={"player": BOB, "replacement": RITA}),
+         "cannot take a seat in the game they referee"),
+        (dict(name="referee", sub="substitute", user=CAROL, users={"player": BOB, "replacement": ERIN}),
+         f"only the game's referee (<@{RITA}>) or a server administrator may substitute a player"),
+        (dict(name="referee", sub="resume", user=RITA), "the game is not paused"),
+        (dict(name="referee", sub="pause", user=BOB), "a player of this game cannot pause the game"),
+        (dict(name="referee", sub="pause", user=CAROL), "may pause the game"),
+        (dict(name="referee", sub="correct", user=RITA, changes="pieces.ci2.figures=2", reason=" "),
+         "a correction needs its reason"),
+        (dict(name="referee", sub="correct", user=CAROL, changes="pieces.ci2.figures=2", reason="x"),
+         "may correct the state"),
+        (dict(name="referee", sub="appoint", user=BOB, users={"user": ERIN}),
+         "only the game's creator or a server administrator may appoint its referee"),
+        (dict(name="referee", sub="dismiss", user=ALICE, users={"user": ERIN}), f"<@{ERIN}> is not a referee"),
+        (dict(name="seat", sub="join-side", user=ERIN, side="prussia"), "'prussia' is not a side of Battle Cry"),
+        (dict(name="seat", sub="leave", user=ERIN), "you do not share a side"),
+    ]
+    for kw, why in cases:
+        name, sub, user = kw.pop("name"), kw.pop("sub"), kw.pop("user")
+        rest = await run(d, name, sub, user=user, **kw)
+        msg = rest.last
+        assert msg.ephemeral and why in msg.content and "internal error" not in msg.content, (name, sub, msg.content)
+        assert await snapshot() == before, (name, sub)
+
+    await run(d, "referee", "pause", user=RITA, reason="a dispute")
+    rest = await run(d, "referee", "pause", user=RITA)
+    assert rest.last.ephemeral and "already paused" in rest.last.content
+    for user, line in ((ALICE, "end"), (CAROL, "end"), (BOB, "policy retreat auto")):
+        rest = await d.cmd("act", user=user, line=line)
+        assert rest.last.ephemeral and ("paused by the referee" in rest.last.content
+                                        or "not a player" in rest.last.content), rest.last.content
+    assert (await snapshot())[0] == before[0]
+
+
+async def test_a_tacw_wing_substitution_names_the_wing(d):
+    await tacw_game(d)
+    await d.cmd("seat", sub="join-wing", user=DAVE, wing="r-centre")
+    await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
+    rest = await run(d, "referee", "substitute", user=RITA, users={"player": DAVE, "replacement": ERIN})
+    assert not rest.last.ephemeral
+    assert f"<@{ERIN}> takes over **Royalist** (Royalist centre) from <@{DAVE}>" in rest.last.content
+    rest = await d.cmd("activate", user=ERIN, wing="r-centre")           # Erin commands it now
+    assert not rest.last.ephemeral, rest.last.content
+    rest = await d.cmd("stop", user=DAVE)
+    assert rest.last.ephemeral and "not a player" in rest.last.content

@@ -123,6 +123,10 @@ async def test_only_players_the_creator_or_an_admin_set_the_deadline(d):
         await d.bot.service.set_deadline(CHANNEL_ID, ALICE, -1)
     rest = await d.game("deadline", user=ALICE, hours=1.5)                 # fractions of an hour
     assert "1.5 h" in rest.last.content
+    await d.cmd("seat", sub="join-wing", user=CAROL, wing="p-left")      # a wing player is a player
+    rest = await d.game("deadline", user=CAROL, hours=3)
+    assert not rest.last.ephemeral and "3 h" in rest.last.content
+    assert (await d.bot.store.get_game(game.id)).options[DEADLINE_OPTION] == 3
 
 
 async def test_status_shows_the_deadline_and_when_the_decision_expires(d):

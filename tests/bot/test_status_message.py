@@ -142,6 +142,29 @@ async def test_a_wing_player_is_pinged_when_their_wing_is_activated(d, channel):
     status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
     assert f"Waiting on **Royalist** <@{DAVE}>: to act (Royalist centre)" in status
     assert f"<@{DAVE}> (Royalist centre)" in status
+    # the reply names the side's first player; the 🔔 line says why Dave is pinged
+    assert f"🔔 <@{DAVE}>: **Royalist** to act (Royalist centre)" in rest.last.content
+
+    rest = await d.cmd("orders", user=DAVE, order="make_ready", dice="1")   # Dave's turn goes on: no ping
+    assert not rest.last.ephemeral and pinged(rest.last) == [] and "🔔" not in rest.last.content
+    rest = await d.cmd("stop", user=DAVE)                     # the next wing is the Army Commander's
+    assert not rest.last.ephemeral and pinged(rest.last) == [ALICE]
+    status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
+    assert f"Waiting on **Royalist** <@{ALICE}>: to act" in status
+    assert len(channel.status_posts()) == 1                  # one message, edited
+
+
+async def test_a_bypass_decision_pings_the_other_sides_commander_not_its_wing_players(d, channel):
+    from tests.bot.test_club import ERIN, tacw_game
+    await tacw_game(d)
+    await d.cmd("seat", sub="join-wing", user=ERIN, wing="p-left")
+    await d.cmd("act", user=BOB, line="policy bypass ask")
+    rest = await d.cmd("activate", user=ALICE, wing="r-centre")
+    assert pinged(rest.last) == [BOB]
+    status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
+    assert f"Waiting on **Parliament** <@{BOB}>: Parliament may attempt a bypass" in status
+    rest = await d.cmd("act", user=ERIN, line="bypass none")                 # the side's answer: Bob's
+    assert rest.last.ephemeral and "whole of Parliament" in rest.last.content
 
 
 # --- turn deadlines ----------------------------------------------------------------------------
@@ -152,6 +175,8 @@ async def test_turn_deadline_reminder_then_referee_notice_once_each(d, game, cha
     assert rest.last.ephemeral and "reminder comes before" in rest.last.content
     rest = await d.cmd("turn", sub="deadline", user=BOB, hours=4)
     assert not rest.last.ephemeral and "turn deadline **4 h**, a reminder 1 h before" in rest.last.content
+    assert "Herald never moves for a side that has not acted: the game waits." in rest.last.content
+    assert "it waits too, as no decision deadline is set" in rest.last.content
     await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
     await run(d, "referee", "role", user=ALICE, role_opts={"role": ROLE})
     t0 = parse_time((await options(d, game))[TURN_SET_AT])
@@ -170,6 +195,7 @@ async def test_turn_deadline_reminder_then_referee_notice_once_each(d, game, cha
     assert notice.kind == "overdue"
     text, kw = channel.others()[-1]
     assert f"**Union** <@{ALICE}> has not acted within the turn deadline (4 h" in text
+    assert "Herald never moves for a side: the game waits." in text and "decision" not in text
     assert f"Referee <@{RITA}> <@&{ROLE}>" in text and "/referee substitute" in text
     am = kw["allowed_mentions"]
     assert [u.id for u in am.users] == [RITA] and [r.id for r in am.roles] == [ROLE]
@@ -267,3 +293,107 @@ async def test_an_admin_or_referee_may_set_the_turn_deadline(d, game):
     other = Driver(d.bot, channel_id=CHANNEL_ID + 9)
     rest = await other.cmd("turn", sub="deadline", user=ALICE, hours=3)        # setup: the creator
     assert not rest.last.ephemeral
+
+
+# --- at the deadline: a decision, or a turn ------------------------------------------------------
+async def _bypass_pending(d):
+    from tests.bot.test_club import tacw_game
+    game = await tacw_game(d)
+    await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
+    await d.cmd("act", user=BOB, line="policy bypass ask")
+    return game
+
+
+async def _clock_start(d, game):
+    opts = await options(d, game)
+    last = parse_time((await d.bot.store.last_command(game.id)).created_at)
+    return max(t for t in (last, parse_time(opts.get(TURN_SET_AT))) if t is not None)
+
+
+async def test_an_overdue_decision_says_the_decision_deadline_will_answer_it(d, channel):
+    game = await _bypass_pending(d)
+    rest = await d.game("deadline", user=ALICE, hours=6)
+    rest = await d.cmd("turn", sub="deadline", user=ALICE, hours=4)
+    assert "the decision deadline (6 h, /game deadline) answers it with the player's default policy" in rest.last.content
+    rest = await d.cmd("activate", user=ALICE, wing="r-centre")       # Bob's bypass window opens
+    t0 = await _clock_start(d, game)
+    [reminder] = await d.bot.turn_timers(t0 + timedelta(hours=3, minutes=1))
+    text, kw = channel.others()[-1]
+    assert reminder.kind == "reminder" and reminder.wait.kind == "bypass"
+    assert text.startswith(f"⏰ <@{BOB}>: game #{game.id} waits on **Parliament** (Parliament may attempt a bypass)")
+    expires = int((t0 + timedelta(hours=6)).timestamp())
+    assert f"the decision deadline answers `bypass none` for them <t:{expires}:R>" in text
+    [late] = await d.bot.turn_timers(t0 + timedelta(hours=4, minutes=1))
+    text, kw = channel.others()[-1]
+    assert f"**Parliament** <@{BOB}> has not answered within the turn deadline (4 h" in text
+    assert f"answers `bypass none` for them <t:{expires}:R>" in text and f"Referee <@{RITA}>" in text
+    assert "never moves" not in text
+
+    [answer] = await d.bot.expire_deadlines(t0 + timedelta(hours=6, minutes=1))   # and it does
+    assert (answer.text, answer.side) == ("bypass none", "parliament")
+    posted, kw = channel.others()[-1]
+    assert "did not answer within 6 h" in posted and "`bypass none`" in posted
+
+
+async def test_an_overdue_decision_without_a_decision_deadline_waits_and_says_so(d, channel):
+    game = await _bypass_pending(d)
+    await d.cmd("turn", sub="deadline", user=ALICE, hours=2, reminder=0)
+    await d.cmd("activate", user=ALICE, wing="r-centre")
+    t0 = await _clock_start(d, game)
+    [late] = await d.bot.turn_timers(t0 + timedelta(hours=2, minutes=1))
+    text, _ = channel.others()[-1]
+    assert late.kind == "overdue" and "has not answered within the turn deadline (2 h" in text
+    assert ("No decision deadline is set (/game deadline), so the decision waits for them "
+            "(their default policy would answer `bypass none`).") in text
+    assert await d.bot.expire_deadlines(t0 + timedelta(days=5)) == []          # nothing answers for Bob
+    loaded = await d.bot.service.load(CHANNEL_ID)
+    assert loaded.ruleset.pending(loaded.state).kind == "bypass"
+
+
+async def test_an_abandoned_game_says_so_in_its_status_message(d, game, channel):
+    await d.cmd("play", user=ALICE, card="attack-centre")
+    mid = (await options(d, game))[STATUS_KEY]["message_id"]
+    assert "Waiting on **Union**" in channel.messages[mid]
+    rest = await d.game("abandon", user=ALICE)
+    assert not rest.last.ephemeral
+    assert "🛑 Abandoned" in channel.messages[mid] and "Waiting on" not in channel.messages[mid]
+    assert len(channel.status_posts()) == 1
+
+
+async def test_setting_the_decision_deadline_updates_the_status_message(d, game, channel):
+    await d.cmd("play", user=ALICE, card="attack-centre")
+    mid = (await options(d, game))[STATUS_KEY]["message_id"]
+    assert "Decision deadline" not in channel.messages[mid]
+    await d.game("deadline", user=ALICE, hours=12)
+    assert "⏰ Decision deadline: 12 h" in channel.messages[mid]
+
+
+async def test_after_a_restart_the_same_status_message_is_edited_and_nobody_is_pinged_twice(db_path, scenario_dir,
+                                                                                             monkeypatch):
+    ch = FakeChannel()
+    bot1 = await start_bot(db_path)
+    try:
+        monkeypatch.setattr(bot1, "get_channel", lambda cid: ch if cid == CHANNEL_ID else None)
+        d1 = Driver(bot1)
+        await d1.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed="1")
+        await d1.game("join", user=BOB, side="confederate")
+        await d1.game("start", user=ALICE)
+        await d1.cmd("play", user=ALICE, card="attack-centre")
+        await d1.cmd("order", user=ALICE, units="ui2")
+        await d1.cmd("move", user=ALICE, unit="ui2", to="0605")
+        rest = await d1.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+        assert pinged(rest.last) == [BOB]
+        game = await bot1.store.active_game(CHANNEL_ID)
+        mid = game.options[STATUS_KEY]["message_id"]
+    finally:
+        await bot1.close()
+    bot2 = await start_bot(db_path)
+    try:
+        monkeypatch.setattr(bot2, "get_channel", lambda cid: ch if cid == CHANNEL_ID else None)
+        d2 = Driver(bot2)
+        rest = await d2.cmd("act", user=ALICE, line="policy retreat ask")   # still Bob's retreat
+        assert not rest.last.ephemeral and pinged(rest.last) == []          # pinged before the restart
+        assert len(ch.status_posts()) == 1 and ch.edits[-1][0] == mid       # the same message, edited
+        assert f"Waiting on **Confederate** <@{BOB}>: choose a retreat hex for ci2" in ch.messages[mid]
+    finally:
+        await bot2.close()
