@@ -22,13 +22,22 @@ The flow, all through `GameService.act` (one command language, DESIGN principle 
 
 Decisions (HERALD, DESIGN "physical dice"):
 - The roller is the player whose command needs the dice: everything that command sets off
-  (the fire and the target's morale check; a continuation's or a new turn's initiative rolls) is
-  rolled by them. A player of the same side may enter them too.
+  (the fire, the target's reaction fire and morale check, leader loss rolls; a continuation's
+  or a new turn's initiative rolls) is rolled by them, one purpose at a time, each named in the
+  question ("fire, p1 at r1": the reaction fire), so the opponent reads every result as it is
+  entered. A player of the same side may enter them too (a wing player only for the wing the
+  command concerns, bot/club.py); nobody else. (HERALD: a command is stored as its side's, so
+  the opponent cannot enter a result inside it; Battle Cry has no battle back, every battle
+  die is the attacker's, BC §4.4.)
 - While a command waits for dice the game waits: no other command is accepted (its results
   depend on the state the question was asked on), but a player may always resign. `/dice cancel` withdraws the command: by its
   roller before any result is entered, or by any player of another side at any time (a roller
   who went away).
-- Too many results: refused, nothing is kept ("only 2 were needed"); too few: the next question.
+- Too many results: refused, nothing is kept: `/dice` takes at most the dice Herald asked for
+  (the dice rolled together for one purpose: "battle die 3 of 5" -> 3), never results for a
+  roll not named yet (a TACW fire's reaction fire, a leader loss roll: each is asked in turn,
+  so every result is entered knowing what it is for); too few: the next question. Results typed
+  with the command itself (`dice=`) are the engine's faces, used in order ("only 2 were needed").
 - Hidden draws (card draws and shuffles, DiceStream.randbelow) stay Herald's seeded draws: they
   are hidden information, not dice on the table. So do the rolls made while the game is set up,
   before any command (TACW: the first turn's initiative, §3.1).
@@ -296,7 +305,8 @@ def ask_text(request: dict, profile: DiceProfile) -> str:
     so_far = f" (entered so far: {', '.join(request['entered'])})" if done else ""
     return (f"🎲 {who} ({request['side'].title()}), roll **{spec.plural(ask['count'])}** for "
             f"`{request['verb']}`: {ask['purpose']}{so_far}.\n"
-            f"Enter them with `/dice results:` as {spec.how}, e.g. `/dice results: {spec.example}`.")
+            f"Enter {'it' if ask['count'] == 1 else 'them'} with `/dice results:` as {spec.how}, "
+            f"e.g. `/dice results: {spec.example if ask['count'] > 1 else spec.example.split()[0]}`.")
 
 
 def _strict(loaded: LoadedGame, side: str, cmd: Command) -> tuple[Any, list[Event]]:
@@ -348,7 +358,14 @@ async def apply_physical(service: GameService, loaded: LoadedGame, side: str, us
                           "dice when it needs them")
         if side != request["side"]:
             raise NotAllowed(f"these dice are {request['side'].title()}'s to roll (<@{request['user']}>)")
-        faces, shown = _read(profile.die(request["ask"]["sides"]), cmd.args)
+        spec = profile.die(request["ask"]["sides"])
+        faces, shown = _read(spec, cmd.args)
+        asked = int(request["ask"].get("count") or 1)
+        if len(faces) > asked:      # never spill into a roll Herald has not named yet
+            raise Illegal(f"Herald asked for {spec.plural(asked)} ({request['ask']['purpose']}) and "
+                          f"{len(faces)} results were entered: nothing is recorded. Enter "
+                          f"{'it' if asked == 1 else f'at most {asked}'}; Herald then says what the "
+                          "next roll is for", SECTION)
         full = Command(request["verb"], tuple(request["args"]), tuple(request["dice"]) + tuple(faces))
         return await _run(service, loaded, side, user_id, full, request["entered"] + shown,
                           carried=request.get("carried", 0), before=len(request["dice"]))
@@ -419,6 +436,10 @@ async def cancel(service: GameService, channel_id: int, user_id: int) -> str:
         side = loaded.side_of(user_id)
         if side is None:
             raise NotAllowed("only a player of this game may withdraw a command waiting for dice")
+        from .club import paused_text
+        paused = paused_text(loaded.row)
+        if paused:
+            raise Refused(paused)
         if side == request["side"] and len(request["dice"]) > request.get("carried", 0):
             raise Refused(f"results were already entered for `{request['verb']}` "
                           f"({', '.join(request['entered'])}): the roll stands, finish it with /dice")

@@ -2,8 +2,13 @@
 opponent agrees, while nothing new is known since.
 
 The rules (HERALD decisions, DESIGN principle 2 "the event log is the truth"):
-- Only the game's last command in force, and only by a player of the side that gave it
-  ("their last action": once the opponent has acted, the moment has passed).
+- Only the game's last command in force, and only by the player who gave it ("their last
+  action": once anyone else has acted, the moment has passed). Never a referee's correction
+  (side `referee`, engine/core/referee.py: only another correction changes it), nor a command
+  another player gave, even a partner on the same side (a wing player, bot/club.py), nor one
+  applied for nobody (a deadline's default answer, user None): each is somebody else's action.
+- Never while the referee has paused the game (bot/club.py `paused_text`): neither the request
+  nor its acceptance; a refusal or a withdrawal, which change nothing, are still answered.
 - Never a command that rolled a die (Herald's or the players' own, bot/physical_dice.py), nor
   one that revealed hidden information: a card drawn or dealt, a shuffle. The test is what the
   asker could not see: where the state has a per-player view (`state.public_view(side)`, DESIGN
@@ -18,7 +23,11 @@ The rules (HERALD decisions, DESIGN principle 2 "the event log is the truth"):
   (`herald:undo:<game>:<seq>:yes|no`, rebuilt from their custom_id after a restart like the other
   decision buttons). The asker may withdraw it with Refuse. It is refused automatically once
   new information exists: any later command (the seq moves on), or a die asked for in a
-  physical-dice game (`lapse`). Taking back is one command at a time; a player may ask again for
+  physical-dice game (`lapse`). Whatever the command (a slash command of any cog), once it has
+  run the cog sweeps the game (`sweep`): a lapsed request's message loses its buttons and says
+  it was refused automatically (its id is kept in `games.options["undo_message"]`); a button
+  clicked on a message the sweep could not reach (a restart, a button answer) is answered the
+  same way, and loses its buttons then. Taking back is one command at a time; a player may ask again for
   the command before (it is then their last action), and the opponent consents again.
 - An accepted undo changes no row's text: the command is marked (`commands.undone_at`, and
   `undone_by` = the player who took it back) and a record of the undo is appended at the next
@@ -32,6 +41,7 @@ The rules (HERALD decisions, DESIGN principle 2 "the event log is the truth"):
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +53,10 @@ from .store import CommandRow, DuplicateInteraction
 if TYPE_CHECKING:
     from .service import GameService, LoadedGame
 
+log = logging.getLogger(__name__)
+
 REQUEST = "undo_request"          # games.options key: the open request
+MESSAGE = "undo_message"          # games.options key: where the request was posted (sweep)
 VERB = "undo"                     # the text of the record of an undo: `undo <seq>`
 SECTION = "Herald undo with consent"
 # events that put hidden information in the open, per ruleset (a ruleset may publish its own
@@ -85,6 +98,63 @@ async def lapse(service: GameService, game_id: int, why: str = "") -> None:
         await service.store.set_options(game_id, **{REQUEST: None})
 
 
+def headline(c: CommandRow, limit: int = 120) -> str:
+    """The command's first public narrative (after the players' dice entry), clipped: for a
+    refusal, which need not retell the whole adjudication."""
+    lines = [str(e.get("narrative", "")) for e in c.events if e.get("narrative") and e.get("kind") != "dice"]
+    text = lines[0] if lines else what_it_did(c)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def remember_message(service: GameService, game_id: int, at: int, channel_id: int,
+                           message_id: int) -> None:
+    """Where the request asked at `at` was posted, for `sweep` (only while it is still open)."""
+    row = await service.store.get_game(game_id)
+    req = row.options.get(REQUEST) if row is not None else None
+    if isinstance(req, dict) and req.get("at") == at:
+        await service.store.set_options(game_id, **{MESSAGE: {"at": at, "channel_id": channel_id,
+                                                              "message_id": message_id}})
+
+
+def lapsed_text(req: dict | None, now_at: int | None) -> str:
+    """What a lapsed request's message says once its buttons are gone."""
+    what = (f"{str(req.get('side', '')).title()}'s request to take back #{req.get('seq')}"
+            if isinstance(req, dict) else "This undo request")
+    since = f" (now at #{now_at})" if now_at is not None else ""
+    return (f"↩️ {what} was refused automatically: the game has moved on{since}, so there is new "
+            "information. The action stands.")
+
+
+async def sweep(bot: Any, game_id: int) -> bool:
+    """After any command: if the game's undo request lapsed (a later command, dice asked for),
+    forget it and take the buttons off its message. Returns whether a request was closed. Never
+    raises (it follows an action already answered)."""
+    service: GameService = bot.service
+    try:
+        row = await service.store.get_game(game_id)
+        if row is None or (MESSAGE not in row.options and REQUEST not in row.options):
+            return False
+        async with service.store.game_lock(game_id):      # read again: one sweep closes it
+            row = await service.store.get_game(game_id)
+            where, req = row.options.get(MESSAGE), row.options.get(REQUEST)
+            if not isinstance(where, dict) and not isinstance(req, dict):
+                return False
+            loaded = await service.load_row(row)
+            if open_request(loaded) is not None:
+                return False                # still open: nothing new happened
+            await service.store.set_options(game_id, **{REQUEST: None, MESSAGE: None})
+        if isinstance(where, dict) and where.get("message_id"):
+            channel = bot.get_channel(int(where["channel_id"]))
+            if channel is None:
+                channel = bot.get_partial_messageable(int(where["channel_id"]))
+            await channel.get_partial_message(int(where["message_id"])).edit(
+                content=lapsed_text(req, loaded.seq), view=None)
+        return True
+    except Exception:
+        log.warning("game %s: the lapsed undo request could not be closed", game_id, exc_info=True)
+        return False
+
+
 async def state_before(service: GameService, loaded: LoadedGame, seq: int) -> Any:
     """The game as it stood before command `seq`: the newest snapshot older than it, plus the
     commands in force between."""
@@ -123,25 +193,44 @@ def hidden_from(state: Any, side: str) -> Any:
     return walk(full, seen, (), {})
 
 
-async def takeable(service: GameService, loaded: LoadedGame, side: str) -> tuple[CommandRow, Any]:
-    """The command `side` may take back and the state without it, or Refused saying why."""
+def _refuse_if_paused(loaded: LoadedGame, doing: str) -> None:
+    from .club import paused_text
+    paused = paused_text(loaded.row)
+    if paused:
+        raise Refused(f"{doing} waits: {paused}")
+
+
+async def takeable(service: GameService, loaded: LoadedGame, side: str,
+                   user_id: int | None = None) -> tuple[CommandRow, Any]:
+    """The command the player `user_id` of `side` may take back and the state without it, or
+    Refused saying why."""
+    from engine.core.referee import is_correction
+
     from .physical_dice import needs_dice, open_request as dice_request
     if loaded.row.status != "active":
         raise Refused("only a game in progress has actions to take back")
+    _refuse_if_paused(loaded, "taking an action back")
     if dice_request(loaded) is not None:
         raise Refused("a command is waiting for dice: the roll cannot be taken back (/dice)")
     live = await service.store.commands(loaded.row.id)
     if not live:
         raise Refused("nothing has been played yet")
     target = live[-1]
+    if is_correction(target.side):
+        raise Refused(f"the last entry (#{target.seq}) is a referee's correction: a player never takes "
+                      "it back (only the referee changes it, with another correction)")
     if target.side != side:
         raise Refused(f"the last action (#{target.seq}) is {str(target.side or 'nobody').title()}'s: "
                       "a player takes back only their own last action, before anything else happens")
+    if user_id is not None and target.user_id != user_id:
+        by = f"<@{target.user_id}>" if target.user_id else "Herald (a default answer)"
+        raise Refused(f"the last action (#{target.seq}) was given by {by}, not by you: a player takes "
+                      "back only their own last action")
     if target.dice or any(e.get("dice") for e in target.events):
-        raise Refused(f"#{target.seq} rolled dice ({what_it_did(target)}): a roll is never taken back")
+        raise Refused(f"#{target.seq} rolled dice ({headline(target)}): a roll is never taken back")
     before = await state_before(service, loaded, target.seq)
     if needs_dice(loaded.ruleset, loaded.scenario, before, side, target.text):
-        raise Refused(f"#{target.seq} rolled dice ({what_it_did(target)}): a roll is never taken back")
+        raise Refused(f"#{target.seq} rolled dice ({headline(target)}): a roll is never taken back")
     if hidden_from(before, side) != hidden_from(loaded.state, side):
         raise Refused(f"#{target.seq} revealed hidden information (a card drawn or dealt, a shuffle): "
                       "it cannot be taken back")
@@ -149,8 +238,9 @@ async def takeable(service: GameService, loaded: LoadedGame, side: str) -> tuple
     revealing = getattr(rs, "revealing_events", None) or REVEALING_EVENTS.get(rs.id, set())
     shown = [e for e in target.events if e.get("kind") in revealing]
     if shown:
-        raise Refused(f"#{target.seq} revealed hidden information ({shown[0].get('narrative', '')}): "
-                      "it cannot be taken back")
+        raise Refused(f"#{target.seq} concerns hidden information ({headline(target)}): a secret "
+                      "recorded or revealed is never taken back (TACW Second Newbury special rule 5: "
+                      "its line would show once the secret no longer stands)")
     veto = getattr(rs, "undo_refusal", None)
     reason = veto(loaded.scenario, before, loaded.state, target.events) if veto is not None else None
     if reason:
@@ -169,7 +259,7 @@ async def request(service: GameService, channel_id: int, user_id: int) -> tuple[
             raise NotAllowed("only a player of this game may take back an action")
         if open_request(loaded) is not None:
             raise Refused("an undo request is already waiting for an answer")
-        target, _ = await takeable(service, loaded, side)
+        target, _ = await takeable(service, loaded, side, user_id)
         req = {"game": loaded.row.id, "seq": target.seq, "at": loaded.seq, "side": side, "user": user_id,
                "requested_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         await service.store.set_options(loaded.row.id, **{REQUEST: req})
@@ -177,7 +267,10 @@ async def request(service: GameService, channel_id: int, user_id: int) -> tuple[
 
 
 def opponents(loaded: LoadedGame, side: str) -> list[int]:
-    return [u for s, u in loaded.seats.items() if s != side]
+    """The players who may answer: every seated player and side member of another side."""
+    users = [u for s, u in loaded.seats.items() if s != side and u]
+    users += [m.user_id for m in loaded.members if m.role == "player" and m.side != side]
+    return list(dict.fromkeys(users))
 
 
 async def answer(service: GameService, channel_id: int, user_id: int, game_id: int, at: int,
@@ -195,7 +288,7 @@ async def answer(service: GameService, channel_id: int, user_id: int, game_id: i
         stored = loaded.row.options.get(REQUEST)
         if loaded.seq != at:
             if isinstance(stored, dict) and stored.get("at") == at:
-                await service.store.set_options(row.id, **{REQUEST: None})
+                await service.store.set_options(row.id, **{REQUEST: None, MESSAGE: None})
             raise StaleChoice(f"the undo request was refused automatically: the game has moved on "
                               f"since it was asked (now at #{loaded.seq}), so there is new information")
         req = open_request(loaded)
@@ -207,13 +300,14 @@ async def answer(service: GameService, channel_id: int, user_id: int, game_id: i
         if side == req["side"]:
             if accept:
                 raise NotAllowed("your opponent must agree to take an action back")
-            await service.store.set_options(row.id, **{REQUEST: None})
+            await service.store.set_options(row.id, **{REQUEST: None, MESSAGE: None})
             return f"↩️ {side.title()} withdraws the request: #{req['seq']} stands.", None
         if not accept:
-            await service.store.set_options(row.id, **{REQUEST: None})
+            await service.store.set_options(row.id, **{REQUEST: None, MESSAGE: None})
             return (f"↩️ {side.title()} (<@{user_id}>) refuses: #{req['seq']} stands "
                     f"({req['side'].title()}'s action is not taken back).", None)
-        target, before = await takeable(service, loaded, req["side"])
+        _refuse_if_paused(loaded, "taking an action back")
+        target, before = await takeable(service, loaded, req["side"], req["user"])
         if target.seq != req["seq"]:
             raise StaleChoice("this undo request is no longer open: the last action changed")
         text = (f"↩️ {req['side'].title()} takes back #{target.seq} ({what_it_did(target)}), "
@@ -228,5 +322,5 @@ async def answer(service: GameService, channel_id: int, user_id: int, game_id: i
                 interaction_id=iid)
         except DuplicateInteraction:
             raise Refused("this answer was already applied; nothing new happened") from None
-        await service.store.set_options(row.id, **{REQUEST: None})
+        await service.store.set_options(row.id, **{REQUEST: None, MESSAGE: None})
         return text + ".", await service.load_row(await service.store.get_game(row.id))

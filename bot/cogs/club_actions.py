@@ -4,7 +4,9 @@ the opponent's consent (bot/undo.py). Thin: the rules of both live in those modu
 The undo answer buttons are `DynamicItem`s whose custom_id carries the game, the seq the request
 was made at and the answer (`herald:undo:<game>:<seq>:yes|no`): the cog registers them with the
 client each time it loads, so a button posted before a restart still answers afterwards, and a
-button from an earlier moment of the game is refused (the request lapsed)."""
+button from an earlier moment of the game is refused (the request lapsed). After every slash
+command in a channel (`on_app_command_completion`) the cog sweeps its game (bot/undo.py `sweep`):
+a request that lapsed loses its buttons there and then, and says it was refused automatically."""
 from __future__ import annotations
 
 import logging
@@ -92,6 +94,18 @@ class ClubActionsCog(commands.Cog, name="Club actions"):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(UndoButton)
 
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
+        """Any slash command may have moved the game on: close a lapsed undo request."""
+        service = getattr(self.bot, "service", None)
+        if service is None or interaction.channel_id is None or self.bot.is_closed():
+            return
+        try:
+            row = await service.game_row(interaction.channel_id, finished_ok=True)
+        except Exception:
+            return                      # no game here
+        await consent.sweep(self.bot, row.id)
+
     @app_commands.command(name="dice", description="Enter the dice you rolled (physical-dice games), or 'cancel'")
     @app_commands.describe(results="What the dice show, in order: TACW 0-9 as printed; Battle Cry face names "
                                    "or 1-6. Empty: what Herald waits for. 'cancel': withdraw the command")
@@ -135,6 +149,11 @@ class ClubActionsCog(commands.Cog, name="Club actions"):
                    view=undo_view(loaded.row.id, req["at"]),
                    allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                                             users=[discord.Object(u) for u in others]))
+        try:            # where it was posted, so a lapse can take its buttons off (undo.sweep)
+            message = await interaction.original_response()
+            await consent.remember_message(service, loaded.row.id, req["at"], interaction.channel_id, message.id)
+        except Exception:
+            log.debug("undo request of game %s: message id not kept", loaded.row.id, exc_info=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,7 +10,7 @@ from bot import physical_dice
 from bot.service import GameService
 from engine.core.errors import Illegal
 from tests.bot.conftest import SEED, start_bot
-from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID, Driver
+from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver
 from tests.engine.tacw_helpers import Position, scenario_text
 
 
@@ -78,7 +78,8 @@ async def test_a_battle_asks_for_battle_dice_and_is_logged_as_entered(d):
 
     # a face no battle die has, or one result too many: refused, nothing kept
     refused(await d.cmd("dice", user=ALICE, results="cavalry 7"), "'7' is not a face of a battle die", "BC §4.4")
-    refused(await d.cmd("dice", user=ALICE, results="cav art sabres"), "3 result(s) entered, but only 2 were needed")
+    refused(await d.cmd("dice", user=ALICE, results="cav art sabres"),
+            "Herald asked for 2 battle dice (battle die 4 of 5) and 3 results were entered", "nothing is recorded")
     assert await d.bot.store.last_seq(game.id) == 3
 
     rest = await d.cmd("dice", user=ALICE, results="🐎 a")
@@ -221,3 +222,79 @@ async def test_tacw_close_combat_with_a_retreat_choice(d, monkeypatch):
     loaded = await service.load(CHANNEL_ID)
     assert loaded.state.state_hash() == p.st.state_hash()
     assert await service.verify(loaded.row)
+
+
+async def test_face_names_as_players_say_them_and_the_draws_stay_seeded(d):
+    """Any case, singular or plural; the card drawn after a battle with entered dice is the one
+    Herald's seeded stream deals in a game where Herald rolled the same faces."""
+    await physical_bc(d)
+    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    text = public(await d.cmd("dice", user=ALICE, results="Sabre, INFANTRY; cav Artillery swords"))
+    assert "entered: ⚔️ sabres, 🪖 infantry, 🐎 cavalry, 💣 artillery, ⚔️ sabres" in text
+    await d.cmd("retreat", user=BOB, hex="0603")
+    public(await d.cmd("end", user=ALICE))
+    physical = (await d.bot.service.load(d.channel_id)).state
+    await d.game("abandon", user=ALICE)
+
+    await d.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed=SEED)
+    await d.game("join", user=BOB, side="confederate")
+    await d.game("start", user=ALICE)
+    for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
+                       ("move", {"unit": "ui2", "to": "0605"}),
+                       ("battle", {"unit": "ui2", "target": "0604", "dice": "6,1,3,4,6"})):
+        public(await d.cmd(name, user=ALICE, **opts))
+    await d.cmd("retreat", user=BOB, hex="0603")
+    public(await d.cmd("end", user=ALICE))
+    seeded = (await d.bot.service.load(d.channel_id)).state
+    assert physical.hands == seeded.hands and physical.deck == seeded.deck and physical.draws == seeded.draws
+
+
+async def test_dice_wait_while_the_referee_has_paused_the_game(d):
+    game = await physical_bc(d)
+    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    referee = {"user": CAROL, "perms": ADMIN_PERMS}
+    public(await d.cmd("referee", sub="pause", reason="tea", **referee))
+    refused(await d.cmd("dice", user=ALICE, results="flag"), "paused by the referee")
+    refused(await d.cmd("dice", user=BOB, results="cancel"), "paused by the referee")
+    public(await d.cmd("referee", sub="resume", **referee))
+    assert "battle die 1 of 5" in (await d.cmd("dice", user=ALICE)).last.content      # still waiting
+    assert await d.bot.store.last_seq(game.id) == 3
+
+
+FIRE_UNITS = [("r1", "royalist", "r-a", "heavy", ["0705"], "W", {"strength": 4, "morale": 7}),
+              ("p1", "parliament", "p-a", "heavy", ["0605"], "E", {"strength": 4, "morale": 7})]
+
+
+async def test_tacw_fire_asks_each_d10_in_turn_read_0_to_9(d, monkeypatch):
+    """Royalist r1 fires at p1, which fires back in reaction; then the leader loss rolls for the
+    two Royalist leaders under that fire (TACW §9.5, §9.11): one d10 asked at a time, by name."""
+    monkeypatch.setattr(GameService, "render", staticmethod(lambda *a, **k: None))
+    service = d.bot.service
+    g = await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "t", 3, side="royalist",
+                               scenario_text=scenario_text(FIRE_UNITS, orders={"r-a": "make_ready",
+                                                                               "p-a": "make_ready"}))
+    await physical_dice.set_mode(service, g.row.id, "physical")
+    await service.join(CHANNEL_ID, BOB, "parliament")
+    await service.start(CHANNEL_ID, ALICE)
+    public(await d.cmd("act", user=ALICE, line="activate r-a"))
+    ask = public(await d.cmd("fire", user=ALICE, unit="r1", target="0605"))
+    assert f"<@{ALICE}> (Royalist), roll **1 d10** for `fire`: fire, r1 at p1." in ask
+    assert "0-9 (0 is zero, not ten)" in ask and "Enter it with" in ask
+    refused(await d.cmd("dice", user=ALICE, results="10"), "'10' is not a face of a d10", "0-9")
+    refused(await d.cmd("dice", user=ALICE, results="0 5"), "asked for 1 d10 (fire, r1 at p1)",
+            "2 results were entered")
+    refused(await d.cmd("dice", user=BOB, results="5"), "Royalist's to roll")
+    refused(await d.cmd("dice", user=CAROL, results="5"), "not a player")
+    assert await d.bot.store.last_seq(g.row.id) == 1
+
+    assert "fire, p1 at r1 (entered so far: 0)" in public(await d.cmd("dice", user=ALICE, results="0"))
+    assert "leader loss, r-ac (entered so far: 0, 5)" in public(await d.cmd("dice", user=ALICE, results="5"))
+    assert "leader loss, r-wc" in public(await d.cmd("dice", user=ALICE, results="0"))
+    text = public(await d.cmd("dice", user=ALICE, results="7"))
+    assert text.startswith("🎲 Royalist rolled at the table and entered: 0, 5, 0, 7")
+    assert "fires at p1 (0605): 0 = 0 -> Miss" in text and "fires in reaction at r1 (0705): 5 = 5 -> 1 hit" in text
+    [row] = (await d.bot.store.commands(g.row.id))[-1:]
+    assert row.text == "fire r1 0605 dice=1,6,1,8" and [r["result"] for r in row.dice] == [0, 5, 0, 7]
+    loaded = await service.load(CHANNEL_ID)
+    assert await service.verify(loaded.row)
+    refused(await d.cmd("undo", user=ALICE), "#2 rolled dice", "never taken back")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot import undo
 from bot.service import GameService
 from tests.bot.conftest import SEED, UNION_HAND, start_bot
-from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID, Driver
+from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver
 from tests.engine.tacw_helpers import Position, scenario_text
 
 NO_FLAG_DICE = "1,2,3,4,6"
@@ -231,3 +231,138 @@ async def test_tacw_a_roll_hidden_in_a_stopped_resolution_is_never_taken_back(d,
     last = (await d.bot.store.commands(g.row.id))[-1]
     assert last.text == "resolve" and last.dice == [] and (await state(d)).pending["kind"] == "retreat"
     refused(await d.cmd("undo", user=ALICE), "#5 rolled dice")
+
+
+# -- the referee, partners, lapses posted, secrets ------------------------------------------------
+DAVE = 500000000000000004          # shares the Union side with Alice (/seat join-side)
+
+
+class FakeChannel:
+    """What undo.sweep sees of the channel: partial messages to edit (and the status message)."""
+
+    def __init__(self):
+        self.edits: list[tuple[int, dict]] = []
+
+    async def send(self, content=None, **kw):
+        from types import SimpleNamespace
+        return SimpleNamespace(id=770000000000000000)
+
+    def get_partial_message(self, mid):
+        channel = self
+
+        class Partial:
+            async def edit(self, **kw):
+                channel.edits.append((mid, kw))
+        return Partial()
+
+
+async def settle(until=None) -> None:
+    """Let the listeners dispatched after a slash command run (client.dispatch makes tasks):
+    until `until()` holds, or for a while."""
+    import asyncio
+    for _ in range(100 if until else 20):
+        if until is not None and until():
+            return
+        await asyncio.sleep(0.01)
+
+
+async def test_no_undo_while_the_referee_has_paused_the_game(d):
+    game = await opening(d)
+    referee = {"user": CAROL, "perms": ADMIN_PERMS}                 # an administrator who does not play
+    public(await d.cmd("referee", sub="pause", reason="a question on the rules", **referee))
+    refused(await d.cmd("undo", user=ALICE), "taking an action back waits", "paused by the referee",
+            "a question on the rules")
+    assert undo.REQUEST not in (await d.bot.store.get_game(game.id)).options
+    public(await d.cmd("referee", sub="resume", **referee))
+    msg = await ask(d, game, 3)
+    public(await d.cmd("referee", sub="pause", **referee))          # paused while the request waits
+    refused(await d.click(msg.custom_ids[0], msg.components, user=BOB), "paused by the referee")
+    assert (await state(d)).pieces["ui2"].hex == "0605" and await d.bot.store.last_seq(game.id) == 3
+    public(await d.cmd("referee", sub="resume", **referee))          # the request is still open
+    assert "Union takes back #3" in public(await d.click(msg.custom_ids[0], msg.components, user=BOB))
+    assert (await state(d)).pieces["ui2"].hex == "0606"
+
+
+async def test_a_referee_correction_or_a_partners_action_is_never_taken_back(d, monkeypatch):
+    ch = FakeChannel()
+    monkeypatch.setattr(d.bot, "get_channel", lambda cid: ch if cid == CHANNEL_ID else None)
+    await d.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed=SEED)
+    await d.game("join", user=BOB, side="confederate")
+    await d.game("start", user=ALICE)
+    game = await d.bot.store.active_game(d.channel_id)
+    public(await d.cmd("seat", sub="join-side", user=DAVE, side="union"))   # Dave shares Union with Alice
+    public(await d.cmd("play", user=ALICE, card="attack-centre"))
+    public(await d.cmd("order", user=ALICE, units="ui2"))
+    public(await d.cmd("move", user=DAVE, unit="ui2", to="0605"))
+    # Alice may not take back her partner's move; Dave may, with the other side's consent
+    refused(await d.cmd("undo", user=ALICE), f"#3) was given by <@{DAVE}>", "only their own")
+    rest = await d.cmd("undo", user=DAVE)
+    assert "asks to take back #3" in public(rest) and rest.last.data["allowed_mentions"]["users"] == [BOB]
+    msg = rest.last
+    refused(await d.click(msg.custom_ids[0], msg.components, user=ALICE), "opponent must agree")
+
+    rest = await d.cmd("referee", sub="correct", user=CAROL, perms=ADMIN_PERMS,
+                       changes="pieces.ci2.figures=3", reason="a figure was lost in the post")
+    assert "Referee correction" in public(rest)
+    # the correction is new information: the request's message loses its buttons at once
+    await settle(lambda: any(mid != 770000000000000000 for mid, _ in ch.edits))
+    [(mid, kw)] = [(m, k) for m, k in ch.edits if m != 770000000000000000]
+    assert kw["view"] is None and "request to take back #3 was refused automatically" in kw["content"]
+    assert undo.REQUEST not in (await d.bot.store.get_game(game.id)).options
+    refused(await d.click(msg.custom_ids[0], msg.components, user=BOB), "refused automatically")
+    for user in (ALICE, DAVE):
+        refused(await d.cmd("undo", user=user), "#4) is a referee's correction", "only the referee")
+    st = await state(d)
+    assert st.pieces["ci2"].figures == 3 and st.pieces["ui2"].hex == "0605"
+    assert [c.undone_at for c in await d.bot.store.commands(game.id, undone=True)] == [None] * 4
+
+
+async def test_a_request_lapsed_by_dice_asked_for_loses_its_buttons(d, monkeypatch):
+    ch = FakeChannel()
+    monkeypatch.setattr(d.bot, "get_channel", lambda cid: ch if cid == CHANNEL_ID else None)
+    game = await opening(d, dice="physical")
+    msg = await ask(d, game, 3)
+    await settle()
+    assert not [m for m, _ in ch.edits if m != 770000000000000000]    # the /undo itself lapses nothing
+    assert "roll **5 battle dice**" in public(await d.cmd("battle", user=ALICE, unit="ui2", target="0604"))
+    await settle(lambda: any(m != 770000000000000000 for m, _ in ch.edits))
+    [(_, kw)] = [(m, k) for m, k in ch.edits if m != 770000000000000000]
+    assert kw["view"] is None and "refused automatically" in kw["content"] and "The action stands" in kw["content"]
+    options = (await d.bot.store.get_game(game.id)).options
+    assert undo.REQUEST not in options and undo.MESSAGE not in options
+
+
+async def test_a_secret_boat_bridge_recorded_or_revealed_is_never_taken_back(d, monkeypatch):
+    """TACW Second Newbury special rule 5: Parliament records its boat bridge in secret; a unit
+    crossing on it places it on the map for both sides."""
+    monkeypatch.setattr(GameService, "render", staticmethod(lambda *a, **k: None))
+    service = d.bot.service
+    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "second-newbury", 7, side="parliament")
+    await service.join(CHANNEL_ID, BOB, "royalist")
+    await service.start(CHANNEL_ID, ALICE)
+    public(await d.cmd("act", user=ALICE, line="boatbridge 3338"))
+    text = refused(await d.cmd("undo", user=ALICE), "#1 concerns hidden information", "never taken back")
+    assert "3338" not in text
+    public(await d.cmd("act", user=BOB, line="deploy done"))
+    public(await d.cmd("act", user=ALICE, line="deploy done"))
+    public(await d.cmd("act", user=ALICE, line="activate p-manchester"))
+    assert "asks to take back #4" in public(await d.cmd("undo", user=ALICE))    # nothing secret in it
+    assert "placed on the map at 3338" in public(
+        await d.cmd("act", user=ALICE, line="move p-thorpe 3340 3339 3338 face ne 3437"))
+    refused(await d.cmd("undo", user=ALICE), "#5 concerns hidden information", "boat bridge is placed")
+
+
+async def test_a_request_lapsed_before_a_restart_is_refused_after_it(db_path, scenario_dir):
+    bot1 = await start_bot(db_path)
+    game = await opening(Driver(bot1))
+    msg = await ask(Driver(bot1), game, 3)
+    public(await Driver(bot1).cmd("end", user=ALICE))              # a card drawn: new information
+    await bot1.close()
+    bot2 = await start_bot(db_path)
+    try:
+        rest = await Driver(bot2).click(msg.custom_ids[0], msg.components, user=BOB)
+        assert rest.calls[0].type == 7 and rest.calls[0].data["components"] == []     # buttons off
+        refused(rest, "refused automatically", "new information")
+        assert (await bot2.service.load(CHANNEL_ID)).state.pieces["ui2"].hex == "0605"
+    finally:
+        await bot2.close()
