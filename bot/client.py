@@ -135,6 +135,8 @@ class HeraldBot(commands.Bot):
         from .status_message import refresh_quietly, with_pings
         await channel.send(with_pings(clip(f"{why}\n{result_text(result)}"), kwargs), **kwargs)
         await refresh_quietly(self, result.game_id)        # the game's one status message
+        from .undo import sweep
+        await sweep(self, result.game_id)                  # an undo request lapses on new information
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:
         if self.sync_guild:
