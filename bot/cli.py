@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 from engine.core.errors import HeraldError
-from engine.core.game import Game, game_options, rulesets
+from engine.core.game import Game, game_options, get_ruleset, rulesets
 
 DEMO_DIR = Path(__file__).parent / "demos"
 
@@ -215,7 +215,18 @@ def main(argv: list[str] | None = None) -> int:
     p_odds.add_argument("--seed", default=None)
     p_odds.add_argument("--side", default=None, help="who asks (default: the side the rules wait on)")
     p_odds.add_argument("--option", action="append", default=[], metavar="RULE")
+    p_rules = sub.add_parser("rules", help="look up a rule by section number or words (as /rules)")
+    p_rules.add_argument("ruleset", choices=sorted(rulesets()))
+    p_rules.add_argument("query", nargs="+", help="a section (10.4, §10.4) or words (retreat, salvo)")
     args = ap.parse_args(argv)
+    if args.cmd == "rules":
+        from engine.core.rulesdoc import RulesIndexError, answer
+        try:
+            print(answer(args.ruleset, " ".join(args.query), ruleset=get_ruleset(args.ruleset), markdown=False))
+        except (LookupError, RulesIndexError) as exc:
+            print(f"herald: {exc}", file=sys.stderr)
+            return 1
+        return 0
     if args.cmd == "odds":
         return odds_command(args)
     if args.cmd == "scenarios":

@@ -146,3 +146,16 @@ def test_load_continues_a_game_file_and_refuses_a_bad_one_clearly(tmp_path, caps
         err = capsys.readouterr().err
         assert err.startswith("herald: ") and words in err and "Traceback" not in err, err
     assert not (tmp_path / "c").exists()                        # nothing written for a refused file
+
+
+def test_rules_lookup_offline_gives_the_same_answer_as_slash_rules(capsys):
+    """`herald rules` reads the same index as /rules (engine/core/rulesdoc.py): the summary, the
+    decisions and the tests that check it; a query that finds nothing is a clear error, rc 1."""
+    assert cli.main(["rules", "tacw", "10.4.5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TACW §10.4.5 — Retreat impossible") and "D77" in out
+    assert "test_10_4_5_broken_unit_that_cannot_retreat_rolls_retreat_impossible" in out
+    assert cli.main(["rules", "battlecry", "horse", "artillery"]) == 0
+    assert "BC §4.4.1" in capsys.readouterr().out
+    assert cli.main(["rules", "battlecry", "zzzqqq"]) == 1
+    assert "nothing in the Battle Cry rules index matches 'zzzqqq'" in capsys.readouterr().err
