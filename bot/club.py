@@ -380,7 +380,7 @@ async def correct(service: GameService, channel_id: int, user_id: int, changes_t
                 await over_hook(row.id)
         return ActResult(row.id, seq, REFEREE, cmd.text, events, rs, loaded.scenario, state, loaded.seats,
                          to_act, loaded.seats.get(to_act) if to_act else None, to_act is None, result,
-                         pending_of(state, rs))
+                         pending_of(state, rs), members=loaded.members)
 
 
 async def inspect(service: GameService, channel_id: int, user_id: int, path: str,

@@ -116,6 +116,7 @@ class ActResult:
     pending: Pending | None = None
     duplicate: bool = False    # the interaction had already been applied; nothing new happened
     png: bytes | None = field(default=None, repr=False)
+    members: list = field(default_factory=list)    # store.MemberRow: shared sides, wings (bot/club.py)
 
 
 def _new_seed(seed: int | str | None) -> str:
@@ -466,7 +467,7 @@ class GameService:
                 await self._game_over(row.id)
             return ActResult(row.id, seq, side, cmd.text, events, loaded.ruleset, loaded.scenario, state,
                              loaded.seats, to_act, loaded.seats.get(to_act) if to_act else None,
-                             to_act is None, result, pending_of(state, loaded.ruleset))
+                             to_act is None, result, pending_of(state, loaded.ruleset), members=loaded.members)
 
     async def _stored_result(self, row: GameRow, iid: str) -> ActResult:
         """The answer for an interaction already applied: its stored events, the game as it is."""
@@ -477,7 +478,7 @@ class GameService:
         return ActResult(row.id, rec.seq, rec.side or "", rec.text, [Event.from_dict(e) for e in rec.events],
                          loaded.ruleset, loaded.scenario, loaded.state, loaded.seats, to_act,
                          loaded.to_act_user, to_act is None, str(getattr(loaded.state, "result", "") or ""),
-                         pending_of(loaded.state, loaded.ruleset), duplicate=True)
+                         pending_of(loaded.state, loaded.ruleset), duplicate=True, members=loaded.members)
 
     async def resign(self, channel_id: int, user_id: int, interaction_id: str | int | None = None) -> ActResult:
         return await self.act(channel_id, user_id, "resign", interaction_id)

@@ -66,7 +66,10 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 
 
 # --- words -----------------------------------------------------------------------------------
-def mention(user_id: int | None) -> str:
+def mention(user_id: int | tuple[int, ...] | None) -> str:
+    """A user's mention (several: a shared side), or the free seat."""
+    if isinstance(user_id, tuple):
+        return " ".join(f"<@{u}>" for u in user_id) or mention(None)
     return f"<@{user_id}>" if user_id else "(free seat: /game join)"
 
 
@@ -75,13 +78,16 @@ def turn_line(game: ActResult | LoadedGame, pending: Pending | None) -> str:
     side = game.to_act_side
     if side is None:
         return f"🏁 **Battle over**: {getattr(state, 'result', '') or 'the game has ended'}"
-    user = game.seats.get(side)
+    from .club import waiting_on
+    waiting = waiting_on(game.ruleset, game.scenario, state, game.seats, getattr(game, "members", ()))
+    user = waiting.users if waiting is not None and waiting.users else game.seats.get(side)
     if pending is not None and pending.kind != "retreat" and pending.prompt:
         return f"**{side.title()}** {mention(user)}: {pending.prompt} (buttons below, or /{pending.verb})"
     if pending is not None:
         return (f"**{side.title()}** {mention(user)} must choose a {pending.kind} hex for {pending.piece}: "
                 f"{', '.join(pending.options)} (buttons below, or /{pending.verb})")
-    return f"**{side.title()}** to act: {mention(user)}"
+    what = waiting.what if waiting is not None and waiting.kind == "turn" else "to act"   # with its wing
+    return f"**{side.title()}** {what}: {mention(user)}"
 
 
 def quiet_turn(game: LoadedGame) -> str:

@@ -124,7 +124,7 @@ async def test_the_player_waited_on_is_pinged_once_per_wait(d, game, channel):
     rest = await d.click(buttons.custom_ids[0], buttons.components, user=BOB)
     msg = rest.last
     assert sorted(pinged(msg)) == sorted([ALICE, CAROL])                      # back to Union, both
-    assert msg.content.count(f"<@{CAROL}>") == 1 and f"🔔 <@{CAROL}>" in msg.content
+    assert msg.content.count(f"<@{CAROL}>") == 1 and f"**Union** to act: <@{ALICE}> <@{CAROL}>" in msg.content
     rest = await d.cmd("end", user=CAROL)
     assert pinged(rest.last) == [BOB] and rest.last.content.count(f"<@{BOB}>") == 1
     rest = await d.cmd("act", user=BOB, line="policy retreat auto")           # Bob acts: no ping
@@ -142,8 +142,9 @@ async def test_a_wing_player_is_pinged_when_their_wing_is_activated(d, channel):
     status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
     assert f"Waiting on **Royalist** <@{DAVE}>: to act (Royalist centre)" in status
     assert f"<@{DAVE}> (Royalist centre)" in status
-    # the reply names the side's first player; the 🔔 line says why Dave is pinged
-    assert f"🔔 <@{DAVE}>: **Royalist** to act (Royalist centre)" in rest.last.content
+    # the reply names the wing's player and his wing, not the side's first player
+    assert f"**Royalist** to act (Royalist centre): <@{DAVE}>" in rest.last.content
+    assert f"<@{ALICE}>" not in rest.last.content and "🔔" not in rest.last.content
 
     rest = await d.cmd("orders", user=DAVE, order="make_ready", dice="1")   # Dave's turn goes on: no ping
     assert not rest.last.ephemeral and pinged(rest.last) == [] and "🔔" not in rest.last.content
