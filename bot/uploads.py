@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import HeraldError
 from engine.core.game import Ruleset, new_state
+from engine.core.scenario_files import key_line
 
 from .service import NotAllowed, Refused
 from .store import CustomScenarioRow, UploadTaken
@@ -76,69 +77,7 @@ class Checked:
 
 
 # --- where in the file ---------------------------------------------------------------------------
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
 _STEP = re.compile(r"([A-Za-z_][\w-]*)(?:\[(\d+)\])?(?:\s*\(([^)]*)\))?")
-
-
-def _key_path(text: str) -> list[str]:
-    return [p.strip().strip("\"'") for p in text.split(".")]
-
-
-def line_index(text: str) -> dict[str, int]:
-    """Map each table and key of a TOML file to its line (1-based): 'units[3]' is the header of
-    the fourth [[units]], 'units[3].hex' its `hex = ` line, 'sides.union.cards' a key of
-    [sides.union]. Multi-line values are skipped by their key's line only (good enough to point
-    a reader at the place). A multi-line array written one inline table a line (`units = [` then
-`{ side = ..., hexes = [...] }` lines) indexes each element and its keys at its line."""
-    index: dict[str, int] = {}
-    counts: dict[str, int] = {}
-    table = ""
-    depth = 0                      # brackets open in a multi-line array
-    array, item = "", 0            # that array's path, and its next element's index
-    for n, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if depth > 0:
-            if depth == 1 and stripped.startswith("{"):     # one inline table per line
-                index.setdefault(f"{array}[{item}]", n)
-                for key in re.findall(r"([A-Za-z_][\w-]*)\s*=", stripped):
-                    index.setdefault(f"{array}[{item}].{key}", n)
-                item += 1
-            depth += stripped.count("[") - stripped.count("]")
-            continue
-        if not stripped or stripped.startswith("#"):
-            continue
-        m = _HEADER.match(stripped)
-        if m and "=" not in stripped.split("]")[0]:
-            name = ".".join(_key_path(m.group(2)))
-            if m.group(1) == "[[":
-                i = counts.get(name, 0)
-                counts[name] = i + 1
-                # nested arrays of tables ([[a.b]]) hang under the latest element of `a`
-                table = _resolve_array_parent(name, counts) + f"[{i}]"
-            else:
-                table = _resolve_array_parent(name, counts)
-            index.setdefault(table, n)
-            continue
-        m = _KEY.match(stripped)
-        if m:
-            key = ".".join(_key_path(m.group(1)))
-            index.setdefault(f"{table}.{key}" if table else key, n)
-            value = stripped.split("=", 1)[1]
-            depth = max(0, value.count("[") - value.count("]"))
-            array, item = (f"{table}.{key}" if table else key), 0
-    return index
-
-
-def _resolve_array_parent(name: str, counts: dict[str, int]) -> str:
-    parts = name.split(".")
-    out = []
-    for i, part in enumerate(parts):
-        out.append(part)
-        prefix = ".".join(parts[:i + 1])
-        if i < len(parts) - 1 and counts.get(prefix):
-            out[-1] = f"{part}[{counts[prefix] - 1}]"
-    return ".".join(out)
 
 
 def locate(message: str, text: str) -> int | None:
@@ -162,12 +101,7 @@ def locate(message: str, text: str) -> int | None:
             idx = "" if found is None else str(found)
         steps.append(f"{name}[{idx}]" if idx != "" else name)
         node = child[int(idx)] if idx != "" and isinstance(child, list) and int(idx) < len(child) else child
-    index = line_index(text)
-    for k in range(len(steps), 0, -1):
-        hit = index.get(".".join(steps[:k]))
-        if hit is not None:
-            return hit
-    return None
+    return key_line(text, ".".join(steps)) if steps else None
 
 
 # --- validation ----------------------------------------------------------------------------------
@@ -211,7 +145,8 @@ def validate(rs: Ruleset, data: bytes, filename: str) -> Checked:
         raise UploadRejected(f"{filename}: this file could not be read as a {rs.name} scenario "
                              f"({type(exc).__name__}); check it against a bundled scenario") from None
     sid = str(getattr(sc, "id", "") or "")
-    at = f" (line {line_index(text)['id']})" if "id" in line_index(text) else ""
+    id_line = key_line(text, "id", exact=True)
+    at = f" (line {id_line})" if id_line else ""
     if not ID_RE.match(sid):
         raise UploadRejected(f"{filename}: id = {sid!r}: a scenario id is 1-48 lower-case letters, digits "
                              f"and hyphens, starting with a letter or digit{at}")

@@ -24,6 +24,9 @@ Scenario rules by name (BC §7 NOTES boxes, battle-cry.it.txt pp. 13-20):
     terrain "devils_den"               #11 Devil's Den (tables.TERRAIN): stop, no battle, -2, LOS
     units: figures < full              #12 Pettigrew's three units start one figure short
 
+Every table refuses keys it does not know (`[[unit]]`, `hexx = `): the message names the key,
+where it is, the closest known key and the line.
+
 Hex ids are "CCRR": column 01..13 (01..12 on the shoved rows 2, 4, 6, 8), row 01..09 from north.
 """
 from __future__ import annotations
@@ -34,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.hexgrid import HexGrid
-from engine.core.scenario_files import read_toml
+from engine.core.scenario_files import check_keys, close_match, line_note, read_toml
 
 from . import tables
 
@@ -43,7 +46,21 @@ MAX_SCENARIO_BYTES = 64 * 1024
 
 
 class ScenarioError(ValueError):
-    """A scenario file is not valid; the message names the field (and line, for TOML syntax)."""
+    """A scenario file is not valid; the message names the field (and the line, for TOML syntax
+    and unknown keys)."""
+
+
+# The keys each table may hold (module docstring).
+TOP_KEYS = {"id", "number", "title", "date", "description", "flags_to_win", "first_player",
+            "provenance", "sides", "terrain", "fences", "field_works", "units", "special"}
+PROVENANCE_KEYS = {"from_book", "herald_completion", "note"}
+SIDE_KEYS = {"commander", "cards", "home_edge"}
+FENCE_KEYS = {"hex", "front"}
+FIELD_WORKS_KEYS = {"hex", "owner", "front"}
+UNIT_KEYS = {"side", "kind", "hex", "figures", "name", "special", "id"}
+SPECIAL_KEYS = {"objective_hexes", "objective_side", "road_hexes", "road_fence_dice",
+                "river_impassable", "retreat_across_river_eliminates", "remove_cards",
+                "fields_block_los"}
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +126,24 @@ def _need(d: dict, key: str, kind: type, where: str) -> Any:
     return value
 
 
+def _opt_table(d: dict, key: str, where: str) -> dict:
+    value = d.get(key, {})
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}.{key}: expected a table ([{key}]), got {value!r}")
+    return value
+
+
+def _tables(d: dict, key: str, where: str, required: bool = False) -> list[dict]:
+    """An array of tables ([[key]] entries); each entry must be a table."""
+    value = _need(d, key, list, where) if required else d.get(key, [])
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}.{key}: expected [[{key}]] entries, got {value!r}")
+    for i, entry in enumerate(value):
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{where} {key}[{i}]: expected a table, got {entry!r}")
+    return value
+
+
 def _hex(value: Any, where: str) -> str:
     grid = board_grid()
     if not isinstance(value, str) or value not in grid:
@@ -134,12 +169,20 @@ def _sides_list(value: Any, where: str) -> tuple[str, ...]:
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong."""
     data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
+
+    def keys(table: dict, allowed: set[str], w: str, path: str) -> None:
+        check_keys(table, allowed, w, ScenarioError, suggest=True, text=text, path=path)
+
+    top = f"{source} [{data['id']}]" if isinstance(data.get("id"), str) else source
+    keys(data, TOP_KEYS, top, "")
     sid = _need(data, "id", str, source)
     where = f"{source} [{sid}]"
     sides_raw = _need(data, "sides", dict, where)
+    keys(sides_raw, set(tables.SIDES), f"{where} sides", "sides")
     sides: dict[str, SideSetup] = {}
     for side in tables.SIDES:
         sd = _need(sides_raw, side, dict, f"{where} sides")
+        keys(sd, SIDE_KEYS, f"{where} sides.{side}", f"sides.{side}")
         edge = _need(sd, "home_edge", str, f"{where} sides.{side}")
         if edge not in ("north", "south"):
             raise ScenarioError(f"{where} sides.{side}.home_edge: must be 'north' or 'south'")
@@ -154,10 +197,13 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         raise ScenarioError(f"{where}.first_player: must be 'union' or 'confederate'")
 
     terrain: dict[str, str] = {}
-    for name, hexes in dict(data.get("terrain", {})).items():
+    for name, hexes in _opt_table(data, "terrain", where).items():
         if name not in tables.TERRAIN:
+            match = close_match(name, tables.TERRAIN)
+            hint = f"did you mean '{match}'? " if match else ""
             raise ScenarioError(f"{where} terrain: unknown terrain '{name}' "
-                                f"(known: {', '.join(sorted(tables.TERRAIN))})")
+                                f"({hint}known: {', '.join(sorted(tables.TERRAIN))})"
+                                + line_note(text, f"terrain.{name}"))
         if not isinstance(hexes, list):
             raise ScenarioError(f"{where} terrain.{name}: expected a list of hexes")
         for h in hexes:
@@ -166,12 +212,14 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
                 raise ScenarioError(f"{where} terrain.{name}: hex {h} already has {terrain[h]}")
             terrain[h] = name
     fences: dict[str, tuple[str, ...]] = {}
-    for i, f in enumerate(data.get("fences", [])):
+    for i, f in enumerate(_tables(data, "fences", where)):
         w = f"{where} fences[{i}]"
+        keys(f, FENCE_KEYS, w, f"fences[{i}]")
         fences[_hex(f.get("hex"), w + ".hex")] = _sides_list(f.get("front"), w + ".front")
     field_works: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for i, f in enumerate(data.get("field_works", [])):
+    for i, f in enumerate(_tables(data, "field_works", where)):
         w = f"{where} field_works[{i}]"
+        keys(f, FIELD_WORKS_KEYS, w, f"field_works[{i}]")
         h = _hex(f.get("hex"), w + ".hex")
         owner = f.get("owner")
         if owner not in tables.SIDES:
@@ -185,8 +233,9 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     counters: dict[tuple[str, str], int] = {}
     occupied: dict[tuple[str, bool], str] = {}
     ids: set[str] = set()
-    for i, u in enumerate(_need(data, "units", list, where)):
+    for i, u in enumerate(_tables(data, "units", where, required=True)):
         w = f"{where} units[{i}]"
+        keys(u, UNIT_KEYS, w, f"units[{i}]")
         side = u.get("side")
         if side not in tables.SIDES:
             raise ScenarioError(f"{w}.side: must be 'union' or 'confederate', got {side!r}")
@@ -231,13 +280,14 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         if len({p.side for p in pieces}) > 1:
             raise ScenarioError(f"{where}: hex {h} holds pieces of both sides")
 
-    special = dict(data.get("special", {}))
-    known = {"objective_hexes", "objective_side", "road_hexes", "road_fence_dice",
-             "river_impassable", "retreat_across_river_eliminates", "remove_cards",
-             "fields_block_los"}
+    special = dict(_opt_table(data, "special", where))
     for key in special:
-        if key not in known:
-            raise ScenarioError(f"{where} special: unknown rule '{key}' (known: {', '.join(sorted(known))})")
+        if key not in SPECIAL_KEYS:
+            match = close_match(key, SPECIAL_KEYS)
+            hint = f"did you mean '{match}'? " if match else ""
+            raise ScenarioError(f"{where} special: unknown rule '{key}' "
+                                f"({hint}known: {', '.join(sorted(SPECIAL_KEYS))})"
+                                + line_note(text, f"special.{key}"))
     for key in ("objective_hexes", "road_hexes", "remove_cards"):
         if key in special and not isinstance(special[key], list):
             raise ScenarioError(f"{where} special.{key}: expected a list")
@@ -256,6 +306,8 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
             raise ScenarioError(f"{where} special.road_fence_dice: {dice!r} is not a dice change -3..0")
     if "objective_side" in special and special["objective_side"] not in tables.SIDES:
         raise ScenarioError(f"{where} special.objective_side: must be 'union' or 'confederate'")
+    provenance = dict(_opt_table(data, "provenance", where))
+    keys(provenance, PROVENANCE_KEYS, f"{where} provenance", "provenance")
     flags = data.get("flags_to_win", tables.FLAGS_TO_WIN)
     if not isinstance(flags, int) or not 1 <= flags <= 20:
         raise ScenarioError(f"{where}.flags_to_win: {flags!r} is not 1..20")
@@ -264,7 +316,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         date=str(data.get("date", "")), description=str(data.get("description", "")),
         first_player=first, flags_to_win=flags, sides=sides, terrain=terrain, fences=fences,
         field_works=field_works, units=units, special=special,
-        provenance=dict(data.get("provenance", {})), source=source,
+        provenance=provenance, source=source,
     )
 
 

@@ -1,8 +1,13 @@
 """Reading a scenario file (built in, or a club's upload): size limit and TOML syntax, with
-errors that name the file and the line. Each ruleset validates the fields itself."""
+errors that name the file and the line. Each ruleset validates the fields itself, with
+`check_keys` refusing keys it does not know (a typo such as `[[unit]]` or `hexx = ` must not
+silently drop data) and `key_line` finding the line of a table or key for the message."""
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -13,3 +18,177 @@ def read_toml(text: str, source: str, max_bytes: int, error: type[Exception]) ->
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{source}: TOML syntax: {exc}") from None
+
+
+# -- unknown keys ---------------------------------------------------------------------------
+
+def close_match(key: str, allowed: Iterable[str]) -> str | None:
+    """The allowed key `key` is most likely a typo of, or None."""
+    found = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+    return found[0] if found else None
+
+
+def line_note(text: str | None, path: str) -> str:
+    """' (line N)' for the table or key at `path` ('units[3].hex'), or '' if it is not found."""
+    if text is None:
+        return ""
+    line = key_line(text, path)
+    return f" (line {line})" if line else ""
+
+
+def check_keys(table: Mapping[str, Any], allowed: Iterable[str], where: str,
+               error: type[Exception], *, suggest: bool = False, text: str | None = None,
+               path: str = "") -> None:
+    """Refuse the keys of `table` that are not in `allowed`:
+    "<where>: unknown key(s) a, b (known: ...)". With `suggest`, the closest allowed key is
+    named ("did you mean 'hex'?"); with `text` (the file) and `path` (the table's place,
+    'units[3]', '' for the top level), the line of the first unknown key is added."""
+    allowed = set(allowed)
+    unknown = sorted(str(k) for k in table if k not in allowed)
+    if not unknown:
+        return
+    known = f"known: {', '.join(sorted(allowed))}"
+    if suggest:
+        hints = []
+        for key in unknown:
+            match = close_match(key, allowed)
+            if match:
+                hints.append(f"'{match}'" + (f" for '{key}'" if len(unknown) > 1 else ""))
+        if hints:
+            known = f"did you mean {' or '.join(hints)}? {known}"
+    at = ""
+    if text is not None:
+        lines = [n for n in (key_line(text, f"{path}.{k}" if path else k, exact=True)
+                             for k in unknown) if n]
+        line = min(lines) if lines else key_line(text, path) if path else None
+        at = f" (line {line})" if line else ""
+    raise error(f"{where}: unknown key(s) {', '.join(unknown)} ({known}){at}")
+
+
+# -- where a key is written -----------------------------------------------------------------
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _read_key(s: str, i: int = 0) -> tuple[list[str], int]:
+    """A (dotted, maybe quoted) TOML key at s[i:]: its parts and the index after it."""
+    parts: list[str] = []
+    while True:
+        while i < len(s) and s[i] in " \t":
+            i += 1
+        if i < len(s) and s[i] in "\"'":
+            quote, j = s[i], i + 1
+            buf = []
+            while j < len(s) and s[j] != quote:
+                if quote == '"' and s[j] == "\\" and j + 1 < len(s):
+                    j += 1
+                buf.append(s[j])
+                j += 1
+            parts.append("".join(buf))
+            i = j + 1
+        else:
+            m = _BARE_KEY.match(s, i)
+            if not m:
+                return parts, i
+            parts.append(m.group())
+            i = m.end()
+        while i < len(s) and s[i] in " \t":
+            i += 1
+        if i < len(s) and s[i] == ".":
+            i += 1
+            continue
+        return parts, i
+
+
+def _scan_value(s: str, depth: int, open_string: str) -> tuple[int, str]:
+    """Bracket depth and open multi-line string delimiter after the text `s` of a value."""
+    i = 0
+    while i < len(s):
+        if open_string:
+            end = s.find(open_string, i)
+            if end < 0:
+                return depth, open_string
+            i, open_string = end + 3, ""
+            continue
+        c = s[i]
+        if s.startswith('"""', i) or s.startswith("'''", i):
+            open_string, i = s[i:i + 3], i + 3
+        elif c in "\"'":
+            j = i + 1
+            while j < len(s) and s[j] != c:
+                j += 2 if c == '"' and s[j] == "\\" else 1
+            i = j + 1
+        elif c == "#":
+            break
+        else:
+            depth += (c in "[{") - (c in "]}")
+            i += 1
+    return max(depth, 0), open_string
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Each table and key of a TOML file and its line (1-based): 'units[3]' is the header of the
+    fourth [[units]] (and 'units' the first), 'units[3].hex' its `hex = ` line, 'sides.union'
+    the [sides.union] header, 'terrain.woods' a key of [terrain]. Inside a multi-line array
+    written one inline table a line, each element and its keys are found at its line; any other
+    multi-line value only at its key's line."""
+    index: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    table, array, item = "", "", 0
+    depth, open_string = 0, ""
+    for n, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if open_string or depth:
+            if depth == 1 and not open_string and line.startswith("{"):
+                index.setdefault(f"{array}[{item}]", n)
+                for key in re.findall(r"([A-Za-z_][\w-]*)\s*=", line):
+                    index.setdefault(f"{array}[{item}].{key}", n)
+                item += 1
+            depth, open_string = _scan_value(line, depth, open_string)
+            continue
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            double = line.startswith("[[")
+            parts, _ = _read_key(line, 2 if double else 1)
+            if not parts:
+                continue
+            out: list[str] = []
+            for i, part in enumerate(parts):
+                prefix = ".".join(parts[:i + 1])
+                last = i == len(parts) - 1
+                if last and double:
+                    counts[prefix] = counts.get(prefix, 0) + 1
+                    index.setdefault(".".join(out + [part]), n)
+                    out.append(f"{part}[{counts[prefix] - 1}]")
+                else:
+                    out.append(f"{part}[{counts[prefix] - 1}]" if counts.get(prefix) and not last
+                               else part)
+                index.setdefault(".".join(out), n)
+            table = ".".join(out)
+            continue
+        parts, end = _read_key(line)
+        if not parts or not line[end:].startswith("="):
+            continue
+        for i in range(len(parts)):
+            index.setdefault(".".join(([table] if table else []) + parts[:i + 1]), n)
+        array, item = ".".join(([table] if table else []) + parts), 0
+        depth, open_string = _scan_value(line[end + 1:], 0, "")
+    return index
+
+
+def key_line(text: str, path: str, exact: bool = False) -> int | None:
+    """The line of `path` ('units[3].hex'); unless `exact`, of the nearest enclosing table or
+    key that is found ('units[3]', then 'units'). None if nothing is."""
+    index = key_lines(text)
+    steps = path.split(".") if path else []
+    while steps:
+        hit = index.get(".".join(steps))
+        if hit is not None or exact:
+            return hit
+        last = steps[-1]
+        if last.endswith("]") and "[" in last:
+            steps[-1] = last[:last.index("[")]
+        else:
+            steps.pop()
+    return None

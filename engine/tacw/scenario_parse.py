@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.core.facing import VERTEX_NAMES, double_facings, vertex_index, vertex_name
 from engine.core.hexgrid import HexGrid
-from engine.core.scenario_files import read_toml
+from engine.core.scenario_files import check_keys, read_toml
 
 from .scenario import (
     _ID_RE, DEPLOY_RULES, EDGES, GUN_CLASSES, HEXSIDE_TYPES, IMPASSABLE, LEADER_SPECIALS,
@@ -61,10 +61,7 @@ def _opt(d: dict, key: str, kind: type, where: str, default: Any) -> Any:
 
 
 def _keys(d: dict, allowed: set[str], where: str) -> None:
-    unknown = sorted(set(d) - allowed)
-    if unknown:
-        raise ScenarioError(f"{where}: unknown key(s) {', '.join(unknown)} "
-                            f"(known: {', '.join(sorted(allowed))})")
+    check_keys(d, allowed, where, ScenarioError)
 
 
 def _ident(value: Any, where: str) -> str:

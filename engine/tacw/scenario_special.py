@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.events import DieRoll, Event, Modifier
+from engine.core.scenario_files import check_keys
 
 from .scenario import ScenarioError
 
@@ -174,9 +175,7 @@ def _typed(v: Any, kind: type, where: str) -> Any:
 
 
 def _keys(d: dict, allowed: set[str], where: str) -> None:
-    bad = sorted(set(d) - allowed)
-    if bad:
-        raise ScenarioError(f"{where}: unknown key(s) {', '.join(bad)} (known: {', '.join(sorted(allowed))})")
+    check_keys(d, allowed, where, ScenarioError)
 
 
 def _ids(v: Any, where: str) -> tuple[str, ...]:
