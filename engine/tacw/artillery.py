@@ -189,6 +189,7 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
                     table=table.name, row=row.label, outcome={"result": res.code})]
     st.last_action.setdefault("items", []).append({"kind": "fire", "from": gun.hexes[0], "to": h, "text": res.label})
     source = f"{gun.name}'s {'ricochet' if ricochet else 'artillery fire'}"
+    present = list(st.leaders_at(h))         # §9.11: the leaders there when it struck (D127)
     if res.formation_hit and victim.kind == "artillery":
         events += morale.morale_check(sc, st, victim, stream, reason=f"{res.label} from {source}",
                                       section="TACW §9.9.7", checks=2 if res.morale_check else 1)
@@ -198,7 +199,7 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
             events += morale.morale_check(sc, st, victim, stream, reason=f"FH + MC from {source}",
                                           section=section, share=True)
     if not res.miss:
-        events += leader_loss(sc, st, h, stream, source)
+        events += leader_loss(sc, st, h, stream, source, present)
     return events
 
 

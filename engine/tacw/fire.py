@@ -32,7 +32,9 @@ HERALD decisions (sections cited):
   and only to units of the active side (§9.7.1).
 - `from <hex>` in a Skirmish: only that half of a double unit fires (fire is voluntary).
 - §9.11: one Leader Loss roll per leader in a hex where one unit's fire (all its rolls) had an
-  effect. §6.3.4: a column attacked by musket or pistol loses its marker, goes F-Broken and
+  effect (D64): the leaders who stood in that hex when the fire struck, rolled after its hits
+  and morale check are applied, even if they have since retreated or routed with their unit
+  (D127). §6.3.4: a column attacked by musket or pistol loses its marker, goes F-Broken and
   checks morale before the roll; the roll still has the "+1 target in column" (D31).
 - §8.3: only the top unit of an artillery stack fires or is fired at; a cavalry + light
   infantry stack is fired at through its cavalry. §8.2.1 "shares all formation and morale
@@ -187,19 +189,27 @@ def column_attacked(sc, st, target: Unit, stream, what: str) -> list[Event]:
                                         section="TACW §6.3.4", share=True)
 
 
-def leader_loss(sc, st: TacwState, hex_id: str, stream, what: str) -> list[Event]:
-    """§9.11: a leader in a hex fired at with any result but no effect rolls a d10; a 9
-    removes him (§5.3.3 replacement at Marker Removal)."""
+def leader_loss(sc, st: TacwState, hex_id: str, stream, what: str,
+                present: list | None = None) -> list[Event]:
+    """§9.11: "Se un comandante si trova in un esagono che viene fatto bersaglio di fuoco con un
+    risultato diverso da nessun effetto, tirate un dado": a d10 for each leader in the hex fired
+    at; a 9 removes him (§5.3.3 replacement at Marker Removal). `present` are the leaders who were
+    in the hex when the fire struck (D127): each rolls even if he has since retreated or routed
+    with his unit; one already removed (stacked with a unit the fire eliminated, D39) does not.
+    Without `present`, the leaders in the hex now."""
     events: list[Event] = []
-    for ld in list(st.leaders_at(hex_id)):
+    for ld in list(st.leaders_at(hex_id) if present is None else present):
+        if ld.status != "active":
+            continue
         roll = d10(stream, f"leader loss, {ld.name}")
         result = tables.leader_loss(roll)
+        where = hex_id if ld.hex == hex_id else f"{hex_id} (now in {ld.hex})"
         events.append(Event("leader_loss", ld.side, "TACW §9.11",
-                            f"{ld.name} in {hex_id} under {what}: {roll} -> "
+                            f"{ld.name} in {where} under {what}: {roll} -> "
                             + ("removed" if result == "removed" else "unhurt"),
                             base=roll, dice=[DieRoll("leader loss", "d10", roll)],
                             table=tables.LEADER_LOSS_TABLE.name, row=tables.LEADER_LOSS_TABLE.row(roll).label,
-                            outcome={"leader": ld.id, "result": result}))
+                            outcome={"leader": ld.id, "result": result, "hex": hex_id}))
         if result == "removed":
             events += morale.remove_leader(st, ld, f"struck down by {what}", "TACW §9.11")
     return events
@@ -210,8 +220,9 @@ def resolve_small_arms(sc, st, firer: Unit, shots: list[tuple[str, str]], stream
                        moving_cav: set[str] | None = None) -> list[Event]:
     """Resolve one unit's fire: `shots` are (firing hex, target hex) pairs, one per half of a
     double heavy unit. Column targets break first (§6.3.4); rolls on one target are added and
-    applied once (§9.6.2: one unit's fire); Salvo forces the MC (§9.6.3); leader loss per hex
-    with an effect (§9.11); cavalry spends a pistol (§9.8.2); Salvo sets the marker (§9.4)."""
+    applied once (§9.6.2: one unit's fire); Salvo forces the MC (§9.6.3); then leader loss per
+    hex with an effect, for the leaders there when it struck (§9.11, D127); cavalry spends a
+    pistol (§9.8.2); Salvo sets the marker (§9.4)."""
     moving_cav = moving_cav or set()
     what = f"{firer.name}'s {'Salvo' if salvo else 'pistols' if firer.kind == 'cavalry' else 'fire'}"
     events: list[Event] = []
@@ -230,7 +241,7 @@ def resolve_small_arms(sc, st, firer: Unit, shots: list[tuple[str, str]], stream
         if t.special_formation == "column":
             events += column_attacked(sc, st, t, stream, "musket fire" if firer.kind != "cavalry" else "pistol fire")
     hits: dict[str, int] = {}
-    effect_hexes: list[str] = []
+    effect_hexes: dict[str, list] = {}     # hex with an effect -> the leaders there when struck
     for frm, to in shots:
         t = targets.get(to)
         if t is None or not t.alive or to not in t.hexes:
@@ -241,12 +252,12 @@ def resolve_small_arms(sc, st, firer: Unit, shots: list[tuple[str, str]], stream
         events.append(ev)
         hits[t.id] = hits.get(t.id, 0) + res.hits
         if not res.miss and to not in effect_hexes:
-            effect_hexes.append(to)
+            effect_hexes[to] = list(st.leaders_at(to))      # before any hit moves them (D127)
     for tid, n in hits.items():
         events += morale.apply_hits(sc, st, st.units[tid], n, stream, source=what,
                                     section="TACW §9.6", salvo=salvo, share=True)
-    for h in effect_hexes:
-        events += leader_loss(sc, st, h, stream, what)
+    for h, present in effect_hexes.items():
+        events += leader_loss(sc, st, h, stream, what, present)
     if salvo:
         firer.salvo_used = True
     return events

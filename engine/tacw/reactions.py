@@ -263,9 +263,30 @@ def hedgehog_attempt(sc, st: TacwState, r: Unit, mover: Unit, stream, mandatory:
     return events
 
 
+class NoDice(DiceStream):
+    """A stream for a trial on a scratch copy, which must roll nothing (D128): a die asked of it
+    is an internal error (RuntimeError, never Illegal, so no caller mistakes it for "this plan is
+    not legal"). It refuses before the what-if hook (engine/core/odds.py) is consulted, so a trial
+    never draws the seeded stream's next die nor adds a branch to a what-if."""
+
+    def __init__(self, what: str):
+        super().__init__("no-dice", 0)
+        self.what = what
+
+    def roll(self, sides: int, purpose: str) -> int:
+        raise RuntimeError(f"internal error: {self.what} asked for a d{sides} ({purpose}); "
+                           "a trial must roll no dice")
+
+    def randbelow(self, bound: int) -> int:
+        raise RuntimeError(f"internal error: {self.what} asked for a hidden draw below {bound}; "
+                           "a trial must draw nothing")
+
+
 def auto_face(sc, st: TacwState, r: Unit, mover: Unit, stream) -> list[Event]:
     """Policy 'auto': the fewest vertices (or hexes of wheel) that bring the mover into the
-    reactor's front; nothing when two are not enough."""
+    reactor's front; nothing when two are not enough (§7.4.2). A double unit's wheels are tried
+    on a scratch copy with a stream that rolls nothing (D128): a wheel costs no MP and its
+    terrain formation hits roll no die for infantry (§7.3.1, §6.3.1)."""
     grid = sc.grid
     if not r.is_double:
         for n in (1, 2):
@@ -278,7 +299,7 @@ def auto_face(sc, st: TacwState, r: Unit, mover: Unit, stream) -> list[Event]:
     for plan in plans:
         sim = st.copy()
         try:
-            react_wheel(sc, sim, sim.units[r.id], plan, DiceStream(st.seed, st.draws))
+            react_wheel(sc, sim, sim.units[r.id], plan, NoDice("a trial wheel of the 'auto' facing reaction"))
         except Illegal:
             continue
         su = sim.units[r.id]

@@ -437,6 +437,54 @@ def test_9_11_a_leader_in_a_hex_hit_by_fire_is_removed_on_a_9():
     assert p.st.leaders["p-ac"].status == "removed" and p.st.leaders["p-wc"].status == "active"
 
 
+def test_9_11_a_leader_whose_unit_breaks_and_routs_from_the_fire_still_rolls():
+    """D127: the leaders in the hex when the fire struck roll, after the morale check, even
+    though they have routed away with their unit (§9.11; D39 takes them along)."""
+    p = pos(heavy("p1", P, ["0605"], "W"), heavy("r1", R, ["0505"], "E"), hq_p=False)   # p-ac, p-wc on p1
+    never(p)
+    p.st.units["p1"].morale_state = "shaken"
+    draws = p.st.draws
+    ev = p.go(R, "fire r1 0605 dice=10,10,10,1")     # 2 hits; MC 9 fails: Broken, routs; p-ac 9, p-wc 0
+    p1 = p.unit("p1")
+    assert p1.morale_state == "broken" and "0605" not in p1.hexes
+    kinds = [e.kind for e in ev if e.kind in ("fire", "morale_check", "leader_loss")]
+    assert kinds == ["fire", "morale_check", "leader_loss", "leader_loss"]      # the book's order
+    losses = [e for e in ev if e.kind == "leader_loss"]
+    assert [(e.outcome["leader"], e.outcome["result"], e.outcome["hex"]) for e in losses] == \
+        [("p-ac", "removed", "0605"), ("p-wc", "no_effect", "0605")]
+    assert p.st.leaders["p-ac"].status == "removed"
+    assert p.st.leaders["p-wc"].status == "active" and p.st.leaders["p-wc"].hex in p1.hexes
+    assert p.st.draws == draws                       # only the four dice given
+
+
+def test_9_11_a_leader_removed_with_his_eliminated_unit_rolls_nothing_more():
+    """D127 with D39: the fire eliminates the unit; its leaders go with it, no roll follows."""
+    p = pos(heavy("p1", P, ["0605"], "W"), heavy("r1", R, ["0505"], "E"), hq_p=False)
+    never(p)
+    p.st.units["p1"].casualties = 3
+    draws = p.st.draws
+    ev = p.go(R, "fire r1 0605 dice=10")             # 2 hits: 5/4, eliminated
+    assert p.unit("p1").status == "eliminated"
+    assert not [e for e in ev if e.kind == "leader_loss"]
+    assert {p.st.leaders[x].status for x in ("p-ac", "p-wc")} == {"removed"}
+    assert p.st.draws == draws
+
+
+def test_9_11_gunfire_leaders_roll_even_after_their_unit_broke_and_fled():
+    """D127 for artillery: the leaders in the hex when the shot struck roll after the FH + MC."""
+    p = pos(gun("g", R, ["0505"], "E", gun_class="culverin", max_range=17),
+            heavy("p1", P, ["0605"], "W"), hq_p=False)                        # p-ac, p-wc on p1
+    never(p)
+    p.st.units["p1"].morale_state = "shaken"
+    draws = p.st.draws
+    ev = p.go(R, "fire g 0605 dice=10,10,10,1")      # 9 +1 = 10: FH + MC; MC 9 fails; p-ac 9, p-wc 0
+    p1 = p.unit("p1")
+    assert p1.morale_state == "broken" and "0605" not in p1.hexes
+    losses = [e for e in ev if e.kind == "leader_loss"]
+    assert [(e.outcome["leader"], e.outcome["result"]) for e in losses] == [("p-ac", "removed"), ("p-wc", "no_effect")]
+    assert "(now in" in losses[1].narrative and p.st.draws == draws
+
+
 def test_9_11_no_leader_roll_when_the_fire_has_no_effect():
     p = pos(heavy("p1", P, ["0605"], "W"), heavy("r1", R, ["0505"], "E"), hq_p=False)
     never(p)
