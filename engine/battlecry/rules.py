@@ -259,6 +259,7 @@ def do_resign(sc: Scenario, st: BattleCryState, side: str, cmd: Command, stream:
     if st.phase == "over":
         raise Illegal(f"the battle is over: {st.result}", "BC §6")
     st.winner = st.other(side)
+    st.conceded = True
     st.result = f"{side.title()} resigns; {st.winner.title()} wins"
     st.phase = "over"
     st.pending = None
@@ -352,9 +353,19 @@ def end_report(sc: Scenario, st: BattleCryState) -> dict:
     """BC §6 Campaign (digest §5.3): the end of a game reports the Campaign Flags its winner
     gains (winner's flags - loser's flags), and with the `seats` option the winning seat.
     The flags counted are those that decide the battle (effective_flags: Shiloh's held
-    objectives count as captured flags, BC §7 scenario 4)."""
+    objectives count as captured flags, BC §7 scenario 4).
+
+    HERALD (the book has no resignation): a player who resigns concedes the battle as if his
+    opponent had taken the scenario's victory flags, so the winner is credited with at least
+    `flags_to_win` flags. Otherwise resigning when behind would cut the winner's Campaign Flags
+    to the margin of the moment, and a losing player could deny his opponent the campaign."""
     flags = {s: effective_flags(sc, st, s) for s in tables.SIDES}
-    return campaign.game_report(st.winner, flags, st.options)
+    if st.conceded and st.winner in flags:
+        flags[st.winner] = max(flags[st.winner], sc.flags_to_win)
+    report = campaign.game_report(st.winner, flags, st.options)
+    if st.conceded:
+        report["conceded"] = True
+    return report
 
 
 def campaign_text(report: dict) -> str:
@@ -365,7 +376,9 @@ def campaign_text(report: dict) -> str:
     who = f" ({report['winner_seat']})" if report.get("winner_seat") else ""
     return (f"; {w.title()}{who} gains {report['campaign_flags']} Campaign Flag"
             f"{'' if report['campaign_flags'] == 1 else 's'} ({report['flags'][w]} - "
-            f"{report['flags'][lose]}, BC §6 Campaign)")
+            f"{report['flags'][lose]}, BC §6 Campaign"
+            + (f"; a resignation concedes the battle's {report['flags'][w]} flags" if report.get("conceded") else "")
+            + ")")
 
 
 def apply(sc: Scenario, state: BattleCryState, side: str, cmd: Command) -> tuple[BattleCryState, list[Event]]:

@@ -79,6 +79,7 @@ class BattleCryState(GameState):
     policies: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> {"retreat": "auto"}
     winner: str | None = None
     result: str = ""
+    conceded: bool = False        # the battle ended by a resignation (BC §6 campaign flags, rules.end_report)
     # BC §6 Balancing: game options chosen at creation (campaign.validate_options): which seat
     # plays which side, and which game of a balancing pair this is.
     options: dict[str, Any] = field(default_factory=dict)

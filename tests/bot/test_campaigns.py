@@ -132,38 +132,40 @@ async def test_a_battle_cry_campaign_records_each_battle_and_ranks_by_campaign_f
     rest = await d.cmd("campaign", sub="add", user=ALICE, campaign="Autumn 1862", game=g2.id)
     assert f"Game #{g2.id} (Flag Race)" in public(rest)
     await union_wins(bot, CHANNEL_ID + 1, BOB)
-    # battle 3: Bob resigns at 0 - 0 flags: a win for Alice, but no Campaign Flag (BC §6)
-    g3 = await started(bot, CHANNEL_ID + 2, ALICE, BOB)
-    await campaigns.add_game(bot.service, GUILD_ID, "Autumn 1862", ALICE, game_id=g3.id)
-    await bot.service.act(CHANNEL_ID + 2, BOB, "resign")
-    assert await rows(bot, c.id) == [
-        (game1.id, "confederate", BOB, "loss", 0), (game1.id, "union", ALICE, "win", 1),
-        (g2.id, "confederate", ALICE, "loss", 0), (g2.id, "union", BOB, "win", 1),
-        (g3.id, "confederate", BOB, "loss", 0), (g3.id, "union", ALICE, "win", 0)]
-
     rest = await d.cmd("campaign", sub="standings", user=CAROL)       # anyone may read; default: this channel's
     assert rest.calls[0].type == 5
     text = public(rest)
     assert rest.last.data["allowed_mentions"]["parse"] == []          # names shown, nobody pinged
-    assert "**Campaign 'Autumn 1862'** · Battle Cry · 3 battle(s) recorded" in text
-    assert f"1. <@{ALICE}> · 3 played: 2 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
-    assert f"1. <@{BOB}> · 3 played: 1 W 0 D 2 L · **1** Campaign Flags (flag difference +0)" in text
-    assert "1. Union · 3 played: 3 W 0 D 0 L · **2** Campaign Flags (flag difference +2)" in text
-    assert "2. Confederate · 3 played: 0 W 0 D 3 L · **0** Campaign Flags (flag difference -2)" in text
-    # BC §6: the campaign goes to the most Campaign Flags, not the most wins
-    assert "Level at the top on 1 Campaign Flags." in text and "played so far" not in text
-    assert f"#{g3.id} Flag Race: Union <@{ALICE}> win 0 · Confederate <@{BOB}> loss 0" in text
+    assert "**Campaign 'Autumn 1862'** · Battle Cry · 2 battle(s) recorded" in text
+    assert f"1. <@{ALICE}> · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
+    assert f"1. <@{BOB}> · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
+    assert "1. Union · 2 played: 2 W 0 D 0 L · **2** Campaign Flags (flag difference +2)" in text
+    assert "2. Confederate · 2 played: 0 W 0 D 2 L · **0** Campaign Flags (flag difference -2)" in text
+    assert "Level at the top on 1 Campaign Flags." in text and "2 played so far" in text     # BC §6: 3 battles or more
     [(name, png)] = rest.last.files
     assert name == "standings.png" and png_size(png)[0] > 400
 
-    # a fourth battle breaks the tie
+    # battle 3: Bob resigns at 0 - 0 flags. HERALD (rules.end_report): a resignation concedes the
+    # battle's victory flags, so Alice gains 1 - 0 = 1 Campaign Flag, not 0 (BC §6)
+    g3 = await started(bot, CHANNEL_ID + 2, ALICE, BOB)
+    await campaigns.add_game(bot.service, GUILD_ID, "Autumn 1862", ALICE, game_id=g3.id)
+    result = await bot.service.act(CHANNEL_ID + 2, BOB, "resign")
+    assert "Union gains 1 Campaign Flag (1 - 0, BC §6 Campaign; a resignation concedes" in result.result
+    assert await rows(bot, c.id) == [
+        (game1.id, "confederate", BOB, "loss", 0), (game1.id, "union", ALICE, "win", 1),
+        (g2.id, "confederate", ALICE, "loss", 0), (g2.id, "union", BOB, "win", 1),
+        (g3.id, "confederate", BOB, "loss", 0), (g3.id, "union", ALICE, "win", 1)]
+    rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
+    assert f"#{g3.id} Flag Race: Union <@{ALICE}> win 1 · Confederate <@{BOB}> loss 0" in rest.last.content
+
+    # a fourth battle, in progress, then won: Alice leads on Campaign Flags
     g4 = await started(bot, CHANNEL_ID + 3, ALICE, BOB)
     await campaigns.add_game(bot.service, GUILD_ID, "Autumn 1862", BOB, game_id=g4.id)
     rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
     assert f"#{g4.id}" in rest.last.content and "1 in progress" in rest.last.content
     await union_wins(bot, CHANNEL_ID + 3, ALICE)
     rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
-    assert f"<@{ALICE}> leads with 2 Campaign Flags." in rest.last.content
+    assert f"<@{ALICE}> leads with 3 Campaign Flags." in rest.last.content
     assert "in progress" not in rest.last.content
 
 

@@ -660,9 +660,11 @@ def test_end_of_game_reports_campaign_flags_and_the_pair_has_a_winner():
         "union: end", "confederate: resign")
     assert leg1.state.winner == "union"
     report = leg1.history[-1].events[-1].outcome["campaign"]
-    assert report["campaign_flags"] == 1 and report["winner_seat"] == "alice"
-    assert report["flags"] == {"union": 1, "confederate": 0}
-    assert "alice" in leg1.state.result and "1 Campaign Flag (1 - 0" in leg1.state.result
+    # HERALD (rules.end_report): a resignation concedes the battle's 2 flags to the winner
+    assert report["campaign_flags"] == 2 and report["winner_seat"] == "alice" and report["conceded"]
+    assert report["flags"] == {"union": 2, "confederate": 0}
+    assert "alice" in leg1.state.result and "2 Campaign Flags (2 - 0" in leg1.state.result
+    assert "a resignation concedes the battle's 2 flags" in leg1.state.result
     # a win on flags reports the formula too
     won = one_flag_game(None, flags_to_win=1)
     ev = run(won, "union: play skirmish-centre", "union: order u", "union: battle u 0504 dice=1")
@@ -676,7 +678,7 @@ def test_end_of_game_reports_campaign_flags_and_the_pair_has_a_winner():
     report2 = leg2.history[-1].events[-1].outcome["campaign"]
     assert report2["winner_seat"] == "bob" and report2["leg"] == 2
     result = campaign.pair_result([report, report2])
-    assert result == {"campaign_flags": {"alice": 1, "bob": 1}, "winner": None}
+    assert result == {"campaign_flags": {"alice": 2, "bob": 2}, "winner": None}
     report2 = dict(report2, campaign_flags=3)
     assert campaign.pair_result([report, report2])["winner"] == "bob"
     with pytest.raises(campaign.OptionError, match="same two seats"):
