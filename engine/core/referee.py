@@ -275,6 +275,9 @@ def apply_correction(ruleset: Any, scenario: Any, state: Any, cmd: Command,
             there = lookup(_plain(ruleset.state_to_dict(state)), parent) if parent else {}
             raise Illegal(f"{path}: no '{key}' here (there is: {', '.join(map(str, list(there)[:20]))})", SECTION)
         raise Illegal(f"the corrected state does not hold together: {why}", SECTION)
+    if not added and all(before[p] == _plain(v) for p, v in changes):
+        raise Illegal("the state already holds " + ", ".join(f"{p} = {json.dumps(before[p])}" for p, _ in changes)
+                      + ": a correction must change something (/referee show reads a value)", SECTION)
     check = getattr(ruleset, "check_correction", None)
     if check is not None:
         check(scenario, state, new)

@@ -227,7 +227,8 @@ async def test_a_correction_is_logged_with_its_reason_and_replays_exactly(d, gam
            (RITA, "seed=3", "luck", "dice stream"),
            (RITA, "draws=0", "luck", "dice stream"),
            (RITA, "pieces.ci2.figures", "misread", "path=value"),
-           (RITA, "flags.union=[1]", "x", "not a list")]
+           (RITA, "flags.union=[1]", "x", "not a list"),
+           (RITA, "pieces.ci2.figures=4", "checking", "already holds pieces.ci2.figures = 4")]
     for user, changes, reason, why in bad:
         rest = await run(d, "referee", "correct", user=user, changes=changes, reason=reason)
         assert rest.last.ephemeral and why in rest.last.content, (changes, rest.last.content)
