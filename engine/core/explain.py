@@ -148,13 +148,13 @@ def format_event(event: Event, titles: Titles | None = None) -> list[str]:
     return lines
 
 
-def shown_command(text: str) -> str:
+def shown_command(text: str, note: bool = True) -> str:
     """The command as a player reads it: a `dice=` word (the results the players entered, kept
     in the engine's 1-based faces so the line replays) is left out, since each die is shown
-    below as the rules read it (a TACW d10 0-9), and said instead."""
+    below as the rules read it (a TACW d10 0-9), and said instead (unless `note` is False)."""
     words = (text or "").split()
     kept = [w for w in words if not w.lower().startswith("dice=")]
-    return " ".join(kept) + (" (dice entered by the players)" if len(kept) < len(words) else "")
+    return " ".join(kept) + (" (dice entered by the players)" if note and len(kept) < len(words) else "")
 
 
 def entry_title(entry: Entry) -> str:
@@ -189,5 +189,5 @@ def entry_label(entry: Entry, limit: int = 100) -> str:
     """One line naming an entry for a picker: '#12 Union: battle ui1 0607 - ui1 battles ...'."""
     first = entry.adjudications[0].narrative if entry.adjudications else (entry.events[0].narrative if entry.events else "")
     side = (entry.side or "").title()
-    text = f"#{entry.seq} {side}: {shown_command(entry.text)}" + (" (undone)" if entry.undone else "") + (f" — {first}" if first else "")
+    text = f"#{entry.seq} {side}: {shown_command(entry.text, note=False)}" + (" (undone)" if entry.undone else "") + (f" — {first}" if first else "")
     return text if len(text) <= limit else text[: limit - 1] + "…"

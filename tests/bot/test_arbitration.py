@@ -62,7 +62,7 @@ async def test_explain_shows_the_last_adjudication_in_full_to_the_channel(bc):
     [msg] = rest.messages()
     assert not msg.ephemeral and msg.data["allowed_mentions"]["parse"] == []
     text = msg.content
-    assert text.startswith("**#6 · Confederate · battle ci2 0606 dice=1,5,3,6** — game #1, Battle Cry")
+    assert text.startswith("**#6 · Confederate · battle ci2 0606 (dice entered by the players)** — game #1, Battle Cry")
     assert "Battle · BC §4.4 (Battle)" in text
     assert "ci2 (infantry) battles ui2 (infantry) at 0606 with 4 dice" in text
     assert "  Base      3\n" in text                                       # infantry at range 2
@@ -79,7 +79,7 @@ async def test_explain_shows_the_last_adjudication_in_full_to_the_channel(bc):
 async def test_explain_any_entry_by_number_and_privately(bc):
     rest = await bc.cmd("explain", user=ALICE, entry="2")
     text = text_of(rest)
-    assert "**#2 · Union · snipe cg1 dice=1**" in text and "Sharp shooter · BC §2.4 card 15 (Sharp Shooter)" in text
+    assert "**#2 · Union · snipe cg1 (dice entered by the players)**" in text and "Sharp shooter · BC §2.4 card 15 (Sharp Shooter)" in text
     assert "sharp shooter die (battlecry-d6): 1 infantry -> miss" in text
     assert "Result    eliminated none" in text
     rest = await bc.cmd("explain", user=BOB, entry="#5 Confederate: order ci2", private=True)
@@ -123,7 +123,7 @@ async def test_explain_refusals_are_ephemeral_and_say_why(d, scenario_dir):
 async def test_explain_autocomplete_lists_recent_adjudications_newest_first(bc):
     choices = await bc.complete("explain", "entry", user=CAROL, entry="")
     assert [c["value"] for c in choices] == ["6", "2"]
-    assert choices[0]["name"].startswith("#6 Confederate: battle ci2 0606 dice=1,5,3,6 — ci2 (infantry) battles")
+    assert choices[0]["name"].startswith("#6 Confederate: battle ci2 0606 — ci2 (infantry) battles")
     assert all(len(c["name"]) <= 100 for c in choices)
     assert [c["value"] for c in await bc.complete("explain", "entry", user=CAROL, entry="#2")] == ["2"]
     assert [c["value"] for c in await bc.complete("explain", "entry", user=CAROL, entry="snipe")] == ["2"]
@@ -154,7 +154,7 @@ async def test_explain_a_tacw_roll_with_its_modifiers_and_table(d):
     await record(d.bot, "royalist", "activate r-right")
     await record(d.bot, "royalist", "change make_ready dice=1")
     text = text_of(await d.cmd("explain", user=BOB))
-    assert "**#2 · Royalist · change make_ready dice=1**" in text and "This Accursed Civil War" in text
+    assert "**#2 · Royalist · change make_ready (dice entered by the players)**" in text and "This Accursed Civil War" in text
     assert "  Roll      0  (" in text and "d10)" in text                      # the die is the base
     mods = re.findall(r"\n  ([+-]\d+) +(.+?)  \[(TACW §[^\]]+)\]", text)
     assert mods and all(section.startswith("TACW §") for _, _, section in mods)
@@ -251,9 +251,9 @@ async def test_an_entry_taken_back_stays_explainable_and_marked(bc):
         await db.execute("UPDATE commands SET undone_at = '2024-01-01T00:00:00+00:00', undone_by = ? "
                          "WHERE game_id = ? AND seq = 6", (BOB, game.id))
     text = text_of(await bc.cmd("explain", user=CAROL, entry="6"))
-    assert "**#6 · Confederate · battle ci2 0606 dice=1,5,3,6 (undone)**" in text
+    assert "**#6 · Confederate · battle ci2 0606 (dice entered by the players) (undone)**" in text
     assert "taken back (undone)" in text and "Total     4" in text
-    assert text_of(await bc.cmd("explain", user=CAROL)).startswith("**#2 · Union · snipe cg1 dice=1**")
+    assert text_of(await bc.cmd("explain", user=CAROL)).startswith("**#2 · Union · snipe cg1 (dice entered by the players)**")
     choices = await bc.complete("explain", "entry", user=CAROL, entry="")
     assert [c["value"] for c in choices] == ["6", "2"] and "(undone)" in choices[0]["name"]
 
