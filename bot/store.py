@@ -192,6 +192,7 @@ class Store:
         """Use :meth:`open`; this only wraps an already configured connection."""
         self._db = db
         self._db_lock = asyncio.Lock()
+        self.closed = False              # set by close(): late listeners leave the store alone
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
         self._game_locks = weakref.WeakValueDictionary()
 
@@ -216,6 +217,7 @@ class Store:
     async def close(self) -> None:
         """Close the connection (after any transaction in progress)."""
         async with self._db_lock:
+            self.closed = True
             await self._db.close()
 
     async def _migrate(self, migrations: Sequence[str]) -> None:

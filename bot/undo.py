@@ -130,6 +130,8 @@ async def sweep(bot: Any, game_id: int) -> bool:
     forget it and take the buttons off its message. Returns whether a request was closed. Never
     raises (it follows an action already answered)."""
     service: GameService = bot.service
+    if getattr(service.store, "closed", False):
+        return False                        # shutting down: a click on the lapsed request is still refused
     try:
         row = await service.store.get_game(game_id)
         if row is None or (MESSAGE not in row.options and REQUEST not in row.options):
