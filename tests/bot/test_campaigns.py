@@ -9,7 +9,7 @@ from bot import campaigns
 from engine.core.commands import parse
 from engine.core.game import Game, get_ruleset
 from tests.bot.conftest import TEST_SCENARIO
-from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, Driver, fake_discord_rest,
+from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, Driver, fake_discord_rest, public, refused,
                                interaction_payload, invoke, option, png_size)
 
 # test-skirmish without its Generals, won by the first flag: ui2 moves to 0605 and its four
@@ -52,20 +52,6 @@ async def new_campaign(d, user: int, name: str, ruleset: str | None = None, perm
         await invoke(d.bot, interaction_payload("campaign", opts, subcommand="new", user_id=user,
                                                 permissions=perms, channel_id=d.channel_id))
     return rest
-
-
-def public(rest) -> str:
-    msg = rest.last
-    assert not msg.ephemeral, msg.content
-    return msg.content
-
-
-def refused(rest, *words: str) -> str:
-    [msg] = rest.messages()
-    assert msg.ephemeral, msg.content
-    for w in words:
-        assert w in msg.content, msg.content
-    return msg.content
 
 
 # --- the rules --------------------------------------------------------------------------------------

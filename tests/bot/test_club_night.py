@@ -27,7 +27,7 @@ from PIL import Image, ImageSequence
 
 from bot.deadlines import TURN_SET_AT, parse_time
 from tests.bot.conftest import start_bot
-from tests.bot.harness import (ALICE, BOB, CAROL, CHANNEL_ID, Driver, fake_discord_rest, interaction_payload,
+from tests.bot.harness import (ALICE, BOB, CAROL, CHANNEL_ID, Driver, fake_discord_rest, interaction_payload, public, refused,
                                invoke, option, png_size)
 
 DAVE = 500000000000000004        # the referee of the Battle Cry game
@@ -84,20 +84,6 @@ async def bot(db_path, monkeypatch):
 
 def pinged(msg) -> list[int]:
     return sorted(int(u) for u in (msg.data.get("allowed_mentions") or {}).get("users") or [])
-
-
-def public(rest) -> str:
-    msg = rest.last
-    assert not msg.ephemeral, msg.content
-    return msg.content
-
-
-def refused(rest, *words: str) -> str:
-    msg = rest.last
-    assert msg.ephemeral and msg.content.startswith("❌"), msg.content
-    assert all(w in msg.content for w in words), (words, msg.content)
-    assert not msg.files
-    return msg.content
 
 
 def save(name: str, data: bytes) -> Path:

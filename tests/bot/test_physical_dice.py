@@ -10,7 +10,7 @@ from bot import physical_dice
 from bot.service import GameService
 from engine.core.errors import Illegal
 from tests.bot.conftest import SEED, start_bot
-from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver
+from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver, public, refused
 from tests.engine.tacw_helpers import Position, scenario_text
 
 
@@ -25,19 +25,6 @@ async def physical_bc(d: Driver):
         rest = await d.cmd(name, user=ALICE, **opts)
         assert not rest.last.ephemeral, rest.last.content
     return await d.bot.store.active_game(d.channel_id)
-
-
-def public(rest) -> str:
-    msg = rest.last
-    assert not msg.ephemeral, msg.content
-    return msg.content
-
-
-def refused(rest, *words: str) -> str:
-    [msg] = rest.messages()
-    assert msg.ephemeral and msg.content.startswith("❌"), msg.content
-    assert all(w in msg.content for w in words), msg.content
-    return msg.content
 
 
 async def test_game_new_stores_the_dice_mode_and_refuses_an_unknown_one(d):
@@ -133,7 +120,6 @@ async def test_cancel_by_the_roller_before_rolling_or_by_the_opponent(d):
     # the game goes on from where it stood, and the results may also come with the command
     text = public(await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice="1,2,3,4,6"))
     assert "entered: 🪖 infantry (1)" in text and "ci2 loses 3 figures" in text
-
 
 
 async def test_a_player_may_resign_while_dice_are_awaited(d):

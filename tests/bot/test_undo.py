@@ -7,25 +7,12 @@ from __future__ import annotations
 from bot import undo
 from bot.service import GameService
 from tests.bot.conftest import SEED, UNION_HAND, start_bot
-from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver
+from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, Driver, public, refused
 from tests.engine.tacw_helpers import Position, scenario_text
 
 NO_FLAG_DICE = "1,2,3,4,6"
 TACW_UNITS = [("r1", "royalist", "r-a", "cavalry", ["0705"], "W", {"strength": 4, "morale": 8}),
               ("p1", "parliament", "p-a", "light", ["0605"], "E", {"strength": 3, "morale": 4})]
-
-
-def public(rest) -> str:
-    msg = rest.last
-    assert not msg.ephemeral, msg.content
-    return msg.content
-
-
-def refused(rest, *words: str) -> str:
-    msg = rest.last
-    assert msg.ephemeral and msg.content.startswith("❌"), msg.content
-    assert all(w in msg.content for w in words), msg.content
-    return msg.content
 
 
 async def opening(d: Driver, *, dice: str | None = None):
