@@ -177,6 +177,12 @@ def acting_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Comma
     paused = paused_text(loaded.row)
     if paused:
         raise Refused(paused)
+    head, sep, rest = line.partition(":")          # a script line, `side: command` (the CLI's form)
+    named = head.strip().lower()
+    if sep and named in loaded.ruleset.sides:
+        if named != side:
+            raise NotAllowed(f"the line is {named.title()}'s (`{head.strip()}:`), and you play {side.title()}")
+        line = rest
     cmd = parse(line)
     if loaded.seats.get(side) == user_id:
         return side, cmd                        # the side's first player acts for all of it

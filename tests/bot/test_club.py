@@ -453,3 +453,15 @@ async def test_a_tacw_wing_substitution_names_the_wing(d):
     assert not rest.last.ephemeral, rest.last.content
     rest = await d.cmd("stop", user=DAVE)
     assert rest.last.ephemeral and "not a player" in rest.last.content
+
+
+async def test_act_takes_a_script_line_with_the_players_own_side(d, game):
+    """One command language (DESIGN 5): `/act union: play ...` as the CLI's script line reads it;
+    another side's prefix is refused and changes nothing."""
+    before = await seq_of(d, game)
+    rest = await d.cmd("act", user=ALICE, line="confederate: play attack-centre")
+    assert rest.last.ephemeral and "the line is Confederate's" in rest.last.content and "you play Union" in rest.last.content
+    assert await seq_of(d, game) == before
+    rest = await d.cmd("act", user=ALICE, line="Union: play attack-centre")
+    assert not rest.last.ephemeral, rest.last.content
+    assert await seq_of(d, game) == before + 1
