@@ -21,14 +21,16 @@ The flow, all through `GameService.act` (one command language, DESIGN principle 
    "dice" event before the adjudication's own events that logs the results as entered.
 
 Decisions (HERALD, DESIGN "physical dice"):
-- The roller is the player whose command needs the dice: everything that command sets off
-  (the fire, the target's reaction fire and morale check, leader loss rolls; a continuation's
-  or a new turn's initiative rolls) is rolled by them, one purpose at a time, each named in the
-  question ("fire, p1 at r1": the reaction fire), so the opponent reads every result as it is
-  entered. A player of the same side may enter them too (a wing player only for the wing the
-  command concerns, bot/club.py); nobody else. (HERALD: a command is stored as its side's, so
-  the opponent cannot enter a result inside it; Battle Cry has no battle back, every battle
-  die is the attacker's, BC §4.4.)
+- Each die is rolled by the side it belongs to at the table: the engine names it when it is not
+  the commanding side's (`DiceStream.roll(..., roller)`: TACW's reaction fire by the firer, a
+  morale check or a retreat-impossible roll by the unit's owner, a leader's loss roll by his
+  side, each side its own initiative die). The question pings that side's player; the other
+  dice are rolled by the player who gave the command (a player of the same side may enter them
+  too, a wing player only for the wing the command concerns, bot/club.py). One purpose is asked
+  at a time, each named ("fire, p1 at r1": the reaction fire), so everyone reads each result as
+  it is entered. The command stays its giver's (stored as his side's and his, so only he may
+  ask to take it back); the log says who entered which result. Battle Cry has no battle back:
+  every battle die is the attacker's (BC §4.4).
 - While a command waits for dice the game waits: no other command is accepted (its results
   depend on the state the question was asked on), but a player may always resign. `/dice cancel` withdraws the command: by its
   roller before any result is entered, or by any player of another side at any time (a roller
@@ -300,10 +302,13 @@ def ask_text(request: dict, profile: DiceProfile) -> str:
     """What to roll, for what, and how to enter it."""
     ask = request["ask"]
     spec = profile.die(ask["sides"])
-    who = f"<@{request['user']}>"
+    roller = request.get("roller") or request["side"]
+    uid = request.get("roller_user", request["user"]) if roller != request["side"] else request["user"]
+    who = f"<@{uid}>" if uid else "(free seat)"
     done = len(request.get("entered") or [])
     so_far = f" (entered so far: {', '.join(request['entered'])})" if done else ""
-    return (f"🎲 {who} ({request['side'].title()}), roll **{spec.plural(ask['count'])}** for "
+    inside = f" {request['side'].title()}'s" if roller != request["side"] else ""
+    return (f"🎲 {who} ({roller.title()}), roll **{spec.plural(ask['count'])}** for{inside} "
             f"`{request['verb']}`: {ask['purpose']}{so_far}.\n"
             f"Enter {'it' if ask['count'] == 1 else 'them'} with `/dice results:` as {spec.how}, "
             f"e.g. `/dice results: {spec.example if ask['count'] > 1 else spec.example.split()[0]}`.")
@@ -346,18 +351,22 @@ def _read(spec: DieSpec, words: tuple[str, ...]) -> tuple[list[int], list[str]]:
 
 # --- the act hook ------------------------------------------------------------------------------
 async def apply_physical(service: GameService, loaded: LoadedGame, side: str, user_id: int,
-                         cmd: Command) -> tuple[Command, Any, list[Event]]:
+                         cmd: Command) -> tuple[str, int, Command, Any, list[Event]]:
     """`GameService.act`'s rules step for a physical-dice game (under the game lock): returns the
-    command to store, the new state and the events, or raises (nothing stored; a `DiceRequest`
-    when the command waits for dice)."""
+    side and user the command is stored as (its giver's, also when the other side entered the
+    last die), the command to store, the new state and the events, or raises (nothing stored; a
+    `DiceRequest` when the command waits for dice)."""
     profile = profile_of(loaded.ruleset)
     request = open_request(loaded)
     if cmd.verb == DICE_VERB:
         if request is None:
             raise Refused("no dice are awaited in this game: give your command, and Herald asks for "
                           "dice when it needs them")
-        if side != request["side"]:
-            raise NotAllowed(f"these dice are {request['side'].title()}'s to roll (<@{request['user']}>)")
+        roller = request.get("roller") or request["side"]
+        if side != roller:
+            who = request.get("roller_user")
+            raise NotAllowed(f"these dice are {roller.title()}'s to roll"
+                             + (f" (<@{who}>)" if who else "") + f": {request['ask']['purpose']}")
         spec = profile.die(request["ask"]["sides"])
         faces, shown = _read(spec, cmd.args)
         asked = int(request["ask"].get("count") or 1)
@@ -366,8 +375,10 @@ async def apply_physical(service: GameService, loaded: LoadedGame, side: str, us
                           f"{len(faces)} results were entered: nothing is recorded. Enter "
                           f"{'it' if asked == 1 else f'at most {asked}'}; Herald then says what the "
                           "next roll is for", SECTION)
+        if roller != request["side"]:          # the other side's die, inside the giver's command
+            shown = [f"{x} ({roller.title()})" for x in shown]
         full = Command(request["verb"], tuple(request["args"]), tuple(request["dice"]) + tuple(faces))
-        return await _run(service, loaded, side, user_id, full, request["entered"] + shown,
+        return await _run(service, loaded, request["side"], request["user"], full, request["entered"] + shown,
                           carried=request.get("carried", 0), before=len(request["dice"]))
     if request is not None and cmd.verb not in ALWAYS:
         raise Refused(f"waiting for {request['side'].title()}'s dice (<@{request['user']}>) for "
@@ -380,12 +391,20 @@ async def apply_physical(service: GameService, loaded: LoadedGame, side: str, us
     return await _run(service, loaded, side, user_id, full, inline, carried=len(carried), before=len(full.dice))
 
 
+def roller_user(loaded: LoadedGame, roller: str, side: str, user_id: int) -> int | None:
+    """Who is asked for a die of `roller`: the command's giver for his own side's dice, else the
+    roller side's first player."""
+    return user_id if roller == side else loaded.seats.get(roller)
+
+
 async def _run(service: GameService, loaded: LoadedGame, side: str, user_id: int, full: Command,
-               entered: list[str], *, carried: int, before: int) -> tuple[Command, Any, list[Event]]:
+               entered: list[str], *, carried: int, before: int) -> tuple[str, int, Command, Any, list[Event]]:
     try:
         state, events = _strict(loaded, side, full)
     except DiceNeeded as need:
+        roller = need.roller if need.roller in loaded.ruleset.sides else side
         request = {"game": loaded.row.id, "seq": loaded.seq, "side": side, "user": user_id,
+                   "roller": roller, "roller_user": roller_user(loaded, roller, side, user_id),
                    "verb": full.verb, "args": list(full.args), "dice": list(full.dice),
                    "entered": entered, "carried": carried,
                    "ask": {"purpose": need.purpose, "sides": need.sides, "count": count_of(need.purpose)},
@@ -399,7 +418,7 @@ async def _run(service: GameService, loaded: LoadedGame, side: str, user_id: int
         raise
     if len(full.dice) > carried:
         events = [entered_event(side, user_id, entered, list(full.dice[carried:]))] + events
-    return full, state, events
+    return side, user_id, full, state, events
 
 
 def _too_many(loaded: LoadedGame, side: str, full: Command, before: int) -> None:

@@ -448,7 +448,7 @@ class GameService:
             side, cmd = acting_side(loaded, user_id, line)   # seat, wing, pause (bot/club.py)
             from .physical_dice import apply_physical, involved
             if involved(row):       # the players roll their own dice (bot/physical_dice.py)
-                cmd, state, events = await apply_physical(self, loaded, side, user_id, cmd)
+                side, user_id, cmd, state, events = await apply_physical(self, loaded, side, user_id, cmd)
             else:
                 state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, side, cmd)
             seq = loaded.seq + 1

@@ -50,8 +50,10 @@ class DiceStream:
         self.strict = strict
         self.working = working
 
-    def roll(self, sides: int, purpose: str) -> int:
-        """One die, 1..sides."""
+    def roll(self, sides: int, purpose: str, roller: str | None = None) -> int:
+        """One die, 1..sides. `roller` is the side whose die it is at the table when it is not the
+        side giving the command (a reaction fire, a morale check, a leader's loss roll): in
+        physical-dice mode that side's player is asked for it (bot/physical_dice.py)."""
         what_if = WHAT_IF.get()
         if what_if is not None:
             return what_if.roll(sides, purpose, self)
@@ -62,7 +64,7 @@ class DiceStream:
             self.used_supplied.append(value)
             return value
         if self.strict:
-            raise DiceNeeded(purpose, sides=sides)
+            raise DiceNeeded(purpose, sides=sides, roller=roller)
         value = _draw(self.seed, self.draws, sides) + 1
         self.draws += 1
         return value

@@ -31,6 +31,6 @@ class DiceNeeded(HeraldError):
     """Physical-dice mode: the supplied results ran out; `count` more are needed for `purpose`,
     each a face of a d`sides` (0 when unknown)."""
 
-    def __init__(self, purpose: str, count: int = 1, sides: int = 0):
-        self.purpose, self.count, self.sides = purpose, count, sides
+    def __init__(self, purpose: str, count: int = 1, sides: int = 0, roller: str | None = None):
+        self.purpose, self.count, self.sides, self.roller = purpose, count, sides, roller
         super().__init__(f"{count} die result(s) needed for {purpose}")

@@ -174,7 +174,7 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
         return [Event("fire", gun.side, "TACW §9.9.3", f"{victim.name} in {h} is not affected: {exc}")]
     mods += [Modifier(v, why, "TACW scenario optional rule") for v, why in option_modifiers(st, gun, "fire_modifier")]
     section = "TACW §9.9.3" if ricochet else "TACW §9.9.2"
-    roll = d10(stream, f"artillery fire, {gun.name} at {victim.name}")
+    roll = d10(stream, f"artillery fire, {gun.name} at {victim.name}", gun.side)
     total = roll + sum(m.value for m in mods)
     table = tc.ARTILLERY_FIRE_TABLE[gun.gun_class]
     row = table.row(total)

@@ -52,7 +52,7 @@ def marker_removal(sc, st: TacwState, stream: DiceStream) -> list[Event]:
             events += _return_leader(sc, st, ld)
             continue
         if ld.status == "removed" and ld.removed_turn == st.turn:
-            roll = stream.roll(10, f"leader replacement, {ld.name}") - 1
+            roll = stream.roll(10, f"leader replacement, {ld.name}", ld.side) - 1
             outcome = tables.leader_replacement(roll)
             events.append(Event("leader_replacement", ld.side, "TACW §5.3.3",
                                 f"Leader Replacement for {ld.name}: {roll} -> {outcome}",

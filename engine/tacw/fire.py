@@ -64,8 +64,8 @@ ENTRY_TRIGGERS = ("enter", "advance", "advance_fire", "fire")
 POLICIES = ("auto", "salvo", "never", "ask")
 
 
-def d10(stream, purpose: str) -> int:
-    return stream.roll(10, purpose) - 1
+def d10(stream, purpose: str, roller: str | None = None) -> int:
+    return stream.roll(10, purpose, roller) - 1
 
 
 # == who stands where, who may fire ===========================================================
@@ -154,7 +154,7 @@ def _small_arms_roll(sc, st, firer: Unit, frm: str, to: str, target: Unit, strea
                                                firer.remaining_strength, **common)
     mods += [Modifier(v, why, "TACW scenario optional rule")
              for v, why in option_modifiers(st, firer, "fire_modifier")]
-    roll = d10(stream, f"fire, {firer.name} at {target.name}")
+    roll = d10(stream, f"fire, {firer.name} at {target.name}", firer.side)
     total = roll + sum(m.value for m in mods)
     row = table.row(total)
     res = row.result
@@ -201,7 +201,7 @@ def leader_loss(sc, st: TacwState, hex_id: str, stream, what: str,
     for ld in list(st.leaders_at(hex_id) if present is None else present):
         if ld.status != "active":
             continue
-        roll = d10(stream, f"leader loss, {ld.name}")
+        roll = d10(stream, f"leader loss, {ld.name}", ld.side)
         result = tables.leader_loss(roll)
         where = hex_id if ld.hex == hex_id else f"{hex_id} (now in {ld.hex})"
         events.append(Event("leader_loss", ld.side, "TACW §9.11",

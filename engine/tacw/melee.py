@@ -262,7 +262,7 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
                        for ld in st.leaders.values() if ld.status == "active")
         mods = tc.pursuit_modifiers(charge_orders=st.wings[cav.wing].order == "charge",
                                     momentum=cav.id in momentum, cromwell=cromwell)
-        roll = d10(stream, f"cavalry pursuit, {cav.name}")
+        roll = d10(stream, f"cavalry pursuit, {cav.name}", cav.side)
         total = roll + sum(m.value for m in mods)
         result = tc.cavalry_pursuit(total, routed_unit_gone=not routed.alive)
         text = {"break_contact": "breaks contact", "pursue_eliminate": "pursues and eliminates",
@@ -324,7 +324,7 @@ def _leader_losses(st: TacwState, involved: list[Leader], stream: DiceStream) ->
     for ld in involved:
         if ld.status != "active":
             continue
-        lr = d10(stream, f"leader loss, {ld.name}")
+        lr = d10(stream, f"leader loss, {ld.name}", ld.side)
         out = tables.leader_loss(lr)
         events.append(Event("leader_loss", ld.side, "TACW §10.8",
                             f"{ld.name} was in the close combat: {lr} -> "
@@ -376,7 +376,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         a.pistols -= 1
     if info["defender_pistol"]:
         defender.pistols -= 1
-    roll = d10(stream, f"close combat, {names} against {defender.name}")
+    roll = d10(stream, f"close combat, {names} against {defender.name}", attackers[0].side)
     total = roll + sum(m.value for m in mods)
     res = tc.close_combat(total)
     row = tc.CLOSE_COMBAT_TABLE.row(total).label

@@ -19,8 +19,8 @@ from .state import Leader, TacwState, Unit
 FORMATION_STEPS = ("normal", "disordered", "broken")
 
 
-def d10(stream: DiceStream, purpose: str) -> int:
-    return stream.roll(10, purpose) - 1
+def d10(stream: DiceStream, purpose: str, roller: str | None = None) -> int:
+    return stream.roll(10, purpose, roller) - 1
 
 
 def stacked_leader(st: TacwState, unit: Unit, sc=None) -> Leader | None:
@@ -121,7 +121,7 @@ def morale_check(sc, st: TacwState, unit: Unit, stream: DiceStream, *, reason: s
         mods.append(Modifier(ld.value, f"{ld.name} stacked with the unit", "TACW §11.2"))
     if checks > 1:
         mods.append(Modifier(checks - 1, f"{checks} morale checks at once", "TACW §9.6.5"))
-    roll = d10(stream, f"morale check, {unit.name}")
+    roll = d10(stream, f"morale check, {unit.name}", unit.side)
     total = roll + sum(m.value for m in mods)
     morale = unit.current_morale
     ok = tc.morale_check_passes(total, morale)

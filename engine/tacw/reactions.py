@@ -273,7 +273,7 @@ class NoDice(DiceStream):
         super().__init__("no-dice", 0)
         self.what = what
 
-    def roll(self, sides: int, purpose: str) -> int:
+    def roll(self, sides: int, purpose: str, roller: str | None = None) -> int:
         raise RuntimeError(f"internal error: {self.what} asked for a d{sides} ({purpose}); "
                            "a trial must roll no dice")
 
@@ -442,7 +442,7 @@ def attempt_interception(sc, st: TacwState, rec: dict, cav: Unit, stream: DiceSt
     mm = tables.interception_morale_modifier(cav.morale)
     if mm:
         mods.append(Modifier(mm, f"original morale {cav.morale}", "TACW §7.5.2"))
-    roll = d10(stream, f"interception, {cav.name}")
+    roll = d10(stream, f"interception, {cav.name}", cav.side)
     total = roll + sum(m.value for m in mods)
     ok = tables.succeeds(total, target)
     intercepted_this_activation(st).append(cav.id)

@@ -355,7 +355,7 @@ def _blocked(sc, st, unit, carried, kind, short, stream) -> list[Event]:
                              + ("es" if short > 1 else ""), "TACW §10.4.5")
     value = tables.retreat_impossible_modifier(unit.morale)
     mods = [Modifier(value, f"base morale {unit.morale}", "TACW §10.4.5")] if value else []
-    roll = stream.roll(10, f"retreat impossible, {unit.name}") - 1
+    roll = stream.roll(10, f"retreat impossible, {unit.name}", unit.side) - 1
     total = roll + value
     result = tables.retreat_impossible(total)
     ev = Event("retreat_impossible", unit.side, "TACW §10.4.5",

@@ -532,7 +532,7 @@ def rivalry_roll(sc, st, stream) -> list[Event]:
     rec = st.options.get(RIVALRY_KEY)
     if rec and rec.get("key") == key:
         return []
-    roll = stream.roll(10, "command rivalry") - 1
+    roll = stream.roll(10, "command rivalry", r.side) - 1
     row = r.row(roll)
     ld = st.leaders.get(row.army_commander) if row.army_commander else None
     st.options[RIVALRY_KEY] = {"key": key, "leader": row.army_commander}

@@ -20,9 +20,10 @@ ORDER_NAMES = {"charge": "Charge", "make_ready": "Make Ready", "receive_charge":
                "rally": "Rally"}
 
 
-def d10(stream: DiceStream, purpose: str) -> int:
-    """§2.2: one ten-sided die read 0-9 ('zero is zero, not ten')."""
-    return stream.roll(10, purpose) - 1
+def d10(stream: DiceStream, purpose: str, roller: str | None = None) -> int:
+    """§2.2: one ten-sided die read 0-9 ('zero is zero, not ten'); `roller`: the side whose die
+    it is, when not the commanding side's (engine.core.dice.DiceStream.roll)."""
+    return stream.roll(10, purpose, roller) - 1
 
 
 def wc_of(st: TacwState, wing: Wing) -> Leader | None:
@@ -92,7 +93,7 @@ def determine_initiative(st: TacwState, stream: DiceStream) -> list[Event]:
         why = "the better Wing Commander value"
     else:
         while True:
-            a, b = d10(stream, "initiative, Royalist"), d10(stream, "initiative, Parliament")
+            a, b = d10(stream, "initiative, Royalist", "royalist"), d10(stream, "initiative, Parliament", "parliament")
             dice += [DieRoll("initiative, Royalist", "d10", a), DieRoll("initiative, Parliament", "d10", b)]
             if a != b:
                 break

@@ -181,19 +181,26 @@ async def test_tacw_close_combat_with_a_retreat_choice(d, monkeypatch):
     assert (await d.bot.store.commands(g.row.id))[-1].text == f"retreat {first} dice=1"
     st = (await service.load(CHANNEL_ID)).state
     second = st.pending["options"][-1]
-    # the second answer lets the resolution go on: the leader loss rolls are asked of who answers
-    ask = public(await d.cmd("act", user=BOB, line=f"retreat {second}"))
-    assert f"<@{BOB}>" in ask and "roll **1 d10** for `retreat`: leader loss" in ask
-    ask = public(await d.cmd("dice", user=BOB, results="4"))
-    assert "leader loss" in ask and "entered so far: 4" in ask
-    entered = ["4"]
-    for printed in "9", "2", "7":          # a leader loss roll per leader in the fight (§10.8)
-        text = public(await d.cmd("dice", user=BOB, results=printed))
+    # the second answer lets the resolution go on: a leader loss roll per leader in the fight
+    # (§10.8), each asked of the leader's own side, inside Parliament's `retreat`
+    text = public(await d.cmd("act", user=BOB, line=f"retreat {second}"))
+    assert "leader loss" in text
+    entered, shown, askers = [], [], []
+    for printed in "4", "9", "2", "7":
+        who = ALICE if f"<@{ALICE}> (Royalist)" in text else BOB
+        assert f"<@{who}>" in text and "roll **1 d10** for" in text, text
+        askers.append(who)
+        other = BOB if who == ALICE else ALICE
+        refused(await d.cmd("dice", user=other, results=printed), "to roll")
+        text = public(await d.cmd("dice", user=who, results=printed))
         entered.append(printed)
+        shown.append(printed + (" (Royalist)" if who == ALICE else ""))
         if "roll **" not in text:
             break
-    assert text.startswith(f"🎲 Parliament rolled at the table and entered: {', '.join(entered)}")
+    assert ALICE in askers and BOB in askers            # both sides' leaders rolled, each by its side
+    assert text.startswith(f"🎲 Parliament rolled at the table and entered: {', '.join(shown)}")
     rows = await d.bot.store.commands(g.row.id)
+    assert (rows[-1].side, rows[-1].user_id) == ("parliament", BOB)     # still Bob's command
     faces = ",".join(str(int(p) + 1) for p in entered)
     assert rows[-1].text == f"retreat {second} dice=1,{faces}"
     assert [r["result"] for r in rows[-1].dice][-len(entered):] == [int(p) for p in entered]   # as entered
@@ -273,11 +280,17 @@ async def test_tacw_fire_asks_each_d10_in_turn_read_0_to_9(d, monkeypatch):
     refused(await d.cmd("dice", user=CAROL, results="5"), "not a player")
     assert await d.bot.store.last_seq(g.row.id) == 1
 
-    assert "fire, p1 at r1 (entered so far: 0)" in public(await d.cmd("dice", user=ALICE, results="0"))
-    assert "leader loss, r-ac (entered so far: 0, 5)" in public(await d.cmd("dice", user=ALICE, results="5"))
+    # p1's reaction fire is Parliament's die: Bob is asked for it, inside Royalist's `fire`
+    ask = public(await d.cmd("dice", user=ALICE, results="0"))
+    assert f"🎲 <@{BOB}> (Parliament), roll **1 d10** for Royalist's `fire`: fire, p1 at r1 (entered so far: 0)" in ask
+    refused(await d.cmd("dice", user=ALICE, results="5"), "Parliament's to roll", f"<@{BOB}>", "fire, p1 at r1")
+    # the Royalist leaders' loss rolls are Royalist dice again
+    ask = public(await d.cmd("dice", user=BOB, results="5"))
+    assert f"<@{ALICE}> (Royalist)" in ask and "leader loss, r-ac (entered so far: 0, 5 (Parliament))" in ask
+    refused(await d.cmd("dice", user=BOB, results="0"), "Royalist's to roll")
     assert "leader loss, r-wc" in public(await d.cmd("dice", user=ALICE, results="0"))
     text = public(await d.cmd("dice", user=ALICE, results="7"))
-    assert text.startswith("🎲 Royalist rolled at the table and entered: 0, 5, 0, 7")
+    assert text.startswith("🎲 Royalist rolled at the table and entered: 0, 5 (Parliament), 0, 7")
     assert "fires at p1 (0605): 0 = 0 -> Miss" in text and "fires in reaction at r1 (0705): 5 = 5 -> 1 hit" in text
     [row] = (await d.bot.store.commands(g.row.id))[-1:]
     assert row.text == "fire r1 0605 dice=1,6,1,8" and [r["result"] for r in row.dice] == [0, 5, 0, 7]
