@@ -69,6 +69,7 @@ async def status_text(service: GameService, loaded: LoadedGame) -> str:
         if waiting is not None:
             who = " ".join(f"<@{u}>" for u in waiting.users) or "(free seat: /game join)"
             lines.append(f"▶️ Waiting on **{waiting.side.title()}** {who}: {waiting.what}")
+        lines += _open_requests(loaded)
         if not paused:
             turn = turn_status_line(await turn_wait(service, loaded))
             if turn:
@@ -77,6 +78,24 @@ async def status_text(service: GameService, loaded: LoadedGame) -> str:
     lines += ["👥 " + " · ".join(roster_lines(loaded))]
     lines.append(f"_After command #{loaded.seq}. This message is kept up to date; /game status for the details._")
     return "\n".join(lines)[:2000]
+
+
+def _open_requests(loaded: LoadedGame) -> list[str]:
+    """What else the game waits for: a roll of physical dice (bot/physical_dice.py), an undo
+    request waiting for the other side's answer (bot/undo.py)."""
+    from . import physical_dice, undo
+    lines = []
+    dice = physical_dice.open_request(loaded)
+    if dice is not None:
+        roller = dice.get("roller") or dice["side"]
+        uid = dice.get("roller_user", dice["user"]) if roller != dice["side"] else dice["user"]
+        lines.append(f"🎲 Waiting for dice: <@{uid}> ({roller.title()}) rolls for {dice['side'].title()}'s "
+                     f"`{dice['verb']}`: {dice['ask']['purpose']} (/dice)")
+    asked = undo.open_request(loaded)
+    if asked is not None:
+        lines.append(f"↩️ {asked['side'].title()} (<@{asked['user']}>) asks to take back #{asked['seq']}: "
+                     "waiting for the other side's answer (the buttons on the request)")
+    return lines
 
 
 # --- the one message ---------------------------------------------------------------------------

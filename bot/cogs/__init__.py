@@ -32,6 +32,13 @@ async def run_action(interaction: discord.Interaction, line: str) -> ActResult |
         result = await service.act(interaction.channel_id, interaction.user.id, line, interaction.id)
     except (HeraldError, StoreError) as exc:
         await refuse(interaction, exc)
+        if getattr(exc, "public", False):         # the game now waits for dice: say so in the status
+            from ..status_message import refresh_quietly
+            try:
+                row = await service.game_row(interaction.channel_id)
+            except (HeraldError, StoreError):
+                return None
+            await refresh_quietly(interaction.client, row.id)
         return None
     await post_result(interaction, service, result)
     return result

@@ -22,6 +22,7 @@ from .. import physical_dice
 from .. import undo as consent
 from ..service import GameService, StaleChoice, pending_of
 from ..store import StoreError
+from ..status_message import refresh_quietly
 from ..views import INTERNAL, post_board, refuse, send, turn_line
 from . import run_action, service_of
 
@@ -68,6 +69,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
             await interaction.response.edit_message(view=None)     # answered: buttons off
             if loaded is None:
                 await send(interaction, text, quiet=True)
+                await refresh_quietly(interaction.client, self.game_id)
             else:
                 await post_board(interaction, service, loaded,
                                  f"{text}\n{turn_line(loaded, pending_of(loaded.state, loaded.ruleset))}")
@@ -154,6 +156,7 @@ class ClubActionsCog(commands.Cog, name="Club actions"):
             await consent.remember_message(service, loaded.row.id, req["at"], interaction.channel_id, message.id)
         except Exception:
             log.debug("undo request of game %s: message id not kept", loaded.row.id, exc_info=True)
+        await refresh_quietly(self.bot, loaded.row.id)       # the status message shows the request
 
 
 async def setup(bot: commands.Bot) -> None:

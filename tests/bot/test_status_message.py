@@ -398,3 +398,25 @@ async def test_after_a_restart_the_same_status_message_is_edited_and_nobody_is_p
         assert f"Waiting on **Confederate** <@{BOB}>: choose a retreat hex for ci2" in ch.messages[mid]
     finally:
         await bot2.close()
+
+
+async def test_the_status_message_shows_a_roll_and_an_undo_request_waiting(d, channel):
+    """The game waits for more than its engine's next move: dice being rolled at the table
+    (bot/physical_dice.py) and an undo request waiting for the other side (bot/undo.py)."""
+    from tests.bot.test_physical_dice import physical_bc
+    game = await physical_bc(d)
+    def status() -> str:
+        return next(c for c in channel.messages.values() if c.startswith("📋"))
+    assert "🎲" not in status()
+    ask = (await d.cmd("battle", user=ALICE, unit="ui2", target="0604")).last.content
+    assert "roll **5 battle dice**" in ask
+    assert (f"🎲 Waiting for dice: <@{ALICE}> (Union) rolls for Union's `battle`: battle die 1 of 5 (/dice)"
+            in status())
+    await d.cmd("dice", user=ALICE, results="cancel")
+    rest = await d.cmd("undo", user=ALICE)                  # the move (#3) may be taken back
+    assert not rest.last.ephemeral, rest.last.content
+    assert "🎲" not in status()
+    assert f"↩️ Union (<@{ALICE}>) asks to take back #3: waiting for the other side's answer" in status()
+    msg = rest.last
+    await d.click(msg.custom_ids[1], msg.components, user=BOB)          # Bob refuses
+    assert "↩️" not in status() and len(channel.status_posts()) == 1    # one message, edited
