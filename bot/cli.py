@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
+from engine.core.commands import split_side
 from engine.core.errors import HeraldError
 from engine.core.game import Game, game_options, get_ruleset, rulesets
 
@@ -30,13 +31,6 @@ def renderer(ruleset_id: str) -> Callable | None:
         return importlib.import_module(f"renders.{ruleset_id}").render_board
     except (ImportError, AttributeError):
         return None
-
-
-def split_side(line: str, sides: Iterable[str]) -> tuple[str | None, str]:
-    head, sep, rest = line.partition(":")
-    if sep and head.strip().lower() in sides:
-        return head.strip().lower(), rest.strip()
-    return None, line.strip()
 
 
 def read_script(path: Path) -> tuple[str | None, list[str]]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable
 
-from engine.core.commands import Command, parse
+from engine.core.commands import Command, parse, split_side
 from engine.core.errors import Illegal
 from engine.core.referee import (REFEREE, SECTION, apply_correction, coerce, correction_line,
                                  lookup)
@@ -177,12 +177,9 @@ def acting_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Comma
     paused = paused_text(loaded.row)
     if paused:
         raise Refused(paused)
-    head, sep, rest = line.partition(":")          # a script line, `side: command` (the CLI's form)
-    named = head.strip().lower()
-    if sep and named in loaded.ruleset.sides:
-        if named != side:
-            raise NotAllowed(f"the line is {named.title()}'s (`{head.strip()}:`), and you play {side.title()}")
-        line = rest
+    named, line = split_side(line, loaded.ruleset.sides)     # a script line, `side: command`
+    if named is not None and named != side:
+        raise NotAllowed(f"the line is {named.title()}'s (`{named}:`), and you play {side.title()}")
     cmd = parse(line)
     if loaded.seats.get(side) == user_id:
         return side, cmd                        # the side's first player acts for all of it

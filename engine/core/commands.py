@@ -7,6 +7,7 @@ An optional ``dice=`` word carries die results supplied by the players (physical
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import CannotParse
@@ -51,3 +52,12 @@ def parse(line: str) -> Command:
     if not rest:
         raise CannotParse("a command needs a verb")
     return Command(rest[0], tuple(rest[1:]), tuple(dice))
+
+
+def split_side(line: str, sides: Iterable[str]) -> tuple[str | None, str]:
+    """A script line `side: command` (the CLI's and /act's form): the side it names, if it names
+    one of `sides`, and the command."""
+    head, sep, rest = line.partition(":")
+    if sep and head.strip().lower() in sides:
+        return head.strip().lower(), rest.strip()
+    return None, line.strip()
