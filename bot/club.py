@@ -164,19 +164,26 @@ def paused_text(row: GameRow) -> str | None:
     return f"the game is paused by the referee <@{p.get('by')}>{why}. No action is accepted until /referee resume"
 
 
+def refuse_if_paused(row: GameRow, doing: str = "") -> None:
+    """Refused, saying who paused the game and why, while the referee has paused it; `doing`
+    names what waits ("taking an action back waits: the game is paused ...")."""
+    paused = paused_text(row)
+    if paused:
+        from .service import Refused
+        raise Refused(f"{doing} waits: {paused}" if doing else paused)
+
+
 def acting_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Command]:
     """The side the user acts for with `line`, and the parsed command; refuses (NotAllowed,
     Refused) a spectator, any action while the game is paused, and a wing player's command
     for another wing or for the whole side. Called by `GameService.act` under the game lock."""
-    from .service import NotAllowed, Refused
+    from .service import NotAllowed
 
     side = loaded.side_of(user_id)
     if side is None:
         raise NotAllowed("you are not a player in this game (only seated players give orders); "
                          "spectators see the board, status and log")
-    paused = paused_text(loaded.row)
-    if paused:
-        raise Refused(paused)
+    refuse_if_paused(loaded.row)
     named, line = split_side(line, loaded.ruleset.sides)     # a script line, `side: command`
     if named is not None and named != side:
         raise NotAllowed(f"the line is {named.title()}'s (`{named}:`), and you play {side.title()}")

@@ -455,10 +455,8 @@ async def cancel(service: GameService, channel_id: int, user_id: int) -> str:
         side = loaded.side_of(user_id)
         if side is None:
             raise NotAllowed("only a player of this game may withdraw a command waiting for dice")
-        from .club import paused_text
-        paused = paused_text(loaded.row)
-        if paused:
-            raise Refused(paused)
+        from .club import refuse_if_paused
+        refuse_if_paused(loaded.row)
         if side == request["side"] and len(request["dice"]) > request.get("carried", 0):
             raise Refused(f"results were already entered for `{request['verb']}` "
                           f"({', '.join(request['entered'])}): the roll stands, finish it with /dice")

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.events import Event
 
+from .club import refuse_if_paused
 from .service import NotAllowed, Refused, StaleChoice
 from .store import CommandRow, DuplicateInteraction
 
@@ -195,13 +196,6 @@ def hidden_from(state: Any, side: str) -> Any:
     return walk(full, seen, (), {})
 
 
-def _refuse_if_paused(loaded: LoadedGame, doing: str) -> None:
-    from .club import paused_text
-    paused = paused_text(loaded.row)
-    if paused:
-        raise Refused(f"{doing} waits: {paused}")
-
-
 async def takeable(service: GameService, loaded: LoadedGame, side: str,
                    user_id: int | None = None) -> tuple[CommandRow, Any]:
     """The command the player `user_id` of `side` may take back and the state without it, or
@@ -211,7 +205,7 @@ async def takeable(service: GameService, loaded: LoadedGame, side: str,
     from .physical_dice import needs_dice, open_request as dice_request
     if loaded.row.status != "active":
         raise Refused("only a game in progress has actions to take back")
-    _refuse_if_paused(loaded, "taking an action back")
+    refuse_if_paused(loaded.row, "taking an action back")
     if dice_request(loaded) is not None:
         raise Refused("a command is waiting for dice: the roll cannot be taken back (/dice)")
     live = await service.store.commands(loaded.row.id)
@@ -308,7 +302,7 @@ async def answer(service: GameService, channel_id: int, user_id: int, game_id: i
             await service.store.set_options(row.id, **{REQUEST: None, MESSAGE: None})
             return (f"↩️ {side.title()} (<@{user_id}>) refuses: #{req['seq']} stands "
                     f"({req['side'].title()}'s action is not taken back).", None)
-        _refuse_if_paused(loaded, "taking an action back")
+        refuse_if_paused(loaded.row, "taking an action back")
         target, before = await takeable(service, loaded, req["side"], req["user"])
         if target.seq != req["seq"]:
             raise StaleChoice("this undo request is no longer open: the last action changed")
