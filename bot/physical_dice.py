@@ -302,8 +302,7 @@ def ask_text(request: dict, profile: DiceProfile) -> str:
     """What to roll, for what, and how to enter it."""
     ask = request["ask"]
     spec = profile.die(ask["sides"])
-    roller = request.get("roller") or request["side"]
-    uid = request.get("roller_user", request["user"]) if roller != request["side"] else request["user"]
+    roller, uid = asked_of(request)
     who = f"<@{uid}>" if uid else "(free seat)"
     done = len(request.get("entered") or [])
     so_far = f" (entered so far: {', '.join(request['entered'])})" if done else ""
@@ -362,9 +361,8 @@ async def apply_physical(service: GameService, loaded: LoadedGame, side: str, us
         if request is None:
             raise Refused("no dice are awaited in this game: give your command, and Herald asks for "
                           "dice when it needs them")
-        roller = request.get("roller") or request["side"]
+        roller, who = asked_of(request)
         if side != roller:
-            who = request.get("roller_user")
             raise NotAllowed(f"these dice are {roller.title()}'s to roll"
                              + (f" (<@{who}>)" if who else "") + f": {request['ask']['purpose']}")
         spec = profile.die(request["ask"]["sides"])
@@ -389,6 +387,14 @@ async def apply_physical(service: GameService, loaded: LoadedGame, side: str, us
     # results typed with the command itself (`dice=`: the engine's faces), shown as the die reads
     inline = [profile.die(0).face_text(face) for face in cmd.dice]
     return await _run(service, loaded, side, user_id, full, inline, carried=len(carried), before=len(full.dice))
+
+
+def asked_of(request: dict) -> tuple[str, int | None]:
+    """The side whose die a request asks for, and the user asked (the command's giver for his
+    own side's dice; None for a free seat). A request stored before rollers existed is the
+    giver's."""
+    roller = request.get("roller") or request["side"]
+    return roller, request.get("roller_user", request["user"]) if roller != request["side"] else request["user"]
 
 
 def roller_user(loaded: LoadedGame, roller: str, side: str, user_id: int) -> int | None:

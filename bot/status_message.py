@@ -87,9 +87,8 @@ def _open_requests(loaded: LoadedGame) -> list[str]:
     lines = []
     dice = physical_dice.open_request(loaded)
     if dice is not None:
-        roller = dice.get("roller") or dice["side"]
-        uid = dice.get("roller_user", dice["user"]) if roller != dice["side"] else dice["user"]
-        lines.append(f"🎲 Waiting for dice: <@{uid}> ({roller.title()}) rolls for {dice['side'].title()}'s "
+        roller, uid = physical_dice.asked_of(dice)
+        lines.append(f"🎲 Waiting for dice: {f'<@{uid}>' if uid else '(free seat)'} ({roller.title()}) rolls for {dice['side'].title()}'s "
                      f"`{dice['verb']}`: {dice['ask']['purpose']} (/dice)")
     asked = undo.open_request(loaded)
     if asked is not None:
