@@ -432,12 +432,14 @@ class GameService:
                   *, expect_game: int | None = None, expect_seq: int | None = None) -> ActResult:
         """Apply one line of the command language for the user's side, all or nothing."""
         iid = str(interaction_id) if interaction_id is not None else None
+        if iid is not None and (done := await self.applied(iid)) is not None:
+            return done             # delivered again, even after its game ended
         row = await self.game_row(channel_id)
         if expect_game is not None and row.id != expect_game:
             raise StaleChoice("this choice belongs to an earlier game in this channel")
         async with self.store.game_lock(row.id):
-            if iid is not None and await self.store.has_interaction(iid):
-                return await self._stored_result(row, iid)
+            if iid is not None and (done := await self.applied(iid)) is not None:
+                return done         # the same interaction, applied while we waited for the lock
             row = await self.game_row(channel_id)       # it may have ended while we waited
             if row.status != "active":
                 raise Refused("the game has not started yet; /game start once both sides are seated")
@@ -459,7 +461,10 @@ class GameService:
                     events=[e.to_dict() for e in events],
                     state=loaded.ruleset.state_to_dict(state), interaction_id=iid)
             except DuplicateInteraction:
-                return await self._stored_result(row, iid)
+                done = await self.applied(iid)
+                if done is None:
+                    raise Refused("this action was already applied; nothing new happened") from None
+                return done
             to_act = loaded.ruleset.to_act(state)
             result = str(getattr(state, "result", "") or "")
             if to_act is None:
@@ -469,13 +474,16 @@ class GameService:
                              loaded.seats, to_act, loaded.seats.get(to_act) if to_act else None,
                              to_act is None, result, pending_of(state, loaded.ruleset), members=loaded.members)
 
-    async def _stored_result(self, row: GameRow, iid: str) -> ActResult:
-        """The answer for an interaction already applied: its stored events, the game as it is."""
-        rec = next(c for c in await self.store.commands(row.id, undone=True) if c.interaction_id == iid)
-        fresh = await self.store.get_game(row.id)
-        loaded = await self.load_row(fresh)
+    async def applied(self, interaction_id: str | int) -> ActResult | None:
+        """The answer for an interaction already applied (a retry, a double click, a delivery
+        again), or None if it was not: the stored command's events and its game as it stands,
+        in whichever game of the channel it was applied (an earlier, finished one too)."""
+        rec = await self.store.command_by_interaction(str(interaction_id))
+        if rec is None:
+            return None
+        loaded = await self.load_row(await self.store.get_game(rec.game_id))
         to_act = loaded.to_act_side
-        return ActResult(row.id, rec.seq, rec.side or "", rec.text, [Event.from_dict(e) for e in rec.events],
+        return ActResult(rec.game_id, rec.seq, rec.side or "", rec.text, [Event.from_dict(e) for e in rec.events],
                          loaded.ruleset, loaded.scenario, loaded.state, loaded.seats, to_act,
                          loaded.to_act_user, to_act is None, str(getattr(loaded.state, "result", "") or ""),
                          pending_of(loaded.state, loaded.ruleset), duplicate=True, members=loaded.members)

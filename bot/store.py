@@ -722,6 +722,13 @@ class Store:
         return await self._one("SELECT 1 FROM commands WHERE interaction_id = ?",
                                (interaction_id,)) is not None
 
+    async def command_by_interaction(self, interaction_id: str) -> CommandRow | None:
+        """The command stored with this interaction id, in whichever game (ids are unique across
+        games, as :meth:`has_interaction` sees them), or None."""
+        rows = await self._rows(f"SELECT {_COMMAND_READ} FROM commands WHERE interaction_id = ?",
+                                (interaction_id,))
+        return CommandRow.from_row(rows[0]) if rows else None
+
     async def finished_games(self, guild_id: int, limit: int = 5) -> list[GameRow]:
         """The guild's latest finished ('over') games, newest first (bot/club.py: /game list)."""
         rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'over' AND guild_id = ?"

@@ -237,13 +237,15 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         service: GameService = interaction.client.service  # type: ignore[attr-defined]
         try:
-            loaded = await service.load(interaction.channel_id)
-            pending = pending_of(loaded.state, loaded.ruleset)
-            if pending is None or loaded.seq != self.seq or not 0 <= self.index < len(pending.answers):
-                raise HeraldError("this choice is no longer open: the game has moved on")
-            line = pending.answers[self.index].line
-            result = await service.act(interaction.channel_id, interaction.user.id, line,
-                                       interaction.id, expect_game=self.game_id, expect_seq=self.seq)
+            result = await service.applied(interaction.id)      # a click delivered again
+            if result is None:
+                loaded = await service.load(interaction.channel_id)
+                pending = pending_of(loaded.state, loaded.ruleset)
+                if pending is None or loaded.seq != self.seq or not 0 <= self.index < len(pending.answers):
+                    raise HeraldError("this choice is no longer open: the game has moved on")
+                line = pending.answers[self.index].line
+                result = await service.act(interaction.channel_id, interaction.user.id, line,
+                                           interaction.id, expect_game=self.game_id, expect_seq=self.seq)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return

@@ -241,3 +241,27 @@ async def test_target_autocomplete_uses_the_chosen_unit(d, game):
     assert choices[0]["value"] == "0604" and "range 2" in choices[0]["name"] and "dice" in choices[0]["name"]
     units = await d.complete("battle", "unit", user=ALICE, unit="")
     assert [c["value"] for c in units] == ["ui2"]
+
+
+async def test_an_interaction_delivered_again_after_its_game_ended_is_already_applied(d, game):
+    """Issue 11: a game-ending interaction delivered again, and one from the channel's earlier
+    game delivered again in the next game, are both answered "already applied"."""
+    played, resigned = 987654321987650001, 987654321987650002
+    assert not (await d.cmd("play", user=ALICE, card="attack-centre", iid=played)).last.ephemeral
+    assert not (await d.game("resign", user=BOB, iid=resigned)).last.ephemeral
+    rest = await d.game("resign", user=BOB, iid=resigned)
+    assert rest.last.ephemeral and "already applied" in rest.last.content, rest.last.content
+    assert "#2 `resign`" in rest.last.content
+
+    rest = await d.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed="2")
+    assert not rest.last.ephemeral, rest.last.content
+    await d.game("join", user=BOB, side="confederate")
+    await d.game("start", user=ALICE)
+    second = await d.bot.store.active_game(d.channel_id)
+    for again in (d.cmd("play", user=ALICE, card="attack-centre", iid=played),
+                  d.cmd("act", user=ALICE, line="play attack-centre", iid=played),
+                  d.game("resign", user=BOB, iid=resigned)):
+        rest = await again
+        assert rest.last.ephemeral and "already applied" in rest.last.content, rest.last.content
+        assert "internal error" not in rest.last.content
+    assert await last_seq(d, second) == 0 and (await d.bot.store.get_game(second.id)).status == "active"

@@ -111,3 +111,28 @@ async def test_log_status_hand_and_render(service):
         await service.hand(CH, C)
     png = service.render(await service.load(CH))
     assert png is not None and png_size(png)[0] > 100
+
+
+async def test_an_interaction_of_an_earlier_game_of_the_channel_is_already_applied(service):
+    """Issue 11: the id was applied in the channel's previous game (has_interaction sees every
+    game): the answer is that game's stored result, not a crash (StopIteration)."""
+    first = await _custom_game(service)
+    played = await service.act(CH, A, "play attack-centre", interaction_id=42)
+    ended = await service.act(CH, B, "resign", interaction_id=43)
+    assert ended.over and not ended.duplicate
+    # the game-ending interaction delivered again: "already applied", not "no game in this channel"
+    again = await service.act(CH, B, "resign", interaction_id=43)
+    assert again.duplicate and again.game_id == first.row.id and again.seq == 2 and again.over
+    assert [e.narrative for e in again.events] == [e.narrative for e in ended.events]
+
+    second = await _custom_game(service, seed="2")
+    assert second.row.id != first.row.id
+    again = await service.act(CH, A, "play attack-centre", interaction_id=42)
+    assert again.duplicate and again.game_id == first.row.id and again.seq == played.seq == 1
+    assert again.text == "play attack-centre"
+    assert (await service.act(CH, A, "resign", interaction_id=43)).game_id == first.row.id
+    # a button built for the earlier game, clicked again: its answer, not a stale choice
+    assert (await service.act(CH, A, "play attack-centre", interaction_id=42,
+                              expect_game=first.row.id)).duplicate
+    assert await service.store.last_seq(second.row.id) == 0      # nothing applied to the new game
+    assert await service.applied(44) is None
