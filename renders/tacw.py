@@ -43,7 +43,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.core.facing import vertex_angle
-from engine.tacw.scenario import Scenario, map_grid
+from engine.tacw.scenario.schema import Scenario, map_grid
 from engine.tacw.state import TacwState, Unit
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
@@ -770,7 +770,7 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
         raise ValueError("size must be 'full' or 'crop'")
     # Second Newbury: the board shows the scenario as this game plays it (its turn limit, the boat
     # bridge once revealed -- never while secret --, only the deployment areas in use)
-    from engine.tacw.newbury_rules import scenario_view
+    from engine.tacw.battles.second_newbury import scenario_view
     scenario = scenario_view(scenario, state, public=True)
     g = crop_geometry(scenario, state) if size == "crop" else None
     if g is None:

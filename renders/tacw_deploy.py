@@ -1,13 +1,13 @@
 """This Accursed Civil War board: the scenario's drawn-only map features (roads and place names,
 `Scenario.roads` / `Scenario.labels`) and, in the deployment phase of a battle set up by areas,
-the deployment areas of each side still deploying (engine/tacw/deployment.py), shaded in the
+the deployment areas of each side still deploying (engine/tacw/sequence/deployment.py), shaded in the
 side's colour with their outlines and ids. Called by renders/tacw.py; decides no rule: the legal
 hexes are the scenario's, the sides still deploying the state's."""
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.tacw.scenario import Scenario
+from engine.tacw.scenario.schema import Scenario
 from engine.tacw.state import TacwState
 
 from .common import font

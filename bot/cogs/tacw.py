@@ -105,7 +105,7 @@ class TacwCog(commands.Cog, name="This Accursed Civil War"):
     async def stop(self, interaction: discord.Interaction) -> None:
         await run_action(interaction, "stop")
 
-    # -- the deployment phase of a battle set up by areas (engine/tacw/deployment.py) ------------
+    # -- the deployment phase of a battle set up by areas (engine/tacw/sequence/deployment.py) ------------
     @app_commands.command(name="deploy",
                           description="Deployment phase: place a unit or leader in its area, or say done (setup)")
     @app_commands.guild_only()
@@ -308,7 +308,7 @@ def _unit_label(sc, u) -> str:
 
 def _own_unit(st, side, word):
     """The user's live unit named by `word` (id or hex), or None."""
-    from engine.tacw.actions import find_unit
+    from engine.tacw.sequence.actions import find_unit
     if not word:
         return None
     try:
@@ -329,7 +329,7 @@ def _actors(st, side) -> list:
 def _able(sc, st, side, action: str) -> list:
     """The active wing's units that may start `action` now: the engine's own begin_action
     (TACW §3.2 C one action per unit, §5.6 orders, §5.4.3 command) tried on a copy."""
-    from engine.tacw.actions import begin_action
+    from engine.tacw.sequence.actions import begin_action
     out = []
     for u in _actors(st, side):
         trial = copy.copy(st)
@@ -350,7 +350,7 @@ def _pending(st, side, kind):
 
 def _wings_to_activate(sc, st, side) -> list[tuple[str, str]]:
     """The user's wings, those precedence allows now first, marked ▶ (TACW §4.2)."""
-    from engine.tacw.sequence import ORDER_NAMES, PRECEDENCE, eligible_wings, next_to_activate
+    from engine.tacw.sequence.activation import ORDER_NAMES, PRECEDENCE, eligible_wings, next_to_activate
     eligible = eligible_wings(st, side)
     who, tier = next_to_activate(st)
     now = st.phase == "activation" and st.activation is None and who == side and st.phasing == side
@@ -382,10 +382,10 @@ def _fire_targets(sc, st, u, front_only: bool) -> list[tuple[str, str]]:
     engine's plan_shots (TACW §9.1); for a gun, hexes in range and front arc with a line of
     sight (TACW §9.9.2, §9.10)."""
     from engine.core import facing as F
-    from engine.tacw.fire import enemy_target, plan_shots
+    from engine.tacw.fire.small_arms import enemy_target, plan_shots
     out = []
     if u.kind == "artillery":
-        from engine.tacw.artillery import fire_line_of_sight, gun_reach
+        from engine.tacw.fire.artillery import fire_line_of_sight, gun_reach
         hexes = sorted({h for e in st.units.values() if e.alive and e.side != u.side for h in e.hexes})
         for h in hexes:
             target = enemy_target(st, u, h)
@@ -410,7 +410,7 @@ def _fire_targets(sc, st, u, front_only: bool) -> list[tuple[str, str]]:
 
 
 def _attack_targets(sc, st, u) -> list[tuple[str, str]]:
-    from engine.tacw.melee import check_attack
+    from engine.tacw.close_combat.melee import check_attack
     out = []
     for h in _front_hexes(sc, u):
         try:
@@ -425,7 +425,7 @@ def _path_choices(sc, st, unit, head: str) -> list[tuple[str, str]]:
     """The next steps of `unit`'s path after `head`, each tried on a dry run with the engine's
     own step checks (TACW §6.2, §7.1): front hexes, facings, about, wheels, steps back, a
     pistol, a hedgehog, with the MP spent so far. A head the engine refuses is shown as such."""
-    from engine.tacw import movement as mv
+    from engine.tacw.movement import move as mv
     words_ = head.split()
     wanted = None                           # the head ends with a keyword that needs its argument
     if words_ and words_[-1].lower() in ("face", "wheel", "back", "pistol"):
@@ -480,7 +480,7 @@ def _path_choices(sc, st, unit, head: str) -> list[tuple[str, str]]:
 def _leader_path(sc, st, side, ld, head: str) -> list[tuple[str, str]]:
     """Hexes next to where the leader's path so far ends; each checked with the engine's own
     leader move on a copy when it can be (TACW §5.1.2, §5.2.2)."""
-    from engine.tacw import movement as mv
+    from engine.tacw.movement import move as mv
     path = [w for w in head.split() if w in sc.grid]
     pos = path[-1] if path else ld.hex
     out, checked = [], []
@@ -498,7 +498,7 @@ def _leader_path(sc, st, side, ld, head: str) -> list[tuple[str, str]]:
 
 def _leader_units(sc, st, side, ld, action: str) -> list[tuple[str, str]]:
     """Your units stacked with or next to the Army Commander, for his rally/reform (TACW §12.3)."""
-    from engine.tacw.recovery import rally_check, reform_plan
+    from engine.tacw.morale.recovery import rally_check, reform_plan
     out = []
     for u in st.units.values():
         if not u.alive or u.side != side or ld.hex is None:
@@ -533,12 +533,12 @@ def tacw_completions(loaded: LoadedGame, side: str | None, kind: str, prefix: st
         action = {"piece": "move", "actor": "face", "firer": "fire", "salvo_unit": "fire"}[kind]
         units = _able(sc, st, side, action)
         if kind in ("firer", "salvo_unit"):   # cavalry fires its pistols in a move (TACW §9.2)
-            from engine.tacw.fire import cannot_fire
+            from engine.tacw.fire.small_arms import cannot_fire
             shots = ("heavy",) if kind == "salvo_unit" else ("heavy", "light", "artillery")
             units = [u for u in units if u.kind in shots and cannot_fire(st, u) is None]
         out = [(_unit_label(sc, u), u.id) for u in units]
     elif kind == "unit":                      # /rally: Shaken or Broken units (TACW §12.2.4)
-        from engine.tacw.recovery import rally_check
+        from engine.tacw.morale.recovery import rally_check
         out = []
         for u in _able(sc, st, side, "rally"):
             try:
@@ -547,7 +547,7 @@ def tacw_completions(loaded: LoadedGame, side: str | None, kind: str, prefix: st
                 continue
             out.append((_unit_label(sc, u), u.id))
     elif kind == "reformer":
-        from engine.tacw.recovery import reform_plan
+        from engine.tacw.morale.recovery import reform_plan
         needs, others = [], []
         for u in _able(sc, st, side, "reform"):
             if u.kind in ("artillery", "wagon"):
@@ -631,11 +631,11 @@ def tacw_completions(loaded: LoadedGame, side: str | None, kind: str, prefix: st
         out = [(f"{ld.name} ({'Army' if ld.role == 'ac' else 'Wing'} Commander) {ld.hex}", ld.id)
                for ld in st.leaders.values() if ld.side == side and ld.status == "active" and ld.hex]
     elif kind == "enter_unit":                # /enter: units waiting off the map (D123)
-        from engine.tacw.battle_rules import waiting_units
+        from engine.tacw.battles.orders import waiting_units
         out = [(f"{st.units[uid].name}: enters at {rf.hex} from turn {rf.turn}", uid)
                for uid, rf in sorted(waiting_units(sc, st, side).items())]
     elif kind == "boat_hex":                  # /boatbridge: the Lambourn hexes (D108)
-        from engine.tacw.newbury_rules import params
+        from engine.tacw.battles.second_newbury import params
         p = params(sc, "boat_bridge") or {}
         out = [(h, h) for h in p.get("hexes", [])] if p.get("side") == side else []
     elif kind == "leader_target":

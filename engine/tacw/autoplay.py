@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.core import facing as F
 from engine.core.game import Game, script_text, try_command
 
-from .geometry import unit_arcs
-from .state import TacwState, Unit
+from engine.tacw.geometry import unit_arcs
+from engine.tacw.state import TacwState, Unit
 
 
 _try = try_command

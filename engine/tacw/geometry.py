@@ -6,7 +6,7 @@ from collections import deque
 
 from engine.core import facing as F
 
-from .state import Leader, TacwState, Unit
+from engine.tacw.state import Leader, TacwState, Unit
 
 
 def unit_arcs(sc, u: Unit) -> dict[str, list[str]]:
@@ -121,5 +121,5 @@ def command_distance(sc, st: TacwState, unit: Unit, hexes: list[str]) -> int | N
 def line_of_sight(sc, st: TacwState, firer: Unit, src: str, dst: str) -> tuple[bool, str]:
     """§9.10: the one line-of-sight rule (friendly units block, enemy units do not, §9.10.1),
     written in `artillery.fire_line_of_sight`, the only fire that reaches beyond one hex."""
-    from .artillery import fire_line_of_sight
+    from engine.tacw.fire.artillery import fire_line_of_sight
     return fire_line_of_sight(sc, st, firer, src, dst)

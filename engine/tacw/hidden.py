@@ -31,13 +31,13 @@ PRIVATE_VERB = "boatbridge"
 
 def _secret_boat(state: Any) -> str:
     """The boat bridge's hex while only its owner knows it, else ''."""
-    from .newbury_rules import boat_bridge_hex
+    from engine.tacw.battles.second_newbury import boat_bridge_hex
     recorded = boat_bridge_hex(state, secret=True)
     return recorded if recorded and not boat_bridge_hex(state) else ""
 
 
 def _owner(scenario: Any) -> str | None:
-    from .newbury_rules import params
+    from engine.tacw.battles.second_newbury import params
     try:
         return (params(scenario, "boat_bridge") or {}).get("side")
     except Exception:           # a scenario without special rules

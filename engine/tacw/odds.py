@@ -30,8 +30,8 @@ Decisions (HERALD, for this what-if):
 """
 from __future__ import annotations
 
-from . import tables
-from .sequence import ORDER_NAMES
+from engine.tacw import tables
+from engine.tacw.sequence.activation import ORDER_NAMES
 
 ASKABLE = {
     "fire": "fire <unit> <hex>: musket, pistol or artillery fire, with the Reaction Fire it draws (§9)",
@@ -85,7 +85,7 @@ def frozen(purpose: str) -> bool:
 def refusal(sc, state, side: str, cmd) -> str | None:
     """Second Newbury special rule 5: no what-if by the other side while a move of the secret
     boat bridge's owner, halted by an interrupt, may walk onto it."""
-    from . import newbury_rules as nb
+    from engine.tacw.battles import second_newbury as nb
     boat = nb.data(state).get("boat") or {}
     owner = (nb.params(sc, "boat_bridge") or {}).get("side")
     if not boat.get("hex") or boat.get("revealed") or owner is None or side == owner:

@@ -10,8 +10,14 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
 
-from . import choices, policies, sequence, victory
-from .state import SIDES, TacwState
+from engine.tacw import victory
+
+from engine.tacw.sequence import choices as choices
+
+from engine.tacw.sequence import policies as policies
+
+from engine.tacw.sequence import activation as sequence
+from engine.tacw.state import SIDES, TacwState
 
 VERBS = {
     "activate": "activate <wing>: activate a wing of the tier precedence calls (TACW §3.2, §4.2)",
@@ -83,7 +89,7 @@ def _close_combat_first(sc, st, stream) -> tuple[list[Event], bool]:
     Returns the events and whether a decision now waits (then nothing more happens)."""
     if st.activation.step == "continuation":
         return [], False
-    from . import melee
+    from engine.tacw.close_combat import melee as melee
     attacks = melee.designations(st)
     if st.pending and st.pending.get("kind") == "close_combat":
         st.pending = None
@@ -113,7 +119,7 @@ def do_stop(sc, st, side, cmd, stream):
 
 # The standing policies that answer interrupts, with the default each starts at (DESIGN:
 # pending decisions; TACW §4.4, §7.4, §7.5, §9.7, §10.2, §10.3, §10.4). Scoped policies (for a
-# wing or a unit) and the one lookup every rule uses are in policies.py.
+# wing or a unit) and the one lookup every rule uses are in sequence/policies.py.
 POLICY_DEFAULTS = policies.POLICY_DEFAULTS
 
 
@@ -145,7 +151,7 @@ def do_policy(sc, st, side, cmd, stream):
 def _answer_choice(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwState, list[Event]]:
     """§10.4, §10.4.6-§10.4.8, §12.4: the owner answers a choice (`retreat <hex>` or
     `choose <option>`); the command that stopped to ask is replayed from the same state with the
-    same dice and every answer given so far (choices.py, HERALD D93)."""
+    same dice and every answer given so far (sequence/choices.py, HERALD D93)."""
     p = state.pending
     section = (p or {}).get("section", "TACW §10.4")
     if not p or "replay" not in p or choices.ANSWER_VERB.get(p["kind"]) != cmd.verb:
@@ -168,7 +174,7 @@ def _answer_choice(sc, state: TacwState, side: str, cmd: Command) -> tuple[TacwS
 def _ask_choice(state: TacwState, side: str, cmd: Command, answers: list[str] | None,
                 need: "choices.NeedChoice") -> tuple[TacwState, list[Event]]:
     """The command stopped for an owner's choice: nothing of it happened; the state only records
-    the question and how to replay the command once it is answered (choices.py)."""
+    the question and how to replay the command once it is answered (sequence/choices.py)."""
     st = state.copy()
     st.pending = {"kind": need.kind, "side": need.side, "unit": need.unit_id, "options": need.options,
                   "labels": need.labels, "prompt": need.prompt, "section": need.section,
@@ -195,7 +201,7 @@ HANDLERS = {"activate": do_activate, "pass": do_pass, "bypass": do_bypass, "chan
             "close": do_close, "continue": do_continue, "stop": do_stop, "policy": do_policy,
             "resign": do_resign}
 ANY_TIME = {"policy", "resign", "bypass"}
-DEPLOYMENT_VERBS = {"deploy", "assign"}     # the deployment phase (deployment.py)
+DEPLOYMENT_VERBS = {"deploy", "assign"}     # the deployment phase (sequence/deployment.py)
 CHOICE_VERBS = {"retreat": "retreat <hex> [<hex>...]: answer where your unit retreats or routs, hex by hex "
                            "(TACW §10.4, §12.4)",
                 "choose": "choose <option>: answer an advance choice (TACW §10.4.6-§10.4.8)"}
@@ -208,7 +214,8 @@ def register(verb: str, handler, usage: str) -> None:
     VERBS[verb] = usage
 
 
-ACTION_MODULES = ("movement", "fire", "melee", "recovery", "deployment", "specials", "battle_rules")
+ACTION_MODULES = ("movement.move", "fire.small_arms", "close_combat.melee", "morale.recovery",
+                  "sequence.deployment", "battles.specials", "battles.orders")
 _loaded = False
 
 
@@ -229,9 +236,9 @@ def load_action_modules() -> None:
 
 def apply(sc, state: TacwState, side: str, cmd: Command,
           answers: list[str] | None = None) -> tuple[TacwState, list[Event]]:
-    """Apply one command; `answers` are the owner's choices already given for it (choices.py)."""
+    """Apply one command; `answers` are the owner's choices already given for it (sequence/choices.py)."""
     load_action_modules()
-    from .newbury_rules import scenario_view    # Second Newbury: the boat bridge, turn limit, axes
+    from engine.tacw.battles.second_newbury import scenario_view    # Second Newbury: the boat bridge, turn limit, axes
     sc = scenario_view(sc, state, side, cmd.verb)
     if side not in SIDES:
         raise Illegal(f"'{side}' is not a side of this battle (royalist, parliament)")

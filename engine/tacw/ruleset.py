@@ -5,11 +5,11 @@ from engine.core.commands import Command
 from engine.core.game import register
 from engine.core.pending import Answer, PendingDecision
 
-from . import rules
-from .scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
-from .sequence import ORDER_NAMES, next_to_activate
-from .setup import new_state
-from .state import SIDES, TacwState
+from engine.tacw import rules
+from engine.tacw.scenario.schema import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
+from engine.tacw.sequence.activation import ORDER_NAMES, next_to_activate
+from engine.tacw.setup import new_state
+from engine.tacw.state import SIDES, TacwState
 
 
 DEPLOY_KINDS = ("deploy_unit", "deploy_hex", "deploy_facing", "brigade", "pool_wing")
@@ -63,8 +63,8 @@ class TacwRuleset:
         """Each side's (outcome, score, detail) in a finished battle (TACW Victory Determination;
         see `campaign_terms`). The detail carries both sides' VP as counted at the end and the
         side's VP difference, the `tiebreak`."""
-        from .tables import VICTORY_LEVEL_NAMES
-        from .victory import victory_points
+        from engine.tacw.tables import VICTORY_LEVEL_NAMES
+        from engine.tacw.victory import victory_points
         vp = {s: sum(v.values()) for s, v in victory_points(scenario, state).items()}
         resigned = "resigns" in (state.result or "")
         key = "" if resigned else scenario.victory_level(vp["parliament"] - vp["royalist"])
@@ -108,7 +108,7 @@ class TacwRuleset:
             name = state.wings[opt].name if opt in state.wings else (
                 state.units[opt].name if opt in state.units else p.get("labels", {}).get(opt, opt))
             answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))
-        if p["kind"] not in ("retreat", "advance"):   # an owner's choice has no "no" (choices.py)
+        if p["kind"] not in ("retreat", "advance"):   # an owner's choice has no "no" (sequence/choices.py)
             answers.append(Answer("No", f"{verb} none"))
         what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction", "intercept": "intercept",
                 "reaction_move": "react", "reaction_attack": "attack in reaction",
@@ -121,7 +121,7 @@ class TacwRuleset:
 
     # What each interrupt's default policy does (bypass never, reaction fire auto, reaction
     # movement never, interception never, reaction attacks never): applied when a deadline passes.
-    # Policies set for a wing or a unit (policies.py, D91) only decide who is in the decision
+    # Policies set for a wing or a unit (sequence/policies.py, D91) only decide who is in the decision
     # (the wings or units on "ask"); a lapsed decision gets this same answer for all of them.
     DEFAULT_ANSWERS = {"bypass": "bypass none", "reaction_fire": "react all",
                        "reaction_move": "react_move none", "intercept": "intercept pass",
@@ -139,8 +139,8 @@ class TacwRuleset:
     def to_act(self, state: TacwState) -> str | None:
         if state.phase == "over":
             return None
-        if state.phase == "deployment":          # both deploy, in either order (deployment.py)
-            from .deployment import deploying
+        if state.phase == "deployment":          # both deploy, in either order (sequence/deployment.py)
+            from engine.tacw.sequence.deployment import deploying
             return next(iter(deploying(state)), None)
         if state.pending:
             return state.pending["side"]
@@ -155,7 +155,7 @@ class TacwRuleset:
         return TacwState.from_dict(d)
 
     def status(self, scenario, state: TacwState, viewer: str | None = None) -> str:
-        from .newbury_rules import scenario_view    # Second Newbury: optional turn limits
+        from engine.tacw.battles.second_newbury import scenario_view    # Second Newbury: optional turn limits
         scenario = scenario_view(scenario, state, public=True)
         lines = [f"**{scenario.title}** · turn {state.turn}/{scenario.turns} · phase {state.phase}"]
         if state.phase == "over":
@@ -166,7 +166,7 @@ class TacwRuleset:
             lines.append(f"{side.title()}: " + ", ".join(
                 f"{w.name} ({ORDER_NAMES[w.order]}{', done' if w.done else ''})" for w in wings))
         if state.phase == "deployment":
-            from .deployment import deploying
+            from engine.tacw.sequence.deployment import deploying
             lines.append("Deployment phase: " + ", ".join(f"**{s.title()}**" for s in deploying(state))
                          + " still deploying (`deploy`, `assign`, `deploy done`)")
         if state.pending:
@@ -185,8 +185,8 @@ class TacwRuleset:
                     context: dict | None = None) -> list[tuple[str, str]]:
         prefix = prefix.lower()
         out: list[tuple[str, str]] = []
-        if kind in DEPLOY_KINDS:                 # the deployment phase (deployment.py)
-            from .deployment import completions
+        if kind in DEPLOY_KINDS:                 # the deployment phase (sequence/deployment.py)
+            from engine.tacw.sequence.deployment import completions
             out = completions(scenario, state, side, kind, context or {})
         elif kind == "wing":
             out = [(f"{w.name} ({ORDER_NAMES[w.order]})", w.id) for w in state.wings.values()

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.core.commands import Command
 
-from .state import TacwState
+from engine.tacw.state import TacwState
 
 # verbs that act for the whole side even while one of its wings is active
 SIDE_VERBS = frozenset({"pass", "resign", "halt"})

@@ -1,20 +1,20 @@
 """A new This Accursed Civil War game from a scenario: the opening TacwState.
 
-The scenario (engine.tacw.scenario) fixes the map and the order of battle; this builds what
+The scenario (engine.tacw.scenario.schema) fixes the map and the order of battle; this builds what
 changes during play: units at their setup hexes and facings, leaders placed (Victory
 Determination, "Piazzamento dei comandanti": a leader without a fixed hex starts with a unit),
 wings on their historical orders (or the orders given, for a "free orders" game), turn 1 at the
 Initiative phase (§3.1), and the chosen optional rules recorded in `state.options`. A scenario
-set up by areas (free setup) starts in the deployment phase instead (deployment.py).
+set up by areas (free setup) starts in the deployment phase instead (sequence/deployment.py).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from . import scenario_special as special
-from .scenario import OptionalRule, Scenario, ScenarioError, load_scenario
-from .state import ORDERS, Leader, TacwState, Unit, Wing
+from engine.tacw.battles import special_data as special
+from engine.tacw.scenario.schema import OptionalRule, Scenario, ScenarioError, load_scenario
+from engine.tacw.state import ORDERS, Leader, TacwState, Unit, Wing
 
 
 def _chosen_rules(scenario: Scenario,
@@ -71,7 +71,7 @@ def new_state(scenario: Scenario | str, seed: int | str,
     if isinstance(scenario, str):
         scenario = load_scenario(scenario)
     rules = _chosen_rules(scenario, options)
-    # Battle special rules (scenario_special.py): exactly one option of a setup choice (Marston
+    # Battle special rules (battles/special_data.py): exactly one option of a setup choice (Marston
     # Moor's York contingent, the first by default); units left out, or waiting off the map to
     # enter (D123); units in play only with their optional rule (Naseby's optional guns, D117).
     chosen, _ = special.resolve_choice(scenario, [r.id for r in rules])
@@ -119,9 +119,9 @@ def new_state(scenario: Scenario | str, seed: int | str,
             effects["fire_modifier"] = r.fire_modifier
         state.options[r.id] = effects
     if scenario.free_setup:                 # setup by areas: the deployment phase comes first
-        from .deployment import begin
+        from engine.tacw.sequence.deployment import begin
         begin(scenario, state)
-    from .newbury_rules import setup_state      # Second Newbury: detached forces, attack axes,
+    from engine.tacw.battles.second_newbury import setup_state      # Second Newbury: detached forces, attack axes,
     setup_state(scenario, state)                # victory hexes' first holder, the boat bridge
     return state
 

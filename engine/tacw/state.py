@@ -147,7 +147,7 @@ class TacwState(GameState):
     policies: dict[str, dict[str, Any]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)   # optional rules chosen
     last_action: dict[str, Any] = field(default_factory=dict)
-    # free setup (deployment.py): {"done": [sides], "with": {leader: unit}} while deploying
+    # free setup (sequence/deployment.py): {"done": [sides], "with": {leader: unit}} while deploying
     deployment: dict[str, Any] = field(default_factory=dict)
     winner: str | None = None
     result: str = ""

@@ -711,7 +711,7 @@ def __getattr__(name: str) -> Any:
     """Names defined in tables_combat.py are reachable here too (PEP 562), in any import order."""
     if name.startswith("__"):
         raise AttributeError(name)
-    from . import tables_combat
+    from engine.tacw import tables_combat
     try:
         return getattr(tables_combat, name)
     except AttributeError:

@@ -18,7 +18,7 @@ from math import ceil, floor
 
 from engine.core.events import Modifier
 
-from .tables import DieTable, ModifierRule, Row, terrain_close_combat_modifier, terrain_fire_modifier
+from engine.tacw.tables import DieTable, ModifierRule, Row, terrain_close_combat_modifier, terrain_fire_modifier
 
 __all__ = [
     "FireResult", "MISS", "HIT_1", "HIT_2", "FH", "FH_MC",

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from engine.core.events import Event
 
-from . import scenario_special as special
-from . import tables
-from .state import TacwState
+from engine.tacw.battles import special_data as special
+from engine.tacw import tables
+from engine.tacw.state import TacwState
 
 
 def victory_points(sc, st: TacwState) -> dict[str, dict[str, int]]:
@@ -35,7 +35,7 @@ def victory_points(sc, st: TacwState) -> dict[str, dict[str, int]]:
         if ld.status == "dead" and not ld.generic:
             add(st.other(ld.side), "leaders eliminated", tables.leader_elimination_vp(ld.role, ld.special))
     # Second Newbury special rule 2: a victory hex scores for its LAST occupant (newbury_rules)
-    from .newbury_rules import last_occupants
+    from engine.tacw.battles.second_newbury import last_occupants
     last = last_occupants(sc, st)
     for vh in getattr(sc, "victory_hexes", []) or []:
         # gun markers (disabled or captured, §9.9.9) hold nothing (First Newbury's Round Hill)

@@ -6,7 +6,7 @@ TACW is not offered by /game new yet (`TacwRuleset.playable = False`), so the ga
 through the service, as in test_decisions.py."""
 from __future__ import annotations
 
-from engine.tacw.scenario import SCENARIO_DIR
+from engine.tacw.scenario.schema import SCENARIO_DIR
 from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID, Driver, png_size
 from tests.bot.test_schema import tree_payload, validate_payload
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from engine.tacw.scenario import SCENARIO_DIR as TACW_DIR
+from engine.tacw.scenario.schema import SCENARIO_DIR as TACW_DIR
 from tests.bot.conftest import TEST_SCENARIO
 from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, STRING, fake_discord_rest,
                                interaction_payload, invoke, next_id, option, png_size)

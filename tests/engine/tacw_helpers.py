@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from engine.tacw.scenario import parse_scenario
+from engine.tacw.scenario.schema import parse_scenario
 from engine.tacw.setup import new_state
 from engine.tacw import rules
 from engine.core.commands import parse

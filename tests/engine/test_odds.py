@@ -397,8 +397,8 @@ def test_tacw_a_horizon_keeps_exact_odds_of_the_first_dice_and_names_what_follow
 
 
 def test_tacw_second_newbury_no_what_if_while_a_secret_boat_bridge_move_is_halfway():
-    from engine.tacw import newbury_rules
-    from engine.tacw.movement import SUSPENDED
+    from engine.tacw.battles import second_newbury as newbury_rules
+    from engine.tacw.movement.move import SUSPENDED
     from .test_tacw_second_newbury import BOAT, SC, go, opened
     st = opened()
     st, _ = go(st, P, f"boatbridge {BOAT}")

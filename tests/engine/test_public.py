@@ -13,7 +13,7 @@ from engine.core.public import SECRET, public_command, redact
 
 def newbury():
     from engine.tacw import rules
-    from engine.tacw.scenario import load_scenario
+    from engine.tacw.scenario.schema import load_scenario
     from engine.tacw.setup import new_state
     sc = load_scenario("second-newbury")
     st, _ = rules.start(sc, new_state(sc, 1))

@@ -331,7 +331,7 @@ def test_redaction_drops_hidden_keys_and_secret_strings():
 def test_tacw_boat_bridge_is_secret_in_explanations_until_revealed():
     """Second Newbury special rule 5 (D108): engine/tacw/hidden.py names the secret hex."""
     from engine.tacw import hidden, rules
-    from engine.tacw.scenario import load_scenario
+    from engine.tacw.scenario.schema import load_scenario
     from engine.tacw.setup import new_state
     tacw = get_ruleset("tacw")
     sc = load_scenario("second-newbury")

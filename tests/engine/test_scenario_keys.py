@@ -10,7 +10,7 @@ import pytest
 
 from engine.battlecry.scenario import SCENARIO_DIR, ScenarioError, load_scenario, parse_scenario
 from engine.core.scenario_files import check_keys, key_line, key_lines
-from engine.tacw.scenario_parse import _keys as tacw_keys
+from engine.tacw.scenario.parse import _keys as tacw_keys
 
 SHILOH = (SCENARIO_DIR / "shiloh.toml").read_text(encoding="utf-8")
 
@@ -142,7 +142,7 @@ def test_check_keys_plain_message_is_tacws():
 
 
 def test_tacw_keys_message_is_unchanged():
-    from engine.tacw.scenario import ScenarioError as TacwError
+    from engine.tacw.scenario.schema import ScenarioError as TacwError
     with pytest.raises(TacwError) as err:
         tacw_keys({"moral": 3, "side": "royalist"}, {"side", "morale"}, "e.toml [e] units[2]")
     assert str(err.value) == "e.toml [e] units[2]: unknown key(s) moral (known: morale, side)"

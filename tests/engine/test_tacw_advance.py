@@ -6,7 +6,7 @@ into 0405 enters its rear.
 """
 from __future__ import annotations
 
-from engine.tacw import retreat
+from engine.tacw.close_combat import retreat as retreat
 
 from .test_tacw_melee import BASE, P, R, assault, cav, heavy, keep_pistols, pos
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core.dice import DiceStream
-from engine.tacw import choices, retreat
+from engine.tacw.sequence import choices as choices
+from engine.tacw.close_combat import retreat as retreat
 from engine.tacw.ruleset import TACW
 
 from . import test_tacw_fire as tf

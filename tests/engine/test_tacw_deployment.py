@@ -1,4 +1,4 @@
-"""TACW free setups (engine/tacw/deployment.py, the schema in scenario.py / scenario_free.py):
+"""TACW free setups (engine/tacw/sequence/deployment.py, the schema in scenario.py / scenario_free.py):
 the scenario keys and their validation, the deployment phase and its three commands (`deploy`,
 `assign`, `deploy done`), every refusal with its rule, the cavalry pools, the leaders' places,
 the bot's completions, and replay.
@@ -13,9 +13,10 @@ import pytest
 from engine.core.commands import parse
 from engine.core.errors import CannotParse, Illegal
 from engine.core.game import Game
-from engine.tacw import deployment, rules
+from engine.tacw import rules
+from engine.tacw.sequence import deployment as deployment
 from engine.tacw.ruleset import TACW
-from engine.tacw.scenario import ScenarioError, load_scenario, parse_scenario
+from engine.tacw.scenario.schema import ScenarioError, load_scenario, parse_scenario
 from engine.tacw.setup import new_state
 from tests.engine.tacw_helpers import refused, scenario_text
 

@@ -13,8 +13,8 @@ import pytest
 
 from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
-from engine.tacw.artillery import fire_line_of_sight
-from engine.tacw.fire import pistol_fire, reaction_fire
+from engine.tacw.fire.artillery import fire_line_of_sight
+from engine.tacw.fire.small_arms import pistol_fire, reaction_fire
 
 from .tacw_helpers import Position, refused
 

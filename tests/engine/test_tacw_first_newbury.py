@@ -15,9 +15,10 @@ from PIL import Image
 from engine.core.errors import Illegal
 from engine.core.facing import double_facings, vertex_index
 from engine.core.game import Game
-from engine.tacw import deployment, victory
-from engine.tacw.scenario import load_scenario
-from engine.tacw.scenario_parse import setup_stack_problem
+from engine.tacw import victory
+from engine.tacw.sequence import deployment as deployment
+from engine.tacw.scenario.schema import load_scenario
+from engine.tacw.scenario.parse import setup_stack_problem
 
 R, P = "royalist", "parliament"
 SEED = 11

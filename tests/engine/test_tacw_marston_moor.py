@@ -18,8 +18,8 @@ from engine.core.errors import Illegal
 from engine.core.facing import double_facings
 from engine.tacw import rules
 from engine.tacw.geometry import in_command
-from engine.tacw.scenario import SCENARIO_DIR, ScenarioError, load_scenario, parse_scenario
-from engine.tacw.scenario_special import special_of
+from engine.tacw.scenario.schema import SCENARIO_DIR, ScenarioError, load_scenario, parse_scenario
+from engine.tacw.battles.special_data import special_of
 from engine.tacw.setup import new_state
 from engine.tacw.tables import MARSTON_MOOR_AC_TABLE
 
@@ -491,7 +491,7 @@ def test_scripted_opening_two_full_turns():
 
 def test_a_stacked_army_commander_counts_in_a_morale_check_only_for_his_colour(sc):
     """HERALD D120 through morale.stacked_leader: Manchester (red) adds nothing to a green unit."""
-    from engine.tacw.morale import stacked_leader
+    from engine.tacw.morale.checks import stacked_leader
     sc, st, _ = game()
     green, red = st.units["p-v-lumsden"], st.units["p-manchester-foot"]
     st.leaders["manchester"].hex = green.hexes[0]
@@ -504,8 +504,8 @@ def test_a_stacked_army_commander_counts_in_a_morale_check_only_for_his_colour(s
 def test_a_fallen_allied_army_commander_is_replaced_by_his_own_senior_wing_commander(sc):
     """The book names a senior WC per Allied AC (Lumsden for Leven, Cromwell for Manchester,
     T. Fairfax for F. Fairfax); §5.3.5 as Herald reads it (R7) puts him in the AC's place."""
-    from engine.tacw import endturn
-    from engine.tacw.scenario_special import senior_wc_of
+    from engine.tacw.sequence import endturn as endturn
+    from engine.tacw.battles.special_data import senior_wc_of
     assert [senior_wc_of(sc, sc.leader(a)) for a in ("leven", "manchester", "f-fairfax", "rupert")] == \
         ["lumsden", "cromwell", "t-fairfax", "goring"]
     sc, st, _ = game()

@@ -15,7 +15,10 @@ import pytest
 
 from engine.core import facing as F
 from engine.core.dice import DiceStream
-from engine.tacw import endturn, melee, retreat, victory
+from engine.tacw import victory
+from engine.tacw.sequence import endturn as endturn
+from engine.tacw.close_combat import melee as melee
+from engine.tacw.close_combat import retreat as retreat
 
 from .tacw_helpers import Position, refused
 

@@ -17,8 +17,9 @@ import pytest
 
 from engine.core.errors import Illegal
 from engine.core.events import Event
-from engine.tacw import movement, rules
-from engine.tacw.scenario import map_grid
+from engine.tacw import rules
+from engine.tacw.movement import move as movement
+from engine.tacw.scenario.schema import map_grid
 
 from .tacw_helpers import Position
 
@@ -96,7 +97,7 @@ def fakes(monkeypatch):
     """Movement's calls into the fire and close-combat rules go to recording fakes, so these
     tests roll only the dice of movement itself (interception, hedgehog morale checks)."""
     fire, melee = FakeFire(), FakeMelee()
-    fmod, mmod = _module("fire", monkeypatch), _module("melee", monkeypatch)
+    fmod, mmod = _module("fire.small_arms", monkeypatch), _module("close_combat.melee", monkeypatch)
     for name in ("reaction_fire", "react_one", "pistol_fire"):
         monkeypatch.setattr(fmod, name, getattr(fire, name), raising=False)
     monkeypatch.setattr(mmod, "immediate_close_combat", melee.immediate_close_combat, raising=False)

@@ -16,10 +16,11 @@ import pytest
 from engine.core.commands import parse
 from engine.core.errors import Illegal
 from engine.core.facing import double_facings
-from engine.tacw import melee, rules, victory
+from engine.tacw import rules, victory
+from engine.tacw.close_combat import melee as melee
 from engine.tacw.geometry import in_command
-from engine.tacw.scenario import SCENARIO_DIR, ScenarioError, load_scenario, parse_scenario
-from engine.tacw.scenario_special import special_of
+from engine.tacw.scenario.schema import SCENARIO_DIR, ScenarioError, load_scenario, parse_scenario
+from engine.tacw.battles.special_data import special_of
 from engine.tacw.setup import new_state
 
 R, P = "royalist", "parliament"
@@ -381,8 +382,8 @@ def test_scripted_opening_two_full_turns():
 def test_a_lone_wagon_is_no_target_and_stacks_only_with_one_single_hex_unit(sc):
     """HERALD D115: never fired at (fire.combat_units_at); it stacks like a gun with one
     single-hex foot or horse unit (stacking.stack_problem / final_stack_problem)."""
-    from engine.tacw.fire import enemy_target
-    from engine.tacw.stacking import final_stack_problem, stack_problem
+    from engine.tacw.fire.small_arms import enemy_target
+    from engine.tacw.movement.stacking import final_stack_problem, stack_problem
     sc, st = _wagon_game()
     rupert = st.units["r-rupert"]
     assert enemy_target(st, rupert, "3915") is None                   # the lone wagon

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import CannotParse, Illegal
-from engine.tacw import melee
-from engine.tacw.fire import reaction_fire
-from engine.tacw.policies import policy
+from engine.tacw.close_combat import melee as melee
+from engine.tacw.fire.small_arms import reaction_fire
+from engine.tacw.sequence.policies import policy
 
 from . import test_tacw_fire as tf
 from . import test_tacw_melee as tm

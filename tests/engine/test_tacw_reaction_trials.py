@@ -11,7 +11,7 @@ import pytest
 from engine.core import facing as F
 from engine.core.dice import WHAT_IF
 from engine.core.odds import what_if
-from engine.tacw import reactions
+from engine.tacw.movement import reactions as reactions
 from engine.tacw.ruleset import TACW
 
 from .tacw_helpers import Position

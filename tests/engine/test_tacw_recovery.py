@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import Illegal
-from engine.tacw import fire
+from engine.tacw.fire import small_arms as fire
 
 from .tacw_helpers import Position, refused
 
@@ -294,13 +294,13 @@ def test_5_1_2_only_the_army_commander():
 def test_edgehill_one_pistol_option_reloads_to_one_shot_only():
     """Edgehill optional rule: Royalist cavalry has one pistol shot instead of two; a Reform
     (§9.8.4) reloads it to that one shot, never to two."""
-    from engine.tacw.scenario import load_scenario
+    from engine.tacw.scenario.schema import load_scenario
     from engine.tacw.setup import new_state
     st = new_state(load_scenario("edgehill"), 1, options=["royalist_cavalry_one_pistol"])
     cav = st.units["r-rupert"]
     assert cav.pistols == cav.max_pistols == 1
     assert st.units["p-ramsey"].pistols == st.units["p-ramsey"].max_pistols == 2
-    from engine.tacw.recovery import reform_plan
+    from engine.tacw.morale.recovery import reform_plan
     cav.pistols = 0
     assert reform_plan(cav, "reload")[2] == {"pistols": 1}
     cav.pistols = 1

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine.core.facing import double_facings, vertex_index
-from engine.tacw.scenario import (
+from engine.tacw.scenario.schema import (
     GUN_CLASSES, ScenarioError, list_scenarios, load_scenario, parse_scenario,
 )
 from engine.tacw.setup import new_state, option_modifiers
@@ -575,7 +575,7 @@ def test_unknown_scenario():
 
 def test_r19_a_wing_the_scenario_does_not_mark_is_cavalry_when_its_cavalry_outnumbers_its_foot():
     """§4.3.3, §4.4.4, §5.7.3 "cavalry wing" (digest R19): the scenario's word, else the count."""
-    from engine.tacw.scenario import parse_scenario as parse
+    from engine.tacw.scenario.schema import parse_scenario as parse
     from .tacw_helpers import scenario_text
 
     def wing_flags(r_cavalry, units):

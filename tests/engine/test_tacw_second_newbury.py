@@ -16,9 +16,11 @@ import pytest
 from engine.core.commands import parse
 from engine.core.errors import CannotParse, Illegal
 from engine.core.facing import double_facings, vertex_index
-from engine.tacw import deployment, newbury_rules, rules, tables
+from engine.tacw import rules, tables
+from engine.tacw.sequence import deployment as deployment
+from engine.tacw.battles import second_newbury as newbury_rules
 from engine.tacw.ruleset import TACW
-from engine.tacw.scenario import SCENARIO_DIR, ScenarioError, list_scenarios, load_scenario, parse_scenario
+from engine.tacw.scenario.schema import SCENARIO_DIR, ScenarioError, list_scenarios, load_scenario, parse_scenario
 from engine.tacw.setup import new_state
 from engine.tacw.victory import victory_points
 
@@ -565,7 +567,7 @@ def test_retreats_routs_and_advances_respect_the_castle_and_the_bridges():
     """Rules 1 and 4 say "enter" and "occupy" whatever moves the unit (HERALD, newbury_rules.
     closed_hexes): a retreat, rout or advance after combat never enters the enemy's castle, and a
     double never ends on a bridge."""
-    from engine.tacw import retreat
+    from engine.tacw.close_combat import retreat as retreat
     st = opened()
     for uid in ("r-boys-musketeers", "r-boys-sakers"):       # the garrison steps out: the castle is empty
         put(st, uid, ["2223"], "E")
@@ -586,7 +588,7 @@ def test_manchesters_wing_routs_toward_clay_hill_not_the_sides_edge():
     """§12.4 with [map.wing_edges] (Herald completion): Manchester's wing came from Clay Hill (the
     sheet's bottom edge) and routs back there; the rest of Parliament routs to the top edge."""
     from engine.core.dice import DiceStream
-    from engine.tacw import retreat
+    from engine.tacw.close_combat import retreat as retreat
     st = opened()
     view = newbury_rules.scenario_view(SC, st, public=True)
     put(st, "p-waller", ["2330"], "NW")

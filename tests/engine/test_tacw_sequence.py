@@ -218,7 +218,7 @@ def test_policies_are_shown_on_request_and_give_the_deadline_answer():
 
 def test_tacw_5_3_5_dead_army_commander_replaced_by_the_senior_wing_commander():
     from engine.core.dice import DiceStream
-    from engine.tacw.endturn import marker_removal
+    from engine.tacw.sequence.endturn import marker_removal
     g = Game.new("tacw", "edgehill", 5)
     st = g.state.copy()
     king = st.leaders["charles"]

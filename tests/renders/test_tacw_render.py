@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine.core.facing import double_facings
-from engine.tacw.scenario import load_scenario
+from engine.tacw.scenario.schema import load_scenario
 from engine.tacw.setup import new_state
 from engine.tacw.state import Activation
 from renders import tacw

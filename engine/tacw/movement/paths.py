@@ -5,7 +5,7 @@ cavalry + light infantry stack of §8.2.1), and one step at a time -- advancing 
 forming a hedgehog (§6.3.2), a cavalry pistol shot (§9.2) -- with its terrain and hexside costs
 (§7.1.2) and formation hits (§7.3), which are applied when the move ends (§7.3.1).
 
-`movement.py` walks a whole move with these (and the interrupts between steps); `reactions.py`
+`movement/move.py` walks a whole move with these (and the interrupts between steps); `movement/reactions.py`
 uses them for reaction moves. A move's walk is a JSON-ready dict, `ctx` (`new_ctx`).
 
 HERALD readings where the text is silent (sections of the Italian rulebook):
@@ -30,12 +30,12 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 
-from . import tables
-from .geometry import adjacent_to_enemy
-from .leaders import overrun_leaders
-from .morale import FORMATION_STEPS, formation_hit
-from .stacking import _incorporate, stack_problem
-from .state import TacwState, Unit
+from engine.tacw import tables
+from engine.tacw.geometry import adjacent_to_enemy
+from engine.tacw.movement.leaders import overrun_leaders
+from engine.tacw.morale.checks import FORMATION_STEPS, formation_hit
+from engine.tacw.movement.stacking import _incorporate, stack_problem
+from engine.tacw.state import TacwState, Unit
 
 HEDGEHOG_COST = 4                 # §6.3.2: "spendendo 4 MP"
 FREE = 99                         # the "allowance" of a reaction that costs no MP (§7.4.2)
@@ -404,12 +404,12 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
             raise Illegal(f"no enemy unit in {a} to fire at", "TACW §9.1.1")
         if grid.distance(cav.hexes[0], a) != 1:
             raise Illegal(f"{a} is out of pistol range (1 hex)", "TACW §9.1.2")
-        fire = _optional("fire", "pistol_fire")
+        fire = _optional("fire.small_arms", "pistol_fire")
         if fire is None:
-            raise Illegal("pistol fire during a move needs the fire rules (engine.tacw.fire), "
+            raise Illegal("pistol fire during a move needs the fire rules (engine.tacw.fire.small_arms), "
                           "not installed yet", "TACW §9.2")
         if not live:                    # the fire rules' own checks, at this point of the path
-            cannot, plan = _optional("fire", "cannot_fire"), _optional("fire", "plan_shots")
+            cannot, plan = _optional("fire.small_arms", "cannot_fire"), _optional("fire.small_arms", "plan_shots")
             why = cannot(st, cav) if cannot else None
             if why:
                 raise Illegal(why, "TACW §9.2")

@@ -11,9 +11,9 @@ from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
-from . import scenario_special as special
-from .policies import policy
-from .state import ORDERS, Activation, Leader, TacwState, Wing
+from engine.tacw.battles import special_data as special
+from engine.tacw.sequence.policies import policy
+from engine.tacw.state import ORDERS, Activation, Leader, TacwState, Wing
 
 PRECEDENCE = {order: i + 1 for i, order in enumerate(ORDERS)}     # §4.2.1
 ORDER_NAMES = {"charge": "Charge", "make_ready": "Make Ready", "receive_charge": "Receive Charge",
@@ -117,7 +117,7 @@ def _command_mods(sc, st: TacwState, wing: Wing, what: str) -> list[Modifier]:
     has not yet acted in this activation, and that spends his action; a player who wants him to
     rally or reform instead acts with him first. A bypass roll is made before the bypassing
     wing's activation begins, so there it spends nothing."""
-    from .geometry import leader_adjacent_or_stacked
+    from engine.tacw.geometry import leader_adjacent_or_stacked
     mods = []
     wc = wc_of(st, wing)
     if wc is not None and wc.value:
@@ -140,7 +140,7 @@ def start_activation(st: TacwState, wing: Wing, bypassing: bool = False, resume:
     st.activation = Activation(wing=wing.id, side=wing.side, step="order_change", bypassing=bypassing,
                                resume_wing=resume)
     if not resumed:                  # Second Newbury: a Royalist activation may bring a force back
-        from .newbury_rules import note_royalist_activation
+        from engine.tacw.battles.second_newbury import note_royalist_activation
         note_royalist_activation(st, wing)
     wing.activations += 1
     st.phasing = wing.side
@@ -172,8 +172,8 @@ def open_bypass_window(st: TacwState, continuation: bool = False) -> list[Event]
 
 def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: DiceStream) -> list[Event]:
     """§4.4.2 - §4.4.4: roll on the Bypass table for the bypassing wing's orders."""
-    from . import tables
-    from .geometry import leader_next_to_enemy
+    from engine.tacw import tables
+    from engine.tacw.geometry import leader_next_to_enemy
     pend = st.pending
     if pend and pend["kind"] == "bypass" and pend["side"] != side:
         raise Illegal(f"the bypass decision is {pend['side'].title()}'s to make", "TACW §4.4")
@@ -238,8 +238,8 @@ def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: Di
 
 def change_order(sc, st: TacwState, side: str, new_order: str, stream: DiceStream) -> list[Event]:
     """§5.7: in step B, before any unit acts, the wing may try to change its orders."""
-    from . import tables
-    from .geometry import leader_next_to_enemy
+    from engine.tacw import tables
+    from engine.tacw.geometry import leader_next_to_enemy
     act = st.activation
     if act is None or act.side != side:
         raise Illegal("only the active wing may change its orders", "TACW §5.7")
@@ -288,8 +288,8 @@ def change_order(sc, st: TacwState, side: str, new_order: str, stream: DiceStrea
 
 def attempt_continuation(sc, st: TacwState, side: str, stream: DiceStream) -> list[Event]:
     """§4.3: a wing not on Rally may try to activate again, at most twice."""
-    from . import tables
-    from .geometry import leader_next_to_enemy
+    from engine.tacw import tables
+    from engine.tacw.geometry import leader_next_to_enemy
     act = st.activation
     wing = st.wings[act.wing]
     wc = wc_of(st, wing)
@@ -349,13 +349,13 @@ def end_activation(sc, st: TacwState, stream: DiceStream) -> list[Event]:
 
 def advance(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     """Walk the sequence until a player must decide something."""
-    from .endturn import end_of_activation_phase
+    from engine.tacw.sequence.endturn import end_of_activation_phase
     # the battles' special rules: rival Army Commanders' roll at each activation, wagons
     # captured between activations, a wing commanded by the AC following the army's commander
     events: list[Event] = special.sequence_hooks(sc, st, stream)
     # Second Newbury: its turn limit and boat bridge (the scenario as this game plays it), the
     # return rolls of Northampton and Douglas, the victory hexes' last occupants
-    from .newbury_rules import between_commands, scenario_view
+    from engine.tacw.battles.second_newbury import between_commands, scenario_view
     sc = scenario_view(sc, st)
     events += between_commands(sc, st, stream)
     if st.phase == "initiative":
@@ -411,7 +411,7 @@ def pass_turn(sc, st: TacwState, side: str, stream: DiceStream) -> list[Event]:
     st.last_activator = side
     events = [Event("pass", side, "TACW §3.2", f"{side.title()} passes")]
     if st.passes >= 2 or not eligible_wings(st, st.phasing):
-        from .endturn import end_of_activation_phase
+        from engine.tacw.sequence.endturn import end_of_activation_phase
         if st.passes >= 2 or not mine:
             return events + end_of_activation_phase(sc, st, stream)
     return events

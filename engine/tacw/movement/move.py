@@ -4,11 +4,11 @@ the steps; the order and command restrictions on moving (§5.6 with errata [5.6.
 leader ... move and resume; cavalry sliding aside from artillery fire (§7.6).
 
 The rest of the chapter lives next door (and is re-exported here, where callers import it):
-  - `paths.py`: reading a path, the allowance, one step (advance, face, wheel, step back,
+  - `movement/paths.py`: reading a path, the allowance, one step (advance, face, wheel, step back,
     hedgehog, pistol), terrain costs and the end-of-move formation hits (§6.2, §6.3, §7.1-§7.3);
-  - `stacking.py`: stacking, the stack on top, incorporation (§8);
-  - `leaders.py`: leader movement and leaders overrun (§5.1.2, §5.2.2, §5.3.1).
-Reaction movement (§7.4) and cavalry interception (§7.5) are in `reactions.py`; this module
+  - `movement/stacking.py`: stacking, the stack on top, incorporation (§8);
+  - `movement/leaders.py`: leader movement and leaders overrun (§5.1.2, §5.2.2, §5.3.1).
+Reaction movement (§7.4) and cavalry interception (§7.5) are in `movement/reactions.py`; this module
 walks the move and calls them hex by hex.
 
 A move is ordered as a whole path (DESIGN: movement is ordered as a whole path with facing
@@ -78,18 +78,18 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 
-from . import tables
-from .actions import begin_action, find_unit
-from .geometry import adjacent_to_enemy, distance_units, enemies, command_distance, in_command, nearest_enemy_distance
-from .leaders import LEADER_KINDS, move_leader, overrun_leaders  # noqa: F401  (re-exported)
-from .paths import (  # noqa: F401  (re-exported: reactions.py, the bot, the tests use mv.X)
+from engine.tacw import tables
+from engine.tacw.sequence.actions import begin_action, find_unit
+from engine.tacw.geometry import adjacent_to_enemy, distance_units, enemies, command_distance, in_command, nearest_enemy_distance
+from engine.tacw.movement.leaders import LEADER_KINDS, move_leader, overrun_leaders  # noqa: F401  (re-exported)
+from engine.tacw.movement.paths import (  # noqa: F401  (re-exported: movement/reactions.py, the bot, the tests use mv.X)
     FACING_KIND, FREE, HEDGEHOG_COST, STEP_HELP, _accepts, _central, _column, _enter, _hex,
     _need_mp, _optional, _outer, _split, _terrain_cost, _vertex, allowance, apply_step,
     end_movement_hits, group_of, new_ctx, parse_steps, step_label)
-from .rules import register
-from .stacking import (  # noqa: F401  (re-exported)
+from engine.tacw.rules import register
+from engine.tacw.movement.stacking import (  # noqa: F401  (re-exported)
     _apply_top, _incorporate, final_stack_problem, partner_of, stack_problem)
-from .state import TacwState, Unit
+from engine.tacw.state import TacwState, Unit
 
 SUSPENDED = "_suspended_move"     # st.options key: the move halted by an interrupt (engine scratch)
 MOVING_KINDS = ("cavalry", "heavy", "light", "wagon")
@@ -285,7 +285,7 @@ def _cannot_continue(st: TacwState, rec: dict) -> tuple[str, str] | None:
 def drive(sc, st: TacwState, rec: dict, stream: DiceStream) -> list[Event]:
     """Walk the rest of a move: interrupts first, then the next step, until the path is done,
     the unit must stop, or a player must answer (the move then waits in st.options)."""
-    from . import reactions
+    from engine.tacw.movement import reactions as reactions
     events: list[Event] = []
     ctx = rec["ctx"]
     while True:
@@ -351,7 +351,7 @@ def _run_task(sc, st: TacwState, rec: dict, task: dict, stream: DiceStream, reac
     u = st.units[ctx["unit"]]
     do = task["do"]
     if do == "fire":
-        fn = _optional("fire", "reaction_fire")
+        fn = _optional("fire.small_arms", "reaction_fire")
         if fn is None or not u.alive:
             return []
         evs, interrupted = _split(fn(sc, st, u, task["trigger"], stream, hexes=task["hexes"]))
@@ -466,7 +466,7 @@ def artillery_face(sc, st: TacwState, side: str, word: str, vertex: int, stream)
     events = [Event("face", side, "TACW §6.2.3", f"{gun.name} turns to face "
                     f"{F.vertex_name(sc.grid, vertex)} instead of firing",
                     outcome={"unit": gun.id, "facing": F.vertex_name(sc.grid, vertex)})]
-    fn = _optional("fire", "reaction_fire")
+    fn = _optional("fire.small_arms", "reaction_fire")
     if fn is not None:
         events += _split(fn(sc, st, gun, "face", stream, hexes=list(gun.hexes)))[0]
     return events
@@ -556,7 +556,7 @@ _previous: dict[str, Any] = {}
 
 
 def _register() -> None:
-    from . import rules
+    from engine.tacw import rules
     if "leader" in rules.HANDLERS and rules.HANDLERS["leader"] is not do_leader:
         _previous["leader"] = rules.HANDLERS["leader"]
     register("move", do_move, USAGE["move"])
@@ -567,5 +567,5 @@ def _register() -> None:
 
 
 _register()
-from . import reactions  # noqa: E402,F401  (registers react_move, intercept, the policies)
-from . import newbury_rules as newbury  # noqa: E402  (Second Newbury's hooks; registers boatbridge)
+from engine.tacw.movement import reactions as reactions  # noqa: E402,F401  (registers react_move, intercept, the policies)
+from engine.tacw.battles import second_newbury as newbury  # noqa: E402  (Second Newbury's hooks; registers boatbridge)

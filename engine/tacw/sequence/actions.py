@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine.core.errors import Illegal
 
-from . import tables
-from .geometry import in_command
-from .state import TacwState, Unit
+from engine.tacw import tables
+from engine.tacw.geometry import in_command
+from engine.tacw.state import TacwState, Unit
 
 ACTIONS = ("move", "fire", "rally", "reform")
 

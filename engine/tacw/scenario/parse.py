@@ -1,17 +1,17 @@
-"""Reading and validating a TACW scenario file (the schema is in `scenario.py`): TOML syntax,
+"""Reading and validating a TACW scenario file (the schema is in `scenario/schema.py`): TOML syntax,
 then each block -- [map], [[wings]], [[units]] with the setup stacking check (§8),
 [[leaders]], [sides], [orders], [victory], [[optional_rules]], [provenance] -- into the
-dataclasses of `scenario.py`, raising ScenarioError with a message that names the field.
+dataclasses of `scenario/schema.py`, raising ScenarioError with a message that names the field.
 
 Validation (each message names the field): hexes on the map, doubles on two adjacent hexes and
 facing across their line, setup stacking (§8), every unit's wing, one AC per side, every WC
 commanding exactly one wing, orders, strength 1..20 (artillery 0), morale 4..8, artillery class
 and ranges (max range within the class's Artillery Range table, §9.9.2).
 
-Free setups (`scenario.py` docstring): [[deployment_areas]] (hexes and/or near, side, text),
+Free setups (`scenario/schema.py` docstring): [[deployment_areas]] (hexes and/or near, side, text),
 each unit's and leader's `area` (its suggested hexes inside it), `near`, `deploy_rule`, the
 cavalry pools (`brigade`, `wing_choices`), and the suggested setup checked whole with the
-deployment phase's own rules (deployment.py), so `deploy done` accepts it as it stands.
+deployment phase's own rules (sequence/deployment.py), so `deploy done` accepts it as it stands.
 """
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ from engine.core.facing import VERTEX_NAMES, double_facings, vertex_index, verte
 from engine.core.hexgrid import HexGrid
 from engine.core.scenario_files import check_keys, read_toml
 
-from .scenario import (
+from engine.tacw.scenario.schema import (
     _ID_RE, DEPLOY_RULES, EDGES, GUN_CLASSES, HEXSIDE_TYPES, IMPASSABLE, LEADER_SPECIALS,
     LEADER_VALUES, LIGHT_KINDS, MAX_SCENARIO_BYTES, ROLES, SIDE_PREFIX, SPECIAL_RULE_KINDS,
     TERRAIN, TOP_KEYS, UNIT_KEYS, VALUE_SOURCES, VICTORY_LEVELS, DeploymentArea, Hexside,
     LeaderSetup, MapLabel, OptionalRule, Road, Scenario, ScenarioError, SideSetup, SpecialRule,
     UnitSetup, VictoryBand, VictoryHex, WingSetup, map_grid)
-from . import scenario_special
-from .state import ORDERS, SIDES, UNIT_KINDS
+from engine.tacw.battles import special_data as scenario_special
+from engine.tacw.state import ORDERS, SIDES, UNIT_KINDS
 
 
 # -- field readers --------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def _hex_checker(grid: HexGrid):
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong."""
     data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
-    special_raw = data.pop("special", None)        # battle rules: scenario_special.py
+    special_raw = data.pop("special", None)        # battle rules: battles/special_data.py
     _keys(data, TOP_KEYS, source)
     sid = _ident(_need(data, "id", str, source), f"{source}.id")
     where = f"{source} [{sid}]"
@@ -197,10 +197,10 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         wing_edges=wing_edges,
     )
     scenario.special = scenario_special.finish(special, scenario, where)
-    from .newbury_rules import check_special_rules   # Second Newbury's rule kinds
+    from engine.tacw.battles.second_newbury import check_special_rules   # Second Newbury's rule kinds
     check_special_rules(scenario)
     if scenario.free_setup:
-        from .deployment import suggested_setup_problem
+        from engine.tacw.sequence.deployment import suggested_setup_problem
         problem = suggested_setup_problem(scenario)
         if problem:
             raise ScenarioError(f"{where}: the suggested setup breaks a deployment rule: {problem}")
@@ -663,4 +663,4 @@ def _parse_provenance(data, where) -> dict[str, Any]:
 
 # The free-setup blocks (areas, pools, deploy rules, special rules, map drawing) read their
 # fields with the helpers above, so that module is imported once they exist.
-from . import scenario_free as free  # noqa: E402
+from engine.tacw.scenario import free_setup as free  # noqa: E402

@@ -1,29 +1,29 @@
 """Reaction Fire of This Accursed Civil War (TACW §9.7): the inactive side's fire at an active
 unit that enters, faces, reforms, rallies, fires or advances in its zone; the `react` answer to a
 reaction window, and the standing `policy reaction auto|salvo|never|ask`. Split out of
-`fire.py` (which re-exports these names); the shots themselves go through
+`fire/small_arms.py` (which re-exports these names); the shots themselves go through
 `fire.resolve_small_arms` and, for guns, `artillery.resolve_gun`.
 
 HERALD decisions (sections cited):
 - §9.7 reaction fire: reactors resolve in unit-id order (R13); each fires at most once per
   call (one reaction per cause). The -1 against moving cavalry (§9.7.2, D19) uses
   `moved_before` or else `activation.moved[unit]`, less the hex just entered for entry-like
-  triggers (movement.py counts the entered hex before it calls). Only inactive units react,
+  triggers (movement/move.py counts the entered hex before it calls). Only inactive units react,
   and only to units of the active side (§9.7.1).
 - §9.7 policies: each eligible reactor obeys its own `reaction_fire` policy (unit, wing, side:
-  policies.py): the auto/salvo ones fire, then the "ask" ones wait in one pending decision.
+  sequence/policies.py): the auto/salvo ones fire, then the "ask" ones wait in one pending decision.
 """
 from __future__ import annotations
 
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 
-from . import rules, tables
-from .actions import find_unit
-from .fire import cannot_fire, continue_after, must_stop, resolve_small_arms, snapshot
-from .geometry import unit_arcs
-from .policies import policy
-from .state import TacwState, Unit
+from engine.tacw import rules, tables
+from engine.tacw.sequence.actions import find_unit
+from engine.tacw.fire.small_arms import cannot_fire, continue_after, must_stop, resolve_small_arms, snapshot
+from engine.tacw.geometry import unit_arcs
+from engine.tacw.sequence.policies import policy
+from engine.tacw.state import TacwState, Unit
 
 TRIGGERS = ("enter", "face", "reform", "rally", "fire", "advance", "advance_fire")
 ENTRY_TRIGGERS = ("enter", "advance", "advance_fire", "fire")
@@ -51,7 +51,7 @@ def eligible_reactors(sc, st, trig: Unit, trigger: str, hexes: list[str],
     """Every inactive unit able to fire at `trig` now (§9.7.1, §9.9.6): infantry and cavalry
     with a trigger hex in their front or flank hexes; artillery with it in range and front
     arc, within ricochet range unless the trigger fired at the gun's hex; LOS clear."""
-    from .artillery import reaction_target_hex
+    from engine.tacw.fire.artillery import reaction_target_hex
     out = []
     for r in sorted(st.units.values(), key=lambda u: u.id):
         if r.side == trig.side or (only is not None and r.id not in only) or r.id in (exclude or ()):
@@ -74,7 +74,7 @@ def react_one(sc, st, r: Unit, trig: Unit, hexes: list[str], trigger: str, strea
     hexes = [h for h in hexes if h in trig.hexes] or list(trig.hexes)
     cav = {trig.id} if moving_cav else set()
     if r.kind == "artillery":
-        from .artillery import reaction_target_hex, resolve_gun
+        from engine.tacw.fire.artillery import reaction_target_hex, resolve_gun
         t = reaction_target_hex(sc, st, r, trig, hexes, fired_at=trigger == "fire")
         return resolve_gun(sc, st, r, t, stream, reaction=True, moving_cav=cav) if t else []
     use_salvo = salvo and r.kind == "heavy" and r.salvo_allowed and not r.salvo_used
@@ -94,7 +94,7 @@ def reaction_fire(sc, st: TacwState, trigger_unit: Unit, trigger: str, stream, *
     """§9.7: the inactive side's Reaction Fire at `trigger_unit`, which just did `trigger`
     (TRIGGERS) in `hexes` (default: where it stands). `only`: the units it fired at (trigger
     "fire"); `exclude`: units that may not fire (retreated, §10.4.9). Each eligible unit obeys
-    its own `reaction_fire` policy (its unit's, else its wing's, else its side's: policies.py):
+    its own `reaction_fire` policy (its unit's, else its wing's, else its side's: sequence/policies.py):
     "auto" (default: it fires), "salvo" (the same, heavy infantry firing Salvo when it can),
     "never", or "ask". The "auto" and "salvo" units fire first, in id order; then, if the
     trigger unit is still there to be fired at, the "ask" units are gathered into one pending
@@ -195,8 +195,8 @@ def do_react(sc, st, side, cmd, stream):
                             retreat_fire=pend.get("retreat_fire", False), moving_cav=pend.get("moving_cav", False))
     events += continue_after(sc, st, pend.get("then"), stream)
     if not st.pending:
-        try:                                  # a move halted by this window goes on (movement.py)
-            from .movement import resume_move
+        try:                                  # a move halted by this window goes on (movement/move.py)
+            from engine.tacw.movement.move import resume_move
         except ModuleNotFoundError as exc:
             if exc.name != f"{__package__}.movement":
                 raise

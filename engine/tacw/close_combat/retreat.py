@@ -43,10 +43,12 @@ from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.hexgrid import CUBE_DIRECTIONS, cube_add, cube_distance
 
-from . import choices, tables
-from . import newbury_rules as newbury
-from .geometry import unit_arcs
-from .state import TacwState, Unit
+from engine.tacw import tables
+
+from engine.tacw.sequence import choices as choices
+from engine.tacw.battles import second_newbury as newbury
+from engine.tacw.geometry import unit_arcs
+from engine.tacw.state import TacwState, Unit
 
 EDGE_ANGLE = {"east": 0.0, "south": 90.0, "west": 180.0, "north": 270.0}   # screen degrees, y down
 
@@ -154,7 +156,7 @@ def relocate(sc, st: TacwState, unit: Unit, new_hexes: list[str], carried: list[
     hex for a single unit); stacked leaders of its side follow half by half (§5.2.2), unless
     another friendly combat unit stays in the hex (`leaders_follow` forces them along, as in a
     pursuit, §10.7.3); enemy leaders alone in a hex entered are removed (§5.3.1)."""
-    from .morale import remove_leader
+    from engine.tacw.morale.checks import remove_leader
     events: list[Event] = []
     old = list(unit.hexes)
     moves = dict(zip(old, new_hexes))
@@ -201,7 +203,7 @@ def disable_guns(st: TacwState, unit: Unit, hexes: list[str], what: str) -> list
 def lose_strength(sc, st: TacwState, unit: Unit, n: int, reason: str, section: str) -> list[Event]:
     """SP lost without fire (blocked Shaken retreat §10.4.5, blocked rout §12.4.2): casualties,
     elimination at the printed strength (§9.6.1) and the casualty threshold (§11.5)."""
-    from .morale import eliminate
+    from engine.tacw.morale.checks import eliminate
     if n <= 0 or not unit.alive:
         return []
     unit.casualties += n
@@ -283,7 +285,7 @@ def _steps(sc, st: TacwState, unit: Unit, kind: str, threat: list[str], carried:
 
 def _choose(st: TacwState, unit: Unit, on_map: list, section: str) -> list[str]:
     """§10.4, §12.4: the owner chooses the retreat hex. Herald's own choice (the first option, see
-    `_steps`) stands unless the owner set `policy retreat ask` (choices.py, HERALD D93)."""
+    `_steps`) stands unless the owner set `policy retreat ask` (sequence/choices.py, HERALD D93)."""
     options = ["/".join(o[1]) for o in on_map]
     answer = choices.choose(st, unit.side, "retreat", options, f"where {unit.name} retreats", section, unit)
     return on_map[options.index(answer)][1]
@@ -337,7 +339,7 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
 
 
 def _off_map(sc, st, unit, carried, path, kind, events) -> list[Event]:
-    from .morale import eliminate
+    from engine.tacw.morale.checks import eliminate
     events.append(Event("retreat", unit.side, "TACW §12.4.3",
                         f"{unit.name} retreats off the map ("
                         + " -> ".join("/".join(p) for p in path) + " -> off the map) and is eliminated",
@@ -349,7 +351,7 @@ def _off_map(sc, st, unit, carried, path, kind, events) -> list[Event]:
 
 
 def _blocked(sc, st, unit, carried, kind, short, stream) -> list[Event]:
-    from .morale import eliminate
+    from engine.tacw.morale.checks import eliminate
     if kind == "shaken":
         return lose_strength(sc, st, unit, short, f"could not retreat {short} hex"
                              + ("es" if short > 1 else ""), "TACW §10.4.5")
@@ -380,10 +382,10 @@ def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStrea
     next to the enemy trigger Reaction Fire). `exclude`: units that may not react (§10.4.9:
     those that retreated). HERALD: inside close combat (`ask` False) a Reaction Fire policy
     "ask" is read as "auto", so that the combats resolve in order without a decision in the
-    middle (as reactions.py does inside an interception); and no trigger is offered while
+    middle (as movement/reactions.py does inside an interception); and no trigger is offered while
     another decision is already waiting."""
     try:
-        from . import fire
+        from engine.tacw.fire import small_arms as fire
     except ModuleNotFoundError as exc:
         if exc.name != f"{__package__}.fire":
             raise
@@ -399,7 +401,7 @@ def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStrea
     if exclude and "exclude" in inspect.signature(fn).parameters:
         kwargs["exclude"] = list(exclude)
     if not ask and "ask_as_auto" in inspect.signature(fn).parameters:
-        kwargs["ask_as_auto"] = True       # each unit's "ask" is read as "auto" (policies.py)
+        kwargs["ask_as_auto"] = True       # each unit's "ask" is read as "auto" (sequence/policies.py)
     out = fn(sc, st, unit, trigger, stream, **kwargs)
     return list((out[0] if isinstance(out, tuple) else out) or [])
 
@@ -417,8 +419,8 @@ def reaction_moves(sc, st: TacwState, unit: Unit, entered: list[str], stream: Di
     another decision is already waiting."""
     if not unit.alive or not entered:
         return []
-    from . import movement as mv
-    from . import reactions
+    from engine.tacw.movement import move as mv
+    from engine.tacw.movement import reactions as reactions
     if st.pending:
         return [Event("reaction_move", st.other(unit.side), "TACW §7.4",
                       f"{unit.name}'s advance is not offered to Reaction Movement: a decision is "
@@ -453,7 +455,7 @@ def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str], section: s
     the facing across its new line nearer its old one. A single unit may turn one hexside
     (§10.4.7); a double may not (§10.4.8).
 
-    The owner chooses (choices.py, `policy advance_choice ask`, HERALD D93): the vacated hex a
+    The owner chooses (sequence/choices.py, `policy advance_choice ask`, HERALD D93): the vacated hex a
     single unit enters (§10.4.6: "one or both hexes"), the flank a double wheels, and the single
     unit's turn. Herald's own choices come first: the lowest hex id, the lower pivot id, no turn."""
     grid = sc.grid
@@ -500,8 +502,8 @@ def advance_after_combat(sc, st: TacwState, unit: Unit, vacated: list[str], stre
                          formation_hits: bool = True) -> list[Event]:
     """Advance `unit` into the vacated hex(es); terrain formation hits apply in addition
     (§10.4.10); the advance triggers Reaction Fire, then Reaction Movement (the order of a move's
-    interrupts, movement.py), except from units that retreated (§10.4.9)."""
-    from .morale import formation_hit
+    interrupts, movement/move.py), except from units that retreated (§10.4.9)."""
+    from engine.tacw.morale.checks import formation_hit
     where = _advance_hexes(sc, st, unit, vacated, section)
     if where is None or not unit.alive:
         return []
@@ -544,7 +546,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
     `policy retreat ask` and chooses each hex himself among those it can pay for (D93); a light infantry unit
     stacked with routing cavalry routs with it (MA 6, §8.2.1); stacked leaders go along, and
     one still with it when it leaves the map is removed with it (morale.eliminate, §10.8)."""
-    from .morale import eliminate
+    from engine.tacw.morale.checks import eliminate
     if not unit.alive or unit.morale_state != "broken" or unit.kind == "artillery":
         return []
     if unit.kind == "light":

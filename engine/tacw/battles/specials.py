@@ -28,7 +28,7 @@ from __future__ import annotations
 from engine.core.errors import Illegal
 from engine.core.events import Event
 
-from .state import TacwState
+from engine.tacw.state import TacwState
 
 USAGE = {"halt": ("halt: the Royalist declares a halt at the start of a turn: every wing to "
                   "Receive Charge, units to Normal morale and formation, cavalry reloads "
@@ -82,8 +82,8 @@ def halt_effects(st: TacwState) -> None:
 
 
 def do_halt(sc, st: TacwState, side, cmd, stream) -> list[Event]:
-    from .endturn import marker_removal
-    from .victory import end_of_battle
+    from engine.tacw.sequence.endturn import marker_removal
+    from engine.tacw.victory import end_of_battle
     rule = sc.special_rule("halt")
     if rule is None:
         raise Illegal(f"{sc.title} has no halt rule", "TACW scenario special rules")
@@ -115,7 +115,7 @@ def do_halt(sc, st: TacwState, side, cmd, stream) -> list[Event]:
 
 
 def _register() -> None:
-    from .rules import register
+    from engine.tacw.rules import register
     register("halt", do_halt, USAGE["halt"])
 
 

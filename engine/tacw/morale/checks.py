@@ -1,20 +1,20 @@
 """Damage and morale: hits, formation hits, morale checks, elimination (TACW §6.3, §9.6, §11).
 
 Fire, close combat and movement all end here, so each rule is written once. Retreats and rout
-moves (which need the map) live in `retreat.py`.
+moves (which need the map) live in `close_combat/retreat.py`.
 
-`share=True` (passed by fire only: fire.py, artillery.py) applies §8.2.1 "a cavalry + light
+`share=True` (passed by fire only: fire/small_arms.py, fire/artillery.py) applies §8.2.1 "a cavalry + light
 infantry stack shares all formation and morale hits": each formation hit and each morale level
 the cavalry takes is taken by its stacked light infantry too (DECISIONS D90). Close combat
-shares them itself (melee.py, with `retreat.companions`), so it never passes `share`.
+shares them itself (close_combat/melee.py, with `retreat.companions`), so it never passes `share`.
 """
 from __future__ import annotations
 
 from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
 
-from . import tables_combat as tc
-from .state import Leader, TacwState, Unit
+from engine.tacw import tables_combat as tc
+from engine.tacw.state import Leader, TacwState, Unit
 
 FORMATION_STEPS = ("normal", "disordered", "broken")
 
@@ -27,7 +27,7 @@ def stacked_leader(st: TacwState, unit: Unit, sc=None) -> Leader | None:
     """§11.2: the value of ONE leader stacked with the unit (the best one present). With the
     scenario: only a leader who may influence the unit (Marston Moor's rivalry: an Army
     Commander helps only units of his colour, HERALD D120)."""
-    from .scenario_special import leader_may_influence
+    from engine.tacw.battles.special_data import leader_may_influence
     here = [ld for h in unit.hexes for ld in st.leaders_at(h) if ld.side == unit.side
             and (sc is None or leader_may_influence(sc, ld, unit))]
     return min(here, key=lambda ld: ld.value, default=None)
@@ -38,7 +38,7 @@ def sharing(st: TacwState, unit: Unit, share: bool) -> list[Unit]:
     infantry when `share` is set and `unit` is cavalry; nobody otherwise."""
     if not share:
         return []
-    from .retreat import companions
+    from engine.tacw.close_combat.retreat import companions
     return companions(st, unit)
 
 
@@ -101,7 +101,7 @@ def drop_morale(sc, st: TacwState, unit: Unit, stream: DiceStream, levels: int, 
                 events += drop_morale(sc, st, c, stream, 1, f"shares {unit.name}'s morale hit: {reason}",
                                       "TACW §8.2.1", retreat=False)
         if flee:
-            from .retreat import retreat_unit
+            from engine.tacw.close_combat.retreat import retreat_unit
             events += retreat_unit(sc, st, unit, 2, "broken", stream)
         if not unit.alive:
             break

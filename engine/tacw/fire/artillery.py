@@ -1,7 +1,7 @@
 """Artillery fire of This Accursed Civil War (TACW §9.9): range and line of sight, the Artillery
 Range and Fire tables, ricochet (§9.9.3-9.9.5), artillery Reaction Fire (§9.9.6), formation
 hits on guns (§9.9.7), and turning a gun instead of firing (§6.2.3). A gun fires through the
-`fire` verb (fire.py); this module registers `turngun`.
+`fire` verb (fire/small_arms.py); this module registers `turngun`.
 
 HERALD decisions:
 - §9.10.1 LOS: as the Italian text and the digest say, ENEMY combat units do not block a line
@@ -37,12 +37,14 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.hexgrid import cube_round
 
-from . import morale, rules
-from . import tables_combat as tc
-from .actions import begin_action
-from .fire import cannot_fire, d10, enemy_target, leader_loss, reaction_fire, top_unit
-from .setup import option_modifiers
-from .state import TacwState, Unit
+from engine.tacw import rules
+
+from engine.tacw.morale import checks as morale
+from engine.tacw import tables_combat as tc
+from engine.tacw.sequence.actions import begin_action
+from engine.tacw.fire.small_arms import cannot_fire, d10, enemy_target, leader_loss, reaction_fire, top_unit
+from engine.tacw.setup import option_modifiers
+from engine.tacw.state import TacwState, Unit
 
 
 # == line of sight (§9.10) =====================================================================

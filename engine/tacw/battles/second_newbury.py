@@ -1,6 +1,6 @@
 """Second Newbury's special and optional rules (book, "SECONDA NEWBURY": "Regole speciali" 1-5 and
 "Regole opzionali"; digest §7.4, §8, §9.3 R24), played by the [[special_rules]] `kind`s of a
-scenario file (schema in `scenario.py`; the extra keys each kind carries are SPECIAL_RULE_PARAMS):
+scenario file (schema in `scenario/schema.py`; the extra keys each kind carries are SPECIAL_RULE_PARAMS):
 
     impregnable_castle   1. Donnington Castle "imprendibile": no unit of the other side may enter
                          its hexes (`side` holds it); the Terrain table's Castle row (Fire and close
@@ -53,7 +53,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event
 
-from .state import Leader, TacwState, Unit, Wing
+from engine.tacw.state import Leader, TacwState, Unit, Wing
 
 KEY = "_newbury"                      # state.options key (a dict: never an optional rule's effects)
 NO_LIMIT = 99                         # "nessun limite di turni": the parser's longest battle
@@ -102,7 +102,7 @@ def data(st: TacwState) -> dict[str, Any]:
 def check_special_rules(sc) -> None:
     """The extra keys of each kind, against the map, the wings, the units and the optional rules;
     raises ScenarioError naming the rule and the key."""
-    from .scenario import ScenarioError
+    from engine.tacw.scenario.schema import ScenarioError
     grid = sc.grid
     units = {u.id: u for u in sc.units}
     wings = {w.id: w for w in sc.wings}
@@ -244,7 +244,7 @@ def setup_state(sc, st: TacwState) -> None:
     first holder, the boat bridge unrecorded."""
     if not any(rule(sc, k) for k in KINDS):
         return
-    from .scenario import ScenarioError
+    from engine.tacw.scenario.schema import ScenarioError
     chosen = {k for k, v in st.options.items() if not k.startswith("_") and v}
     mine: dict[str, Any] = {}
     # -- the detached forces (Northampton, Douglas)
@@ -332,7 +332,7 @@ def boat_bridge_hex(st: TacwState, *, secret: bool = False) -> str:
 def _owner_sees_boat(sc, st: TacwState, side: str | None, verb: str | None) -> bool:
     """Before it is revealed the boat bridge exists only for its owner's moves: a `move` order,
     or any command while one of his moves waits halfway (it resumes on the bridge)."""
-    from .movement import SUSPENDED
+    from engine.tacw.movement.move import SUSPENDED
     owner = (params(sc, "boat_bridge") or {}).get("side")
     suspended = st.options.get(SUSPENDED)
     if suspended and suspended.get("ctx", {}).get("side") == owner:
@@ -365,7 +365,7 @@ def scenario_view(sc, st: TacwState, side: str | None = None, verb: str | None =
     if boat:
         changes["terrain"] = {**sc.terrain, boat: "bridge"}
         if boat_bridge_hex(st) == boat and hasattr(sc, "labels"):
-            from .scenario import MapLabel
+            from engine.tacw.scenario.schema import MapLabel
             changes["labels"] = list(sc.labels) + [MapLabel(boat, "boat bridge")]
     if axis:
         ax = next(a for a in params(sc, "attack_axes")["axes"] if a["option"] == axis)
@@ -416,7 +416,7 @@ def bridge_hexes(sc) -> set[str]:
 def closed_hexes(sc, unit: Unit) -> set[str]:
     """Hexes rules 1 and 4 close to `unit` whatever moves it: the enemy's castle, and for a double
     unit the bridges. HERALD: the rules say "enter" and "occupy" without naming the kind of move,
-    so retreats, routs and advances after combat (retreat.py) respect them as ordinary moves do;
+    so retreats, routs and advances after combat (close_combat/retreat.py) respect them as ordinary moves do;
     a retreat or rout that finds no other hex is blocked (§10.4.5, §12.4.2)."""
     closed = castle_hexes(sc, unit.side)
     if unit.is_double:
@@ -540,7 +540,7 @@ def _roll_returns(sc, st: TacwState, stream: DiceStream) -> list[Event]:
         events += _enter(sc, st, wid, forces[wid], sec)
     if not rolled:
         return events
-    from .sequence import d10
+    from engine.tacw.sequence.activation import d10
     roll = d10(stream, "return roll")
     names = {w: away[w]["wing"]["name"] for w in rolled}
     back = [w for w in rolled if roll <= forces[w]["roll"]]
@@ -647,7 +647,7 @@ def between_commands(sc, st: TacwState, stream: DiceStream) -> list[Event]:
 
 
 def _register() -> None:
-    from . import rules
+    from engine.tacw import rules
     rules.register("boatbridge", do_boatbridge, USAGE["boatbridge"])
     rules.ANY_TIME.add("boatbridge")     # a secret record: also while deploying (rules.apply)
 

@@ -1,13 +1,13 @@
 """Fire combat of This Accursed Civil War (TACW §9): infantry normal fire (§9.3), Salvo (§9.4),
 cavalry pistols (§9.2, §9.8) and leader loss (§9.11). Reaction Fire (§9.7) is in
-`reaction_fire.py` (its names are re-exported here), artillery (§9.9) and line of sight (§9.10)
-in `artillery.py`. Damage always goes through `morale.py`.
+`fire/reaction_fire.py` (its names are re-exported here), artillery (§9.9) and line of sight (§9.10)
+in `fire/artillery.py`. Damage always goes through `morale/checks.py`.
 
 Verbs (registered at import):
-  fire <unit> <hex> [<hex>] [skirmish|retreat|advance] [from|to <hex>]   §9.3 (guns: artillery.py)
+  fire <unit> <hex> [<hex>] [skirmish|retreat|advance] [from|to <hex>]   §9.3 (guns: fire/artillery.py)
   salvo <unit> <hex> [<hex>]                                             §9.4
   pistol <cav> <hex>          refused: pistols are fired during a move (§9.2)
-  react, policy reaction ...  (reaction_fire.py)                         §9.7
+  react, policy reaction ...  (fire/reaction_fire.py)                         §9.7
 
 HERALD decisions (sections cited):
 - §9.1.3: the target hex must be one of the firer's front or flank hexes, never rear; Salvo
@@ -24,7 +24,7 @@ HERALD decisions (sections cited):
   into its front hexes; `from <hex>` picks which when two are possible); terrain formation
   hits apply; Reaction Fire ("advance_fire") first; the unit then fires if it is still on the
   field, in place and not morale Broken ("survives": an F-Broken unit fires at -3).
-- §9.10 line of sight matters only beyond one hex, so it lives in artillery.py.
+- §9.10 line of sight matters only beyond one hex, so it lives in fire/artillery.py.
 - `from <hex>` in a Skirmish: only that half of a double unit fires (fire is voluntary).
 - §9.11: one Leader Loss roll per leader in a hex where one unit's fire (all its rolls) had an
   effect (D64): the leaders who stood in that hex when the fire struck, rolled after its hits
@@ -44,12 +44,14 @@ from engine.core import facing as F
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
-from . import morale, rules, tables
-from . import tables_combat as tc
-from .actions import begin_action
-from .geometry import arc_to, unit_arcs
-from .setup import option_modifiers
-from .state import TacwState, Unit
+from engine.tacw import rules, tables
+
+from engine.tacw.morale import checks as morale
+from engine.tacw import tables_combat as tc
+from engine.tacw.sequence.actions import begin_action
+from engine.tacw.geometry import arc_to, unit_arcs
+from engine.tacw.setup import option_modifiers
+from engine.tacw.state import TacwState, Unit
 
 
 def d10(stream, purpose: str, roller: str | None = None) -> int:
@@ -359,14 +361,14 @@ def _check_infantry(sc, st, unit: Unit) -> None:
 
 def do_fire(sc, st, side, cmd, stream):
     """`fire <unit> <hex> [<hex>] [skirmish|retreat|advance] [from|to <hex>]` (§9.3); for a gun
-    `fire <gun> <hex> [ricochet left|right]` (§9.9, artillery.py)."""
+    `fire <gun> <hex> [ricochet left|right]` (§9.9, fire/artillery.py)."""
     if len(cmd.args) < 2:
         raise CannotParse("usage: " + rules.VERBS["fire"])
     unit = begin_action(sc, st, side, cmd.args[0], "fire")
     st.last_action = {"items": []}
     targets, named, flags = _hex_words(list(cmd.args[1:]))
     if unit.kind == "artillery":
-        from .artillery import fire_gun
+        from engine.tacw.fire.artillery import fire_gun
         return fire_gun(sc, st, unit, targets, named, flags, stream)
     _check_infantry(sc, st, unit)
     modes = flags & {"skirmish", "retreat", "advance"}
@@ -538,7 +540,7 @@ rules.register("fire", do_fire, "fire <unit> <hex> [<hex>] [skirmish|retreat|adv
 rules.register("salvo", do_salvo, "salvo <unit> <hex> [<hex>]: heavy infantry Salvo, once a turn (TACW §9.4)")
 rules.register("pistol", do_pistol, "pistol: cavalry fires during its move: move ... pistol <hex> (TACW §9.2)")
 # Reaction Fire (§9.7) registers `react` and the reaction policy after the verbs above, as before
-from .reaction_fire import (ENTRY_TRIGGERS, POLICIES, TRIGGERS, eligible_reactors,  # noqa: E402,F401
+from engine.tacw.fire.reaction_fire import (ENTRY_TRIGGERS, POLICIES, TRIGGERS, eligible_reactors,  # noqa: E402,F401
                             react_one, reaction_fire, reaction_policy)
 
-from . import artillery  # noqa: E402,F401  (registers turngun; guns fire through `fire`)
+from engine.tacw.fire import artillery as artillery  # noqa: E402,F401  (registers turngun; guns fire through `fire`)

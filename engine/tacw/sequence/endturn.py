@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event
 
-from .state import TacwState
+from engine.tacw.state import TacwState
 
 
 def end_of_activation_phase(sc, st: TacwState, stream: DiceStream) -> list[Event]:
@@ -25,7 +25,7 @@ def rout_phase(sc, st: TacwState, stream: DiceStream) -> list[Event]:
                if u.alive and u.morale_state == "broken" and u.kind != "artillery"]
     if not routing:
         return events
-    from .retreat import rout_move
+    from engine.tacw.close_combat.retreat import rout_move
     for u in routing:
         if u.alive:
             events += rout_move(sc, st, u, stream)
@@ -35,7 +35,7 @@ def rout_phase(sc, st: TacwState, stream: DiceStream) -> list[Event]:
 def marker_removal(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     """§3.4: A. Salvo markers off; fired artillery and Finished leaders flip back.
     B. A Leader Replacement roll for every leader removed this turn (§5.3.3)."""
-    from . import tables
+    from engine.tacw import tables
     st.phase = "markers"
     for u in st.units.values():
         u.salvo_used = False
@@ -101,7 +101,7 @@ def _generic_value(sc, side: str) -> int:
 def _new_wing_commander(st: TacwState, base_id: str, side: str, name: str, value: int, hex_id: str | None,
                         wing: str, generic: bool = True) -> None:
     """Put a replacement Wing Commander in command of `wing` (an unused id from `base_id`)."""
-    from .state import Leader
+    from engine.tacw.state import Leader
     new_id = base_id
     while new_id in st.leaders:
         new_id += base_id[-1]
@@ -115,7 +115,7 @@ def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
     an eliminated Army Commander is replaced by the scenario's senior Wing Commander, whose wing
     gets a generic leader. While an Army Commander is only away for a turn ("returns next
     turn"), the army has none."""
-    from .scenario_special import senior_wc_of
+    from engine.tacw.battles.special_data import senior_wc_of
     senior_id = senior_wc_of(sc, ac)
     senior = st.leaders.get(senior_id)
     if senior is None or senior.status != "active" or senior.role != "wc":
@@ -154,10 +154,10 @@ def _return_leader(sc, st: TacwState, ld) -> list[Event]:
 
 
 def next_turn(sc, st: TacwState, stream: DiceStream) -> list[Event]:
-    from . import victory
+    from engine.tacw import victory
     if st.turn >= sc.turns:
         return victory.end_of_battle(sc, st)
     st.turn += 1
     st.phase = "initiative"
-    from .sequence import advance
+    from engine.tacw.sequence.activation import advance
     return advance(sc, st, stream)

@@ -43,7 +43,7 @@ from typing import Any
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.scenario_files import check_keys
 
-from .scenario import ScenarioError
+from engine.tacw.scenario.schema import ScenarioError
 
 ROLL_KINDS = ("continuation", "bypass", "order_change")
 RIVALRY_SECTION = "TACW Marston Moor special rule 1"

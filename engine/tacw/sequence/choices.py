@@ -27,7 +27,7 @@ exactly the game the automatic policy gives (DESIGN principle 1).
 """
 from __future__ import annotations
 
-from .state import TacwState, Unit
+from engine.tacw.state import TacwState, Unit
 
 # The decision kinds: which policy covers each, and the verb that answers it.
 POLICY_OF = {"retreat": "retreat", "advance": "advance_choice"}
@@ -62,7 +62,7 @@ def choose(st: TacwState, side: str, kind: str, options: list[str], prompt: str,
     with a single option, or outside a command frame (a rule called directly), the first option
     stands; with "ask", the next recorded answer is used, and without one the command stops to
     ask (NeedChoice)."""
-    from .policies import policy
+    from engine.tacw.sequence.policies import policy
     if len(options) < 2:
         return options[0]
     replay = st.options.get(REPLAY_KEY)

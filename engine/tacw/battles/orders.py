@@ -1,5 +1,5 @@
 """The battles' special rules that players order (TACW, the scenarios' special rules; data in
-each file's [special] block, read by `scenario_special.py`):
+each file's [special] block, read by `battles/special_data.py`):
 
     enter <unit> [<step> ...]
         a unit waiting off the map enters at its entry hex during an activation of its own
@@ -24,11 +24,11 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.facing import vertex_index
 
-from . import rules
-from . import scenario_special as special
-from .actions import begin_action, find_unit
-from .leaders import overrun_leaders
-from .state import TacwState
+from engine.tacw import rules
+from engine.tacw.battles import special_data as special
+from engine.tacw.sequence.actions import begin_action, find_unit
+from engine.tacw.movement.leaders import overrun_leaders
+from engine.tacw.state import TacwState
 
 ENTRY_SECTION = "TACW Marston Moor, York contingent (HERALD D123)"
 ENTER_USAGE = ("enter <unit> [<step> ...]: a unit waiting off the map enters at its entry hex "

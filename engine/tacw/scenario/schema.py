@@ -39,7 +39,7 @@ from 01, on a FLAT-top map whose odd (0-based) columns are shoved down half a he
                    fire_modifier? (added to the firer's roll on the Fire table)
     [provenance]   from_book = [...], herald_completion = [...], note = "..."
 
-Free setups (the shared interface of the "deployment" engineer; engine/tacw/deployment.py):
+Free setups (the shared interface of the "deployment" engineer; engine/tacw/sequence/deployment.py):
     [[deployment_areas]] id, side, text (the book's words), hexes = ["CCRR", ...] and/or
                    near = { hex = "CCRR", distance = N } (within N hexes; with hexes: the
                    intersection); wing? (HERALD: the area of a cavalry-pool unit assigned to
@@ -55,14 +55,14 @@ Free setups (the shared interface of the "deployment" engineer; engine/tacw/depl
                    with wing_choices and no brigade is a brigade of its own, named by its id).
     A scenario with any `area`, unit `near` or `wing_choices` starts in the deployment phase.
     [[special_rules]] id, name, text, kind? ("" descriptive | "halt"), turns? (halt length)
-                   or a Second Newbury kind (SPECIAL_RULE_PARAMS: its extra keys; newbury_rules.py)
+                   or a Second Newbury kind (SPECIAL_RULE_PARAMS: its extra keys; battles/second_newbury.py)
     [special]      engine data of Marston Moor's and Naseby's special rules (AC-commanded wings,
                    command rivalry, roll modifiers, setup choices, reinforcements, wagons, setup
-                   stacks): schema and checks in scenario_special.py
+                   stacks): schema and checks in battles/special_data.py
     [map]          labels = [{hex, text}]  (place names, drawn only);
                    roads = [{name, hexes}] (drawn only: the Terrain table has no road row)
 
-The parser and its validation are in `scenario_parse.py`; `parse_scenario` is importable from
+The parser and its validation are in `scenario/parse.py`; `parse_scenario` is importable from
 here as before.
 """
 from __future__ import annotations
@@ -75,7 +75,7 @@ from typing import Any
 
 from engine.core.hexgrid import HexGrid
 
-SCENARIO_DIR = Path(__file__).parent / "scenarios"
+SCENARIO_DIR = Path(__file__).parent.parent / "scenarios"
 MAX_SCENARIO_BYTES = 96 * 1024
 
 # §5.7 Terrain table, in-hex rows (English map legend, snake_case).
@@ -96,10 +96,10 @@ VALUE_SOURCES = ("book", "herald")
 LIGHT_KINDS = ("commanded_shot", "dragoons")     # §2.1.2 (musketeers count as commanded shot)
 # §9.9 classes, and the longest range on the Artillery Range table (§9.9.2) for each.
 GUN_CLASSES = {"3lb": 9, "saker": 14, "culverin": 17}
-# Free setups (deployment.py): the book's extra placement constraints.
+# Free setups (sequence/deployment.py): the book's extra placement constraints.
 DEPLOY_RULES = ("stacked_or_adjacent_any", "stacked_or_adjacent_infantry", "in_command_of",
                 "in_command")
-# Second Newbury (newbury_rules.py): each kind it plays, and the extra keys its rule carries
+# Second Newbury (battles/second_newbury.py): each kind it plays, and the extra keys its rule carries
 # (kept in SpecialRule.params, checked by newbury_rules.check_special_rules).
 SPECIAL_RULE_PARAMS = {"impregnable_castle": ("side", "hexes"),
                        "last_occupied_victory_hexes": ("side",),
@@ -397,7 +397,7 @@ UNIT_KEYS = {"id", "side", "wing", "kind", "name", "strength", "morale", "hexes"
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong. The parser
     lives in `scenario_parse` (imported here when first called: it builds these classes)."""
-    from .scenario_parse import parse_scenario as parse
+    from engine.tacw.scenario.parse import parse_scenario as parse
     return parse(text, source)
 
 

@@ -5,7 +5,7 @@ when it is answered (§7.4.1: "the active player stops, the inactive player reac
 active player resumes where he stopped").
 
 Standing policies (DESIGN: pending decisions), set with `policy <key> <value>` for the side, or
-`policy <key> <value> for <wing|unit>` for one wing or unit (policies.py). Each reacting or
+`policy <key> <value> for <wing|unit>` for one wing or unit (sequence/policies.py). Each reacting or
 intercepting unit obeys its own policy (its unit's, else its wing's, else its side's): the "auto"
 units act first, then the "ask" units (if any) are gathered into one pending decision:
 
@@ -42,13 +42,14 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
-from . import movement as mv
-from . import policies, tables
-from .actions import find_unit
-from .geometry import arc_to, distance_units, enemies, unit_arcs
-from .morale import FORMATION_STEPS, d10, morale_check, stacked_leader
-from .rules import register
-from .state import TacwState, Unit
+from engine.tacw.movement import move as mv
+from engine.tacw import tables
+from engine.tacw.sequence import policies as policies
+from engine.tacw.sequence.actions import find_unit
+from engine.tacw.geometry import arc_to, distance_units, enemies, unit_arcs
+from engine.tacw.morale.checks import FORMATION_STEPS, d10, morale_check, stacked_leader
+from engine.tacw.rules import register
+from engine.tacw.state import TacwState, Unit
 
 POLICY_KEYS = ("reaction_move", "intercept")
 POLICY_VALUES = ("never", "auto", "ask")
@@ -57,7 +58,7 @@ REACTING_KINDS = ("heavy", "light", "cavalry")
 
 
 def policy(st: TacwState, side: str, key: str, unit: Unit | str | None = None) -> str:
-    """The reacting unit's policy (its own, its wing's, its side's, "never": policies.py)."""
+    """The reacting unit's policy (its own, its wing's, its side's, "never": sequence/policies.py)."""
     return policies.policy(st, side, key, "never", unit=unit)
 
 
@@ -490,12 +491,12 @@ def _after_interception(sc, st: TacwState, rec: dict, task: dict, stream) -> lis
         pol = policies.policy(st, mover.side, "reaction_fire", unit=mover)
         if mover.morale_state == "broken" or pol == "never":
             return []
-        one = mv._optional("fire", "react_one")
+        one = mv._optional("fire.small_arms", "react_one")
         if one is not None:
             moved_before = max(sum(1 for s in task.get("steps", []) if s[0] == "hex") - 1, 0)
             return list(one(sc, st, mover, cav, list(cav.hexes), "enter", stream,
                             salvo=pol == "salvo", moving_cav=moved_before >= 1) or [])
-        fn = mv._optional("fire", "reaction_fire")
+        fn = mv._optional("fire.small_arms", "reaction_fire")
         if fn is None:
             return []
         kwargs = {"hexes": list(cav.hexes)}
@@ -504,13 +505,13 @@ def _after_interception(sc, st: TacwState, rec: dict, task: dict, stream) -> lis
         return mv._split(fn(sc, st, cav, "enter", stream, **kwargs))[0]
     if do == "icpt_pistol":
         # §7.5.3 then the interceptor may fire (§9.2); no reaction to it (fire.pistol_fire)
-        fn = mv._optional("fire", "pistol_fire")
+        fn = mv._optional("fire.small_arms", "pistol_fire")
         if not task["fire"] or fn is None or cav.pistols <= 0 or cav.morale_state == "broken":
             return []
         return mv._split(fn(sc, st, cav, target, stream, during_move=False))[0]
     if not task["combat"] or cav.morale_state == "broken":
         return []
-    fn = mv._optional("melee", "immediate_close_combat")
+    fn = mv._optional("close_combat.melee", "immediate_close_combat")
     if fn is None:
         return [Event("close_combat", cav.side, "TACW §7.5.3",
                       f"{cav.name}'s immediate close combat with {mover.name} is not resolved: "
@@ -630,7 +631,7 @@ _previous_policy = None
 
 def _register() -> None:
     global _previous_policy
-    from . import rules
+    from engine.tacw import rules
     prev = rules.HANDLERS.get("policy")
     if prev is not None and getattr(prev, "__module__", "") != __name__:
         _previous_policy = prev

@@ -29,11 +29,11 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event, Modifier
 
-from . import rules
-from .actions import begin_action, find_unit
-from .morale import morale_check, stacked_leader
-from .retreat import inert, reaction_fire
-from .state import Leader, TacwState, Unit
+from engine.tacw import rules
+from engine.tacw.sequence.actions import begin_action, find_unit
+from engine.tacw.morale.checks import morale_check, stacked_leader
+from engine.tacw.close_combat.retreat import inert, reaction_fire
+from engine.tacw.state import Leader, TacwState, Unit
 
 REFORM_OPTIONS = ("open", "normal", "column-exit", "hedgehog-exit", "reload")
 LEVELS = ("normal", "disordered", "broken")
@@ -184,8 +184,8 @@ def check_out_of_command_reform(sc, st: TacwState, unit: Unit) -> None:
     Herald judges "could step closer" on the map alone: some hex adjacent to the unit that it
     could enter (on the map, passable, free of units, not adjacent to an enemy, §5.4.3) is nearer
     its Wing Commander or an in-command unit of its wing than the unit is now."""
-    from .geometry import adjacent_to_enemy, command_distance, in_command
-    from . import tables
+    from engine.tacw.geometry import adjacent_to_enemy, command_distance, in_command
+    from engine.tacw import tables
     if in_command(sc, st, unit) or _near(sc, st.army_commander(unit.side), unit):
         return
     now = command_distance(sc, st, unit, unit.hexes)

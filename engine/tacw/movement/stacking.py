@@ -1,6 +1,6 @@
 """Stacking (TACW §8): which units may share a hex (§8.1), the cavalry + light infantry stack
 (§8.2), the unit on top of an artillery hex (§8.3) and cavalry incorporating cavalry (§8.4).
-`paths.py` asks these questions at every hex a move enters, `movement.py` at its end.
+`movement/paths.py` asks these questions at every hex a move enters, `movement/move.py` at its end.
 
 HERALD readings where the text is silent (sections of the Italian rulebook):
 - §8.2.2 the entering unit must already face as the unit it joins; a stack moves together by
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 
-from .state import TacwState, Unit
+from engine.tacw.state import TacwState, Unit
 
 
 def partner_of(st: TacwState, u: Unit) -> Unit | None:

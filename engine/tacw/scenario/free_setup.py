@@ -1,14 +1,14 @@
-"""Reading the free-setup parts of a TACW scenario file (schema in `scenario.py`): the
+"""Reading the free-setup parts of a TACW scenario file (schema in `scenario/schema.py`): the
 [[deployment_areas]], each unit's and leader's `area`, `near`, `deploy_rule`, the cavalry pools
 (`brigade`, `wing_choices`), the [[special_rules]] and the map's drawn-only labels and roads.
-Split from `scenario_parse.py`, whose field readers it uses; every message names the entry."""
+Split from `scenario/parse.py`, whose field readers it uses; every message names the entry."""
 from __future__ import annotations
 
 from typing import Any
 
-from .scenario import (DEPLOY_RULES, IMPASSABLE, SPECIAL_RULE_KINDS, SPECIAL_RULE_PARAMS,
+from engine.tacw.scenario.schema import (DEPLOY_RULES, IMPASSABLE, SPECIAL_RULE_KINDS, SPECIAL_RULE_PARAMS,
                        DeploymentArea, MapLabel, Road, ScenarioError, SpecialRule, UnitSetup)
-from .scenario_parse import _check_type, _ident, _keys, _need, _opt, _side
+from engine.tacw.scenario.parse import _check_type, _ident, _keys, _need, _opt, _side
 
 
 def parse_map_drawing(data, where, hex_on_map) -> tuple[list[MapLabel], list[Road]]:

@@ -26,7 +26,7 @@ from engine.core.commands import Command
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 
-from .state import TacwState, Unit, Wing
+from engine.tacw.state import TacwState, Unit, Wing
 
 # The standing policies that answer interrupts, with the default each starts at.
 POLICY_DEFAULTS = {"bypass": "never", "reaction_fire": "auto", "reaction_move": "never",

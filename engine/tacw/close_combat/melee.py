@@ -7,7 +7,7 @@ Commands (step "close_combat" of the active wing's activation, after `close`):
   (several units may attack the same hex, §10.1.4); `attack none` clears the designations.
 - `resolve`: the designations are final. The inactive player may then designate reaction
   attacks (§10.2 B): by policy "reaction_attack" of each unit that could attack (its own, its
-  wing's or its side's, policies.py), "never" (the default) or "ask" (a pending decision
+  wing's or its side's, sequence/policies.py), "never" (the default) or "ask" (a pending decision
   {"kind": "reaction_attack", ...} offering the attacks of the units on "ask", answered with
   `counter <unit> <hex>`, repeatable, and `counter none`). Reaction combats are resolved first,
   then the active player's (§10.2 C), each group in hex-id order (HERALD: "along the line");
@@ -50,16 +50,18 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.facing import central_front_hex
 
-from . import choices, rules, tables
-from . import tables_combat as tc
-from .actions import find_unit
-from .geometry import arc_to, unit_arcs
-from .morale import d10, eliminate, formation_hit, morale_check, remove_leader
-from .policies import policy
-from .scenario_special import leader_may_influence
-from .retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
+from engine.tacw import rules, tables
+
+from engine.tacw.sequence import choices as choices
+from engine.tacw import tables_combat as tc
+from engine.tacw.sequence.actions import find_unit
+from engine.tacw.geometry import arc_to, unit_arcs
+from engine.tacw.morale.checks import d10, eliminate, formation_hit, morale_check, remove_leader
+from engine.tacw.sequence.policies import policy
+from engine.tacw.battles.special_data import leader_may_influence
+from engine.tacw.close_combat.retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
                       relocate, retreat_unit)
-from .state import Leader, TacwState, Unit
+from engine.tacw.state import Leader, TacwState, Unit
 
 
 # == who defends, who may attack =================================================================
@@ -534,7 +536,7 @@ def reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict
 
 def asked_reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict]) -> list[str]:
     """The reaction attacks offered to the inactive player: those of the units whose own
-    "reaction_attack" policy (the unit's, its wing's or the side's, policies.py) is "ask"."""
+    "reaction_attack" policy (the unit's, its wing's or the side's, sequence/policies.py) is "ask"."""
     return [o for o in reaction_options(sc, st, attacks, counters)
             if policy(st, st.units[o.split()[0]].side, "reaction_attack", unit=o.split()[0]) == "ask"]
 
@@ -609,7 +611,7 @@ def resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], coun
     """§10.2 C: the inactive player's reaction combats first, then the active player's, each
     along the line (HERALD: in hex-id order); then the activation moves to its continuation.
     An owner's choice inside it (a retreat hex, §10.4; an advance, §10.4.6-§10.4.8) stops the
-    whole command and replays it on the answer (choices.py, HERALD D93)."""
+    whole command and replays it on the answer (sequence/choices.py, HERALD D93)."""
     return _resolve_all(sc, st, stream, attacks, counters)
 
 

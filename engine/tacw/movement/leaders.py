@@ -1,15 +1,15 @@
 """Leader movement (TACW §5.1.2 Army Commander, §5.2.2 Wing Commander) and leaders overrun by
 an enemy unit entering their hex (§5.3.1). The `leader <id> move ...` verb that calls
-`move_leader` is registered by `movement.py`."""
+`move_leader` is registered by `movement/move.py`."""
 from __future__ import annotations
 
 from engine.core.errors import Illegal
 from engine.core.events import Event
 
-from . import scenario_special as special
-from . import tables
-from .morale import remove_leader
-from .state import TacwState, Unit
+from engine.tacw.battles import special_data as special
+from engine.tacw import tables
+from engine.tacw.morale.checks import remove_leader
+from engine.tacw.state import TacwState, Unit
 
 LEADER_KINDS = ("ac", "wc")
 

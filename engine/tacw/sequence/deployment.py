@@ -1,7 +1,7 @@
 """Free setups: the deployment phase before turn 1 (the scenarios' "Piazzamento" by areas:
 First Newbury; any battle whose file gives a unit or leader an `area`, or a cavalry pool).
 
-The scenario file (schema in `scenario.py`) gives each redeployable unit an `area` whose hexes
+The scenario file (schema in `scenario/schema.py`) gives each redeployable unit an `area` whose hexes
 its suggested placement lies in, the book's extra constraints (`deploy_rule`), and the cavalry
 pools (`brigade`, `wing_choices`). The game then starts in the "deployment" phase, before turn
 1's Initiative Phase (§3.1), and both players, in either order, give:
@@ -37,10 +37,10 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.facing import double_facings, vertex_index, vertex_name
 
-from .geometry import _path_clear, command_reach, in_command
-from .scenario import DeploymentArea, Scenario
-from .scenario_parse import setup_stack_problem
-from .state import SIDES, TacwState, Unit
+from engine.tacw.geometry import _path_clear, command_reach, in_command
+from engine.tacw.scenario.schema import DeploymentArea, Scenario
+from engine.tacw.scenario.parse import setup_stack_problem
+from engine.tacw.state import SIDES, TacwState, Unit
 
 PHASE = "deployment"
 LEADER_PLACEMENT = "TACW Piazzamento dei comandanti"
@@ -243,7 +243,7 @@ def side_problems(sc: Scenario, st: TacwState, side: str) -> list[str]:
 def suggested_setup_problem(sc: Scenario) -> str | None:
     """The file's suggested setup against every deployment check (the scenario validator):
     `deploy done` must accept it as it stands."""
-    from .setup import new_state
+    from engine.tacw.setup import new_state
     st = new_state(sc, 0, orders={w.id: w.historical_order or "receive_charge" for w in sc.wings})
     for side in SIDES:
         problems = side_problems(sc, st, side)
@@ -510,7 +510,7 @@ def completions(sc: Scenario, st: TacwState, side: str | None, kind: str,
 
 
 def _register() -> None:
-    from .rules import register
+    from engine.tacw.rules import register
     register("deploy", do_deploy, USAGE["deploy"])
     register("assign", do_assign, USAGE["assign"])
 
