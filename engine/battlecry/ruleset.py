@@ -7,9 +7,12 @@ from engine.core.game import register
 from engine.core.errors import Illegal
 from engine.core.pending import Answer, PendingDecision
 
+from engine.core.verbs import policy_completions
+
 from . import board, campaign, cards, combat, movement, rules, tables
 from .scenario import MAX_SCENARIO_BYTES, Scenario, list_scenarios, load_scenario, parse_scenario
 from .setup import new_state
+from .verbs import COMMANDS, POLICIES
 from .state import BattleCryState
 
 
@@ -18,6 +21,8 @@ class BattleCryRuleset:
     name = "Battle Cry"
     sides = tables.SIDES
     verbs = rules.VERBS
+    commands = COMMANDS              # the command surface as data (engine/core/verbs.py)
+    policies = POLICIES
 
     def scenarios(self) -> list[tuple[str, str]]:
         out = []
@@ -128,6 +133,14 @@ class BattleCryRuleset:
             lines.append(f"- **{ct.name}** (`{c}`): {ct.text}" + (f" _(cannot be used now: {why})_" if why else ""))
         return "\n".join(lines)
 
+    def query(self, scenario: Scenario, state: BattleCryState, side: str | None, command: Command) -> str:
+        """A read-only verb, answered only to the asker: `hand` (BC §3.1, the cards are secret)."""
+        if command.verb != "hand":
+            raise Illegal(f"'{command.verb}' is not a question Battle Cry answers")
+        if side is None:
+            raise Illegal("you are not a player in this game, so you hold no cards", "BC §3.1")
+        return self.hand_text(state, side, scenario)
+
     def status(self, scenario: Scenario, state: BattleCryState, viewer: str | None = None) -> str:
         cur = state.current
         flags = " · ".join(f"{s.title()} {rules.effective_flags(scenario, state, s)}/{scenario.flags_to_win} flags"
@@ -159,15 +172,20 @@ class BattleCryRuleset:
 
     # -- autocomplete -----------------------------------------------------------------------
     def completions(self, scenario: Scenario, state: BattleCryState, side: str | None, kind: str,
-                    prefix: str, context: dict | None = None) -> list[tuple[str, str]]:
+                    prefix: str, context: dict | None = None, head: str = "") -> list[tuple[str, str]]:
         """Choices for a slash option. kind: card, piece, ordered, battler, unit, anyunit, target,
-        general, hex, destination, retreat, section. `context` holds the options already typed
+        general, hex, destination, retreat, section, policy_kind, policy_value. `head` is what a
+        multi-word option already holds (its words are not offered again). `context` holds the options already typed
         (e.g. {"unit": "ui3"}): targets are then ranked by range with their dice, destinations
         are the hexes that unit can legally reach."""
         prefix = prefix.lower().strip()
         context = context or {}
         out: list[tuple[str, str]] = []
         unit = state.pieces.get(str(context.get("unit", "")).lower())
+        mine = (getattr(state, "policies", None) or {}).get(side, {}) if side else {}
+        policy = policy_completions(self.policies, mine, kind, prefix, context)
+        if policy is not None:
+            return policy[:25]
         if kind == "supply":       # Short of Supplies may send back an enemy unit too
             if unit is None or not unit.alive or unit.is_general:
                 return []
@@ -220,7 +238,8 @@ class BattleCryRuleset:
                 occupant = state.piece_at(h) or state.piece_at(h, general=True)
                 label = f"{h} {t}" + (f" ({occupant.id})" if occupant else "")
                 out.append((label, h))
-        return [(n, v) for n, v in out if prefix in n.lower() or prefix in v.lower()][:25]
+        taken = set(head.lower().split())
+        return [(n, v) for n, v in out if (prefix in n.lower() or prefix in v.lower()) and v not in taken][:25]
 
     def _ranked_targets(self, scenario: Scenario, state: BattleCryState, unit, prefix: str) -> list[tuple[str, str]]:
         """Enemy targets for `unit`, those it can battle first (with range and dice), nearest first."""

@@ -59,12 +59,28 @@ def rulesets(include_unfinished: bool = False) -> dict[str, Ruleset]:
     return {k: v for k, v in _RULESETS.items() if include_unfinished or getattr(v, "playable", True)}
 
 
+ENTRY_POINT_GROUP = "herald.rulesets"
+_discovered = False
+
+
 def _load_builtin() -> None:
-    """Import the built-in rulesets (each registers itself). Always called: importing one ruleset
-    directly must not hide the others (imports are cached, so this is cheap)."""
-    from engine.battlecry.ruleset import BATTLECRY
-    from engine.tacw.ruleset import TACW
-    for ruleset in (BATTLECRY, TACW):
+    """Find the installed rulesets: every `herald.rulesets` entry point (pyproject.toml lists the
+    built-in ones there; a club's ruleset installed as a package adds its own), loaded once.
+    Core names no ruleset: it only receives them. A ruleset that fails to load is left out with a
+    warning, never taking the others down."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import logging
+    from importlib.metadata import entry_points
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            ruleset = ep.load()
+        except Exception:
+            logging.getLogger(__name__).warning("ruleset entry point %s (%s) failed to load", ep.name,
+                                                ep.value, exc_info=True)
+            continue
         _RULESETS.setdefault(ruleset.id, ruleset)
 
 

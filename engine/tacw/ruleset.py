@@ -5,11 +5,13 @@ from engine.core.commands import Command
 from engine.core.game import register
 from engine.core.pending import Answer, PendingDecision
 
-from engine.tacw import rules
+from engine.core.verbs import policy_completions
+from engine.tacw import completions as option_completions, rules
 from engine.tacw.scenario.schema import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
 from engine.tacw.sequence.activation import ORDER_NAMES, next_to_activate
 from engine.tacw.setup import new_state
 from engine.tacw.state import SIDES, TacwState
+from engine.tacw.verbs import COMMANDS, POLICIES
 
 
 DEPLOY_KINDS = ("deploy_unit", "deploy_hex", "deploy_facing", "brigade", "pool_wing")
@@ -22,6 +24,8 @@ class TacwRuleset:
     action_view = "crop"     # replies to actions show the area of the action (the map is wide)
     sides = SIDES
     verbs = rules.VERBS
+    commands = COMMANDS              # the command surface as data (engine/core/verbs.py)
+    policies = POLICIES
 
     def scenarios(self) -> list[tuple[str, str]]:
         return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
@@ -182,8 +186,17 @@ class TacwRuleset:
         return "\n".join(lines)
 
     def completions(self, scenario, state: TacwState, side: str | None, kind: str, prefix: str,
-                    context: dict | None = None) -> list[tuple[str, str]]:
+                    context: dict | None = None, head: str = "") -> list[tuple[str, str]]:
+        """Choices for an option of verbs.py (completions.py), for `side`; `head` is what a
+        multi-word option already holds."""
         prefix = prefix.lower()
+        mine = (state.policies or {}).get(side, {}) if side else {}
+        policy = policy_completions(self.policies, mine, kind, prefix, context or {})
+        if policy is not None:
+            return policy[:25]
+        found = option_completions.option_completions(scenario, state, side, kind, prefix, context or {}, head)
+        if found is not None:
+            return found
         out: list[tuple[str, str]] = []
         if kind in DEPLOY_KINDS:                 # the deployment phase (sequence/deployment.py)
             from engine.tacw.sequence.deployment import completions

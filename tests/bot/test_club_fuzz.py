@@ -58,7 +58,7 @@ async def test_junk_in_every_free_text_option_is_answered_and_changes_nothing(d,
             answered += 1
     assert answered == 25 * len(TARGETS)
     # and the game still plays
-    rest = await d.cmd("play", user=ALICE, card="attack-centre")
+    rest = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     assert not rest.last.ephemeral, rest.last.content
     assert (await d.game("status", user=BOB)).last.content
 
@@ -66,7 +66,7 @@ async def test_junk_in_every_free_text_option_is_answered_and_changes_nothing(d,
 async def test_junk_dice_while_a_physical_roll_waits_is_refused_and_the_roll_still_waits(bot):
     d = Driver(bot, CHANNEL_ID + 1)
     game = await physical_bc(d)
-    ask = (await d.cmd("battle", user=ALICE, unit="ui2", target="0604")).last.content
+    ask = (await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")).last.content
     assert "roll **5 battle dice**" in ask
     rng = random.Random(11)
     for _ in range(60):

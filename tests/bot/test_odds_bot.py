@@ -69,7 +69,7 @@ async def test_odds_autocomplete_offers_the_rulesets_askable_verbs(d, game):
 
 async def test_tacw_odds_of_an_order_change_and_a_continuation(d):
     game = await tacw_game(d)
-    await d.cmd("activate", user=ALICE, wing="r-right")
+    await d.cmd("tacw", sub="activation activate", user=ALICE, wing="r-right")
     before = await seq(d, game)
     rest = await d.cmd("odds", user=ALICE, action="change make_ready")
     [msg] = rest.messages()

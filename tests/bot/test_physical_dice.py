@@ -22,7 +22,7 @@ async def physical_bc(d: Driver):
     await d.game("start", user=ALICE)
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"})):
-        rest = await d.cmd(name, user=ALICE, **opts)
+        rest = await d.cmd("bc", sub=name, user=ALICE, **opts)
         assert not rest.last.ephemeral, rest.last.content
     return await d.bot.store.active_game(d.channel_id)
 
@@ -46,13 +46,13 @@ async def test_game_new_stores_the_dice_mode_and_refuses_an_unknown_one(d):
 async def test_a_battle_asks_for_battle_dice_and_is_logged_as_entered(d):
     game = await physical_bc(d)
     # ui2 with its General battles ci2: 4 dice + 1 for the General (BC §4.4, §4.7)
-    ask = public(await d.cmd("battle", user=ALICE, unit="ui2", target="0604"))
+    ask = public(await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604"))
     assert f"<@{ALICE}>" in ask and "roll **5 battle dice**" in ask and "battle die 1 of 5" in ask
     assert "flag (f, 5)" in ask and "`/dice results:" in ask
     assert await d.bot.store.last_seq(game.id) == 3                   # nothing recorded yet
 
     # the game waits for those dice: other commands, other players, are refused
-    refused(await d.cmd("end", user=ALICE), "waiting for Union's dice", "battle die 1 of 5")
+    refused(await d.cmd("bc", sub="end", user=ALICE), "waiting for Union's dice", "battle die 1 of 5")
     refused(await d.cmd("dice", user=BOB, results="flag"), "Union's to roll")
     refused(await d.cmd("dice", user=CAROL, results="flag"), "not a player")
 
@@ -91,7 +91,7 @@ async def test_the_waiting_command_survives_a_restart(db_path, scenario_dir):
     bot1 = await start_bot(db_path)
     d1 = Driver(bot1)
     game = await physical_bc(d1)
-    assert "roll **5 battle dice**" in public(await d1.cmd("battle", user=ALICE, unit="ui2", target="0604"))
+    assert "roll **5 battle dice**" in public(await d1.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604"))
     await bot1.close()
     bot2 = await start_bot(db_path)
     try:
@@ -106,25 +106,25 @@ async def test_the_waiting_command_survives_a_restart(db_path, scenario_dir):
 
 async def test_cancel_by_the_roller_before_rolling_or_by_the_opponent(d):
     game = await physical_bc(d)
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")
     text = public(await d.cmd("dice", user=ALICE, results="cancel"))
     assert "withdrawn by its player" in text and "nothing happened" in text
     refused(await d.cmd("dice", user=ALICE, results="cancel"), "no command is waiting")
     refused(await d.cmd("dice", user=ALICE, results="flag"), "no dice are awaited")
 
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")
     public(await d.cmd("dice", user=ALICE, results="sabres"))
     refused(await d.cmd("dice", user=ALICE, results="cancel"), "the roll stands")   # already rolling
     assert "cancelled by Confederate" in public(await d.cmd("dice", user=BOB, results="cancel"))
     assert await d.bot.store.last_seq(game.id) == 3
     # the game goes on from where it stood, and the results may also come with the command
-    text = public(await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice="1,2,3,4,6"))
+    text = public(await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice="1,2,3,4,6"))
     assert "entered: 🪖 infantry (1)" in text and "ci2 loses 3 figures" in text
 
 
 async def test_a_player_may_resign_while_dice_are_awaited(d):
     game = await physical_bc(d)
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")
     assert "Confederate resigns" in public(await d.game("resign", user=BOB))
     assert (await d.bot.store.get_game(game.id)).status == "over"
     refused(await d.cmd("dice", user=ALICE, results="flag"), "no game")
@@ -221,11 +221,11 @@ async def test_face_names_as_players_say_them_and_the_draws_stay_seeded(d):
     """Any case, singular or plural; the card drawn after a battle with entered dice is the one
     Herald's seeded stream deals in a game where Herald rolled the same faces."""
     await physical_bc(d)
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")
     text = public(await d.cmd("dice", user=ALICE, results="Sabre, INFANTRY; cav Artillery swords"))
     assert "entered: ⚔️ sabres, 🪖 infantry, 🐎 cavalry, 💣 artillery, ⚔️ sabres" in text
-    await d.cmd("retreat", user=BOB, hex="0603")
-    public(await d.cmd("end", user=ALICE))
+    await d.cmd("bc", sub="retreat", user=BOB, hex="0603")
+    public(await d.cmd("bc", sub="end", user=ALICE))
     physical = (await d.bot.service.load(d.channel_id)).state
     await d.game("abandon", user=ALICE)
 
@@ -235,16 +235,16 @@ async def test_face_names_as_players_say_them_and_the_draws_stay_seeded(d):
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"}),
                        ("battle", {"unit": "ui2", "target": "0604", "dice": "6,1,3,4,6"})):
-        public(await d.cmd(name, user=ALICE, **opts))
-    await d.cmd("retreat", user=BOB, hex="0603")
-    public(await d.cmd("end", user=ALICE))
+        public(await d.cmd("bc", sub=name, user=ALICE, **opts))
+    await d.cmd("bc", sub="retreat", user=BOB, hex="0603")
+    public(await d.cmd("bc", sub="end", user=ALICE))
     seeded = (await d.bot.service.load(d.channel_id)).state
     assert physical.hands == seeded.hands and physical.deck == seeded.deck and physical.draws == seeded.draws
 
 
 async def test_dice_wait_while_the_referee_has_paused_the_game(d):
     game = await physical_bc(d)
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604")
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")
     referee = {"user": CAROL, "perms": ADMIN_PERMS}
     public(await d.cmd("referee", sub="pause", reason="tea", **referee))
     refused(await d.cmd("dice", user=ALICE, results="flag"), "paused by the referee")
@@ -270,7 +270,7 @@ async def test_tacw_fire_asks_each_d10_in_turn_read_0_to_9(d, monkeypatch):
     await service.join(CHANNEL_ID, BOB, "parliament")
     await service.start(CHANNEL_ID, ALICE)
     public(await d.cmd("act", user=ALICE, line="activate r-a"))
-    ask = public(await d.cmd("fire", user=ALICE, unit="r1", target="0605"))
+    ask = public(await d.cmd("tacw", sub="actions fire", user=ALICE, unit="r1", target="0605"))
     assert f"<@{ALICE}> (Royalist), roll **1 d10** for `fire`: fire, r1 at p1." in ask
     assert "0-9 (0 is zero, not ten)" in ask and "Enter it with" in ask
     refused(await d.cmd("dice", user=ALICE, results="10"), "'10' is not a face of a d10", "0-9")

@@ -24,7 +24,7 @@ async def state(d):
 async def advance_to_battle(d):
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"})):
-        rest = await d.cmd(name, user=ALICE, **opts)
+        rest = await d.cmd("bc", sub=name, user=ALICE, **opts)
         assert not rest.last.ephemeral, rest.last.content
 
 
@@ -32,16 +32,16 @@ async def test_hand_is_ephemeral_and_exactly_the_players_cards(d, game):
     st = await state(d)
     assert st.hands["union"] == UNION_HAND
     for user, side in ((ALICE, "union"), (BOB, "confederate")):
-        rest = await d.cmd("hand", user=user)
+        rest = await d.cmd("bc", sub="hand", user=user)
         [msg] = rest.messages()
         assert msg.ephemeral and side.title() in msg.content
         assert re.findall(r"\(`([a-z-]+)`\)", msg.content) == st.hands[side]
-    rest = await d.cmd("hand", user=CAROL)
+    rest = await d.cmd("bc", sub="hand", user=CAROL)
     assert rest.last.ephemeral and "not a player" in rest.last.content
 
 
 async def test_a_whole_turn_play_order_move_battle_end(d, game):
-    rest = await d.cmd("play", user=ALICE, card="attack-centre")
+    rest = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     assert rest.calls[0].kind == "response" and rest.calls[0].type == 5      # deferred first
     [msg] = rest.messages()
     assert not msg.ephemeral and msg.content.startswith("Union plays Attack Centre")
@@ -50,11 +50,11 @@ async def test_a_whole_turn_play_order_move_battle_end(d, game):
     assert f"<@{ALICE}>" in msg.content and not msg.data["allowed_mentions"].get("users")  # no self-ping
     assert msg.data["allowed_mentions"]["parse"] == []
 
-    await d.cmd("order", user=ALICE, units="ui2")
-    rest = await d.cmd("move", user=ALICE, unit="ui2", to="0605")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
+    rest = await d.cmd("bc", sub="move", user=ALICE, unit="ui2", to="0605")
     assert "ui2 (infantry) moves 0606 -> 0605" in rest.last.content
 
-    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=NO_FLAG_DICE)
+    rest = await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=NO_FLAG_DICE)
     msg = rest.last
     assert not msg.ephemeral and len(msg.files) == 1 and png_size(msg.files[0][1])
     assert "5 dice" in msg.content and "3 hits, 0 flags" in msg.content
@@ -62,7 +62,7 @@ async def test_a_whole_turn_play_order_move_battle_end(d, game):
     assert "ci2 loses 3 figures" in msg.content and msg.components == []
     assert (await state(d)).pieces["ci2"].figures == 1
 
-    rest = await d.cmd("end", user=ALICE)
+    rest = await d.cmd("bc", sub="end", user=ALICE)
     msg = rest.last
     assert "Union ends turn 1" in msg.content
     assert msg.content.count(f"<@{BOB}>") == 1 and [int(u) for u in msg.data["allowed_mentions"]["users"]] == [BOB]
@@ -74,9 +74,9 @@ async def test_a_whole_turn_play_order_move_battle_end(d, game):
 async def test_rejected_actions_are_ephemeral_cite_the_rule_and_store_nothing(d, game):
     before = await last_seq(d, game)
     cases = [
-        (BOB, "play", {"card": "attack-centre"}, "BC §3.2"),          # not Bob's turn
-        (ALICE, "move", {"unit": "ui2", "to": "0605"}, "BC §3.2"),    # no card played yet
-        (ALICE, "play", {"card": "rally"}, "BC §3.1"),                # not in hand
+        (BOB, "bc", {"sub": "play", "card": "attack-centre"}, "BC §3.2"),          # not Bob's turn
+        (ALICE, "bc", {"sub": "move", "unit": "ui2", "to": "0605"}, "BC §3.2"),    # no card played yet
+        (ALICE, "bc", {"sub": "play", "card": "rally"}, "BC §3.1"),                # not in hand
         (ALICE, "act", {"line": "teleport ui2 0101"}, "unknown command"),
     ]
     for user, name, opts, why in cases:
@@ -84,13 +84,13 @@ async def test_rejected_actions_are_ephemeral_cite_the_rule_and_store_nothing(d,
         [msg] = rest.messages()
         assert msg.ephemeral and why in msg.content, (name, msg.content)
         assert rest.calls[0].type == 4 and not msg.files             # no board, no defer
-    assert "BC §" in (await d.cmd("play", user=BOB, card="attack-centre")).last.content
+    assert "BC §" in (await d.cmd("bc", sub="play", user=BOB, card="attack-centre")).last.content
     assert await last_seq(d, game) == before
     assert (await state(d)).hands["union"] == UNION_HAND
 
 
 async def test_a_non_player_is_refused(d, game):
-    rest = await d.cmd("play", user=CAROL, card="attack-centre")
+    rest = await d.cmd("bc", sub="play", user=CAROL, card="attack-centre")
     assert rest.last.ephemeral and "not a player" in rest.last.content
     rest = await d.cmd("act", user=CAROL, line="end")
     assert rest.last.ephemeral
@@ -99,9 +99,9 @@ async def test_a_non_player_is_refused(d, game):
 
 async def test_a_duplicate_interaction_is_applied_once(d, game):
     iid = 987654321987654321
-    first = await d.cmd("play", user=ALICE, card="attack-centre", iid=iid)
+    first = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre", iid=iid)
     assert not first.last.ephemeral
-    again = await d.cmd("play", user=ALICE, card="attack-centre", iid=iid)
+    again = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre", iid=iid)
     assert again.last.ephemeral and "already applied" in again.last.content
     assert await last_seq(d, game) == 1
     [row] = await d.bot.store.commands(game.id)
@@ -135,24 +135,24 @@ async def test_concurrent_actions_serialize(d, game):
 
 
 async def test_autocomplete_offers_the_hand_and_pieces(d, game):
-    choices = await d.complete("play", "card", user=ALICE, card="")
+    choices = await d.complete("bc", "card", sub="play", user=ALICE, card="")
     assert [c["value"] for c in choices] == list(dict.fromkeys(UNION_HAND))
     assert choices[2] == {"name": "Attack Centre", "value": "attack-centre"}
-    assert [c["value"] for c in await d.complete("play", "card", user=ALICE, card="attack")] == \
+    assert [c["value"] for c in await d.complete("bc", "card", sub="play", user=ALICE, card="attack")] == \
         ["attack-centre", "attack-left"]
-    bob = await d.complete("play", "card", user=BOB, card="")
+    bob = await d.complete("bc", "card", sub="play", user=BOB, card="")
     assert [c["value"] for c in bob] == list(dict.fromkeys((await state(d)).hands["confederate"]))
-    assert await d.complete("play", "card", user=CAROL, card="") == []      # no side, no cards
+    assert await d.complete("bc", "card", sub="play", user=CAROL, card="") == []      # no side, no cards
 
-    units = await d.complete("order", "units", user=ALICE, units="ui1 ui")
-    assert [c["value"] for c in units] == ["ui1 ui1", "ui1 ui2", "ui1 ui3"]
-    targets = await d.complete("battle", "target", user=ALICE, target="")
+    units = await d.complete("bc", "units", sub="order", user=ALICE, units="ui1 ui")
+    assert [c["value"] for c in units] == ["ui1 ui2", "ui1 ui3"]     # ui1 is already in the list
+    targets = await d.complete("bc", "target", sub="battle", user=ALICE, target="")
     assert {c["value"] for c in targets} == {"0304", "0604", "1004"}
 
 
 async def test_retreat_buttons_only_the_defender_may_answer(d, game):
     await advance_to_battle(d)
-    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+    rest = await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
     msg = rest.last
     assert "🚩" in msg.content and "must choose a retreat hex for ci2" in msg.content
     assert msg.content.count(f"<@{BOB}>") == 1
@@ -182,12 +182,12 @@ async def test_retreat_buttons_only_the_defender_may_answer(d, game):
 
 async def test_retreat_by_slash_command_and_autocomplete(d, game):
     await advance_to_battle(d)
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
-    choices = await d.complete("retreat", "hex", user=BOB, hex="")
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+    choices = await d.complete("bc", "hex", sub="retreat", user=BOB, hex="")
     assert [c["value"] for c in choices] == ["0603", "0703"]
-    rest = await d.cmd("retreat", user=BOB, hex="0905")
+    rest = await d.cmd("bc", sub="retreat", user=BOB, hex="0905")
     assert rest.last.ephemeral and "BC §4.6" in rest.last.content
-    rest = await d.cmd("retreat", user=BOB, hex="0703")
+    rest = await d.cmd("bc", sub="retreat", user=BOB, hex="0703")
     assert not rest.last.ephemeral and "-> 0703" in rest.last.content
 
 
@@ -195,7 +195,7 @@ async def test_unexpected_errors_are_caught_and_reported(d, game, monkeypatch, c
     async def boom(*a, **kw):
         raise RuntimeError("kaboom")
     monkeypatch.setattr(d.bot.service, "act", boom)
-    rest = await d.cmd("end", user=ALICE)
+    rest = await d.cmd("bc", sub="end", user=ALICE)
     [msg] = rest.messages()
     assert msg.ephemeral and msg.content == "❌ internal error, the game is untouched"
     assert "kaboom" in caplog.text
@@ -235,11 +235,11 @@ async def test_a_complete_game_through_slash_commands(d, game):
 
 
 async def test_target_autocomplete_uses_the_chosen_unit(d, game):
-    await d.cmd("play", user=ALICE, card="skirmish-centre")
-    await d.cmd("order", user=ALICE, units="ui2")
-    choices = await d.complete("battle", "target", user=ALICE, unit="ui2", target="")
+    await d.cmd("bc", sub="play", user=ALICE, card="skirmish-centre")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
+    choices = await d.complete("bc", "target", sub="battle", user=ALICE, unit="ui2", target="")
     assert choices[0]["value"] == "0604" and "range 2" in choices[0]["name"] and "dice" in choices[0]["name"]
-    units = await d.complete("battle", "unit", user=ALICE, unit="")
+    units = await d.complete("bc", "unit", sub="battle", user=ALICE, unit="")
     assert [c["value"] for c in units] == ["ui2"]
 
 
@@ -247,7 +247,7 @@ async def test_an_interaction_delivered_again_after_its_game_ended_is_already_ap
     """Issue 11: a game-ending interaction delivered again, and one from the channel's earlier
     game delivered again in the next game, are both answered "already applied"."""
     played, resigned = 987654321987650001, 987654321987650002
-    assert not (await d.cmd("play", user=ALICE, card="attack-centre", iid=played)).last.ephemeral
+    assert not (await d.cmd("act", user=ALICE, line="play attack-centre", iid=played)).last.ephemeral
     assert not (await d.game("resign", user=BOB, iid=resigned)).last.ephemeral
     rest = await d.game("resign", user=BOB, iid=resigned)
     assert rest.last.ephemeral and "already applied" in rest.last.content, rest.last.content
@@ -258,8 +258,8 @@ async def test_an_interaction_delivered_again_after_its_game_ended_is_already_ap
     await d.game("join", user=BOB, side="confederate")
     await d.game("start", user=ALICE)
     second = await d.bot.store.active_game(d.channel_id)
-    for again in (d.cmd("play", user=ALICE, card="attack-centre", iid=played),
-                  d.cmd("act", user=ALICE, line="play attack-centre", iid=played),
+    for again in (d.cmd("act", user=ALICE, line="play attack-centre", iid=played),
+                  d.cmd("act", user=ALICE, line="order ui2", iid=played),
                   d.game("resign", user=BOB, iid=resigned)):
         rest = await again
         assert rest.last.ephemeral and "already applied" in rest.last.content, rest.last.content

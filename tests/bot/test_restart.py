@@ -23,7 +23,7 @@ async def test_new_client_on_the_same_db_continues_the_game(db_path, scenario_di
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"}),
                        ("battle", {"unit": "ui2", "target": "0604", "dice": FLAG_DICE})):
-        rest = await d1.cmd(name, user=ALICE, **opts)
+        rest = await d1.cmd("bc", sub=name, user=ALICE, **opts)
         assert not rest.last.ephemeral, rest.last.content
     buttons = rest.last
     assert len(buttons.custom_ids) == 2
@@ -40,7 +40,7 @@ async def test_new_client_on_the_same_db_continues_the_game(db_path, scenario_di
         # the button posted by the old process answers through the new one
         rest = await d2.click(buttons.custom_ids[1], buttons.components, user=BOB)
         assert "retreats 0604 -> 0703" in rest.last.content
-        rest = await d2.cmd("end", user=ALICE)
+        rest = await d2.cmd("bc", sub="end", user=ALICE)
         assert not rest.last.ephemeral and "Union ends turn 1" in rest.last.content
         assert await bot2.store.last_seq(game.id) == 6
         row = await bot2.store.get_game(game.id)

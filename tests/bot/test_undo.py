@@ -23,7 +23,7 @@ async def opening(d: Driver, *, dice: str | None = None):
     await d.game("start", user=ALICE)
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"})):
-        assert not (await d.cmd(name, user=ALICE, **opts)).last.ephemeral
+        assert not (await d.cmd("bc", sub=name, user=ALICE, **opts)).last.ephemeral
     return await d.bot.store.active_game(d.channel_id)
 
 
@@ -76,7 +76,7 @@ async def test_accepted_undo_takes_the_move_back_and_keeps_it_in_the_log(d):
     retreat = f"herald:retreat:{game.id}:3:0604"
     row = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Retreat", "custom_id": retreat}]}]
     refused(await d.click(retreat, row, user=BOB), "out of date")
-    assert "moves 0606 -> 0605" in public(await d.cmd("move", user=ALICE, unit="ui2", to="0605"))
+    assert "moves 0606 -> 0605" in public(await d.cmd("bc", sub="move", user=ALICE, unit="ui2", to="0605"))
     assert [c.seq for c in await store.commands(game.id)] == [1, 2, 5]
     loaded = await d.bot.service.load(d.channel_id)
     assert loaded.seq == 5 and await d.bot.service.verify(loaded.row)
@@ -105,12 +105,12 @@ async def test_never_after_a_die_or_a_card_and_only_your_own_last_action(d):
     refused(await d.cmd("undo", user=ALICE), "nothing has been played")
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"})):
-        await d.cmd(name, user=ALICE, **opts)
+        await d.cmd("bc", sub=name, user=ALICE, **opts)
     refused(await d.cmd("undo", user=BOB), "the last action (#3) is Union's")
     refused(await d.cmd("undo", user=CAROL), "only a player")
-    await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=NO_FLAG_DICE)
+    await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=NO_FLAG_DICE)
     refused(await d.cmd("undo", user=ALICE), "#4 rolled dice", "never taken back")
-    await d.cmd("end", user=ALICE)                                # draws a card
+    await d.cmd("bc", sub="end", user=ALICE)                                # draws a card
     refused(await d.cmd("undo", user=ALICE), "#5 revealed hidden information")
     game = await d.bot.store.active_game(d.channel_id)
     assert [c.undone_at for c in await d.bot.store.commands(game.id, undone=True)] == [None] * 5
@@ -121,7 +121,7 @@ async def test_a_card_played_may_be_taken_back(d):
     await d.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed=SEED)
     await d.game("join", user=BOB, side="confederate")
     await d.game("start", user=ALICE)
-    await d.cmd("play", user=ALICE, card="sharp-shooter")
+    await d.cmd("bc", sub="play", user=ALICE, card="sharp-shooter")
     game = await d.bot.store.active_game(d.channel_id)
     msg = await ask(d, game, 1)
     assert "Union plays Sharp Shooter" in msg.content
@@ -133,7 +133,7 @@ async def test_a_card_played_may_be_taken_back(d):
 async def test_refused_automatically_by_a_later_command(d):
     game = await opening(d)
     msg = await ask(d, game, 3)
-    assert "Union orders" not in public(await d.cmd("end", user=ALICE))   # new information: a card drawn
+    assert "Union orders" not in public(await d.cmd("bc", sub="end", user=ALICE))   # new information: a card drawn
     rest = await d.click(msg.custom_ids[0], msg.components, user=BOB)
     assert rest.calls[0].type == 7 and rest.calls[0].data["components"] == []
     refused(rest, "refused automatically", "new information")
@@ -168,13 +168,13 @@ async def test_one_at_a_time_back_to_the_order(d):
     assert (await d.bot.store.latest_snapshot(game.id))[0] == 5
     assert await d.bot.store.snapshot_before(game.id, 5) == await d.bot.store.snapshot_before(game.id, 2)
     assert await d.bot.service.verify(loaded.row)
-    assert "Union orders ui2" in public(await d.cmd("order", user=ALICE, units="ui2"))
+    assert "Union orders ui2" in public(await d.cmd("bc", sub="order", user=ALICE, units="ui2"))
 
 
 async def test_a_request_for_dice_ends_the_request(d):
     game = await opening(d, dice="physical")
     msg = await ask(d, game, 3)
-    assert "roll **5 battle dice**" in public(await d.cmd("battle", user=ALICE, unit="ui2", target="0604"))
+    assert "roll **5 battle dice**" in public(await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604"))
     refused(await d.click(msg.custom_ids[0], msg.components, user=BOB), "no longer open")
     refused(await d.cmd("undo", user=ALICE), "waiting for dice")
     assert (await state(d)).pieces["ui2"].hex == "0605"
@@ -278,9 +278,9 @@ async def test_a_referee_correction_or_a_partners_action_is_never_taken_back(d, 
     await d.game("start", user=ALICE)
     game = await d.bot.store.active_game(d.channel_id)
     public(await d.cmd("seat", sub="join-side", user=DAVE, side="union"))   # Dave shares Union with Alice
-    public(await d.cmd("play", user=ALICE, card="attack-centre"))
-    public(await d.cmd("order", user=ALICE, units="ui2"))
-    public(await d.cmd("move", user=DAVE, unit="ui2", to="0605"))
+    public(await d.cmd("bc", sub="play", user=ALICE, card="attack-centre"))
+    public(await d.cmd("bc", sub="order", user=ALICE, units="ui2"))
+    public(await d.cmd("bc", sub="move", user=DAVE, unit="ui2", to="0605"))
     # Alice may not take back her partner's move; Dave may, with the other side's consent
     refused(await d.cmd("undo", user=ALICE), f"#3) was given by <@{DAVE}>", "only their own")
     rest = await d.cmd("undo", user=DAVE)
@@ -311,7 +311,7 @@ async def test_a_request_lapsed_by_dice_asked_for_loses_its_buttons(d, monkeypat
     msg = await ask(d, game, 3)
     await settle()
     assert not [m for m, _ in ch.edits if m != 770000000000000000]    # the /undo itself lapses nothing
-    assert "roll **5 battle dice**" in public(await d.cmd("battle", user=ALICE, unit="ui2", target="0604"))
+    assert "roll **5 battle dice**" in public(await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604"))
     await settle(lambda: any(m != 770000000000000000 for m, _ in ch.edits))
     [(_, kw)] = [(m, k) for m, k in ch.edits if m != 770000000000000000]
     assert kw["view"] is None and "refused automatically" in kw["content"] and "The action stands" in kw["content"]
@@ -327,7 +327,8 @@ async def test_a_secret_boat_bridge_recorded_or_revealed_is_never_taken_back(d, 
     await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "second-newbury", 7, side="parliament")
     await service.join(CHANNEL_ID, BOB, "royalist")
     await service.start(CHANNEL_ID, ALICE)
-    public(await d.cmd("act", user=ALICE, line="boatbridge 3338"))
+    secret = (await d.cmd("act", user=ALICE, line="boatbridge 3338")).last     # a secret: only its giver sees it
+    assert secret.ephemeral and "3338" in secret.content
     text = refused(await d.cmd("undo", user=ALICE), "#1 concerns hidden information", "never taken back")
     assert "3338" not in text
     public(await d.cmd("act", user=BOB, line="deploy done"))
@@ -343,7 +344,7 @@ async def test_a_request_lapsed_before_a_restart_is_refused_after_it(db_path, sc
     bot1 = await start_bot(db_path)
     game = await opening(Driver(bot1))
     msg = await ask(Driver(bot1), game, 3)
-    public(await Driver(bot1).cmd("end", user=ALICE))              # a card drawn: new information
+    public(await Driver(bot1).cmd("bc", sub="end", user=ALICE))              # a card drawn: new information
     await bot1.close()
     bot2 = await start_bot(db_path)
     try:
