@@ -52,6 +52,7 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .names import label
 from .service import REMATCH_OF, NotAllowed, Refused
 from .store import AlreadyExists, CampaignResultRow, CampaignRow, GameRow
 
@@ -124,6 +125,7 @@ class Standings:
     games: list[GameResult]
     in_progress: list[int] = field(default_factory=list)
     abandoned: list[int] = field(default_factory=list)      # in the campaign, never counted
+    names: dict[int, str] = field(default_factory=dict)     # user id -> name on the server (bot/names.py)
 
 
 # --- terms and scores ----------------------------------------------------------------------------
@@ -331,10 +333,12 @@ async def standings(service: GameService, campaign: Campaign) -> Standings:
     players: dict[int, Line] = {}
     sides: dict[str, Line] = {}
     by_game: dict[int, list[SideResult]] = {}
-    for r in await results(store, campaign.id):
+    recorded_rows = await results(store, campaign.id)
+    names = await store.display_names(campaign.guild_id, [u for r in recorded_rows for u in r.players])
+    for r in recorded_rows:
         by_game.setdefault(r.game_id, []).append(r)
         for uid in r.players:
-            players.setdefault(uid, Line(uid, f"<@{uid}>")).add(r)
+            players.setdefault(uid, Line(uid, label(uid, names))).add(r)
         sides.setdefault(r.side, Line(r.side, r.side.title())).add(r)
     games = []
     for gid, rows in sorted(by_game.items()):
@@ -345,7 +349,7 @@ async def standings(service: GameService, campaign: Campaign) -> Standings:
             games.append(GameResult(row, _title(service, row), rows))
     return Standings(campaign, terms_of(service, campaign.ruleset),
                      sorted(players.values(), key=Line.sort_key), sorted(sides.values(), key=Line.sort_key),
-                     games, in_progress, abandoned)
+                     games, in_progress, abandoned, names)
 
 
 def _ruleset_or_none(service: GameService, ruleset_id: str):
@@ -387,10 +391,10 @@ def _line_text(n: int, line: Line, terms: dict[str, Any]) -> str:
             f" · **{line.score}** {terms['score']}{tie}")
 
 
-def _game_text(g: GameResult, terms: dict[str, Any]) -> str:
+def _game_text(g: GameResult, terms: dict[str, Any], names: dict[int, str] | None = None) -> str:
     parts = []
     for r in g.sides:
-        who = " ".join(f"<@{u}>" for u in r.players) or "(no player)"
+        who = " ".join(label(u, names) for u in r.players) or "(no player)"
         parts.append(f"{r.side.title()} {who} {r.outcome} {r.score}")
     level = next((r.detail.get("level") for r in g.sides if r.detail.get("level")), None)
     return f"#{g.row.id} {g.title}: " + " · ".join(parts) + (f" ({level})" if level else "")
@@ -417,7 +421,7 @@ def standings_text(st: Standings, max_games: int = 10, max_players: int = 15) ->
     shown = st.games[-max_games:]
     if len(st.games) > len(shown):
         lines.append(f"… {len(st.games) - len(shown)} earlier battle(s)")
-    lines += [_game_text(g, terms) for g in shown]
+    lines += [_game_text(g, terms, st.names) for g in shown]
     return "\n".join(lines)
 
 
@@ -441,8 +445,9 @@ def leader_text(st: Standings) -> str:
 
 def standings_table(st: Standings, names: dict[int, str] | None = None) -> dict[str, Any]:
     """The standings as plain rows for renders/standings.py: title, subtitle, sections of
-    (heading, columns, rows). `names` maps user ids to display names (else 'player …1234')."""
-    names = names or {}
+    (heading, columns, rows). Players are named as the store knows them on the server
+    (`st.names`, bot/names.py); `names` fills in the others (else 'player …1234')."""
+    names = {**(names or {}), **st.names}
     terms = st.terms
     cols = ["#", "", "Played", "W", "D", "L", _upper(terms["score"])]
     if terms.get("tiebreak"):

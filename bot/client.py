@@ -26,6 +26,7 @@ from discord.ext import commands, tasks
 from engine.core.errors import HeraldError
 
 from .deadlines import deadline_hours, expire_due, hours_text
+from .names import remember as remember_name
 from .service import ActResult, GameService
 from .store import Store, StoreError
 from .views import DYNAMIC_ITEMS, INTERNAL, clip, refuse, result_message_parts, result_text
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 
 class HeraldTree(app_commands.CommandTree):
     """The safety net: nothing a user types may crash the bot."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Before every command: keep the user's name as it shows on the server (bot/names.py)."""
+        await remember_name(getattr(self.client, "store", None), interaction)
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)

@@ -44,6 +44,7 @@ from engine.core.errors import Illegal
 from engine.core.referee import (REFEREE, SECTION, apply_correction, coerce, correction_line,
                                  lookup)
 
+from .names import label
 from .store import GameRow, MemberRow, SeatTaken
 
 if TYPE_CHECKING:
@@ -447,18 +448,25 @@ async def leave_side(service: GameService, channel_id: int, user_id: int) -> Mem
 
 
 # --- words -----------------------------------------------------------------------------------
-def roster_lines(loaded: LoadedGame) -> list[str]:
-    """Each side's players, then the referees; public, without pings."""
+async def player_names(service: GameService, loaded: LoadedGame) -> dict[int, str]:
+    """The names of the game's players and referees as the store knows them (bot/names.py)."""
+    return await service.store.display_names(loaded.row.guild_id,
+                                             [*loaded.seats.values(), *(m.user_id for m in loaded.members)])
+
+
+def roster_lines(loaded: LoadedGame, names: dict[int, str] | None = None) -> list[str]:
+    """Each side's players, then the referees, by name (`names`, else their mentions); public,
+    without pings."""
     rs, sc, st = loaded.ruleset, loaded.scenario, loaded.state
     lines = []
     for side in rs.sides:
         first = loaded.seats.get(side)
-        who = [f"<@{first}> (all)" if first else "_free: /game join_"]
+        who = [f"{label(first, names)} (all)" if first else "_free: /game join_"]
         for m in loaded.members:
             if m.role == "player" and m.side == side:
-                who.append(f"<@{m.user_id}> ({wing_name(rs, sc, st, side, m.wing) if m.wing else 'all'})")
+                who.append(f"{label(m.user_id, names)} ({wing_name(rs, sc, st, side, m.wing) if m.wing else 'all'})")
         lines.append(f"**{side.title()}**: " + ", ".join(who))
-    refs = [f"<@{u}>" for u in referee_ids(loaded.members)]
+    refs = [label(u, names) for u in referee_ids(loaded.members)]
     role = referee_role(loaded.row)
     if role:
         refs.append(f"<@&{role}>")
@@ -468,7 +476,8 @@ def roster_lines(loaded: LoadedGame) -> list[str]:
 
 async def seat_text(service: GameService, channel_id: int) -> str:
     loaded = await service.load(channel_id, finished_ok=True)
-    lines = [f"Game #{loaded.row.id} · {loaded.ruleset.name} · seats"] + roster_lines(loaded)
+    lines = [f"Game #{loaded.row.id} · {loaded.ruleset.name} · seats"] + roster_lines(
+        loaded, await player_names(service, loaded))
     wings = [f"{s.title()}: " + ", ".join(f"`{w}` {n}" for w, n in wings_of(loaded.ruleset, loaded.scenario,
                                                                          loaded.state, s))
              for s in loaded.ruleset.sides if wings_of(loaded.ruleset, loaded.scenario, loaded.state, s)]
@@ -480,7 +489,7 @@ async def seat_text(service: GameService, channel_id: int) -> str:
     return "\n".join(lines)
 
 
-def waiting_text(loaded: LoadedGame) -> str:
+def waiting_text(loaded: LoadedGame, names: dict[int, str] | None = None) -> str:
     """'**Union** <@1>: to act', '⏸️ paused by the referee · **Union** <@1>: to act',
     'setting up: free Confederate (/game join)', '🏁 over: Union wins'."""
     row = loaded.row
@@ -490,7 +499,7 @@ def waiting_text(loaded: LoadedGame) -> str:
     w = loaded_waiting(loaded)
     if w is None:
         return f"🏁 over: {row.result or getattr(loaded.state, 'result', '') or 'the battle has ended'}"
-    who = " ".join(f"<@{u}>" for u in w.users) or "(free seat)"
+    who = " ".join(label(u, names) for u in w.users) or "(free seat)"
     text = f"**{w.side.title()}** {who}: {w.what}"
     return f"⏸️ paused by the referee · {text}" if row.options.get(PAUSED) else text
 
@@ -516,7 +525,7 @@ async def game_list(service: GameService, guild_id: int | None, now: datetime | 
             loaded = await service.load_row(row)
             title = getattr(loaded.scenario, "title", row.scenario_id)
             line = (f"#{row.id} <#{row.channel_id}> · {loaded.ruleset.name}: {title} (turn "
-                    f"{getattr(loaded.state, 'turn', '?')}) · {waiting_text(loaded)}")
+                    f"{getattr(loaded.state, 'turn', '?')}) · {waiting_text(loaded, await player_names(service, loaded))}")
             wait = await turn_wait(service, loaded)
             if wait is not None:
                 late = now is not None and now >= wait.expires

@@ -548,7 +548,9 @@ async def export_game(service: GameService, channel_id: int, user_id: int,
             return Export(None, None, note, False)
     if ready is not None:
         await ready(unfinished)
-    names = names or {}
+    # players by name: as the store knows them on the server (bot/names.py), else as given
+    stored = await service.store.display_names(row.guild_id, [u for ids in players.values() for u in ids])
+    names = {**(names or {}), **stored}
     by_id = {str(uid): names.get(uid) or f"{side.title()} player" for side, ids in players.items() for uid in ids}
     live = await service.store.commands(row.id)          # the commands in force
     from .physical_dice import mode_of

@@ -122,4 +122,16 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, ruleset, scenario_id)
     );
     """,
+    # 3: players' names as they show on their server (issue 11): standings, exports and images
+    # name players without the member cache (empty without the members intent). Written when a
+    # player uses a command (joining a game, taking a seat, every later action) if it changed.
+    """
+    CREATE TABLE user_names (
+        guild_id     INTEGER NOT NULL,            -- 0 outside a server
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        updated_at   TEXT,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 ]

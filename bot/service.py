@@ -17,6 +17,7 @@ text says why; nothing is stored in either case.
 """
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import logging
@@ -31,6 +32,7 @@ from engine.core.events import Event
 from engine.core.game import Ruleset, game_options, get_ruleset, new_state, rulesets
 from engine.core.referee import apply_command
 
+from .names import label
 from .store import DuplicateInteraction, GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,8 @@ log = logging.getLogger(__name__)
 GAME_OPTIONS = "game_options"
 # the key marking a return game (BC §6 Balancing: the same battle again, sides swapped)
 REMATCH_OF = "rematch_of"
+# the key noting a snapshot found to differ from the log and rebuilt from it (check_snapshot)
+SNAPSHOT_REPAIRED = "snapshot_repaired"
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -166,6 +170,7 @@ class GameService:
     def __init__(self, store: Store):
         self.store = store
         self._scenarios: dict[int, Any] = {}     # game id -> parsed custom scenario
+        self._background: set[asyncio.Task] = set()     # snapshot checks (verify_in_background)
 
     # -- lookup ---------------------------------------------------------------------------
     @staticmethod
@@ -250,22 +255,91 @@ class GameService:
             return await self.store.last_seq(row.id) == 0
         return snap[1] == replayed           # both as JSON sees them (tuples -> lists)
 
-    async def resume_all(self) -> list[int]:
-        """On start-up: check every active game and close those whose battle already ended
-        (a crash between the last command and the status update). Returns the ids checked."""
-        ids = []
+    async def resume_all(self, *, verify: bool = True) -> list[int]:
+        """On start-up, before login: load every active game from its latest snapshot (no replay
+        from the seed: a late Edgehill replays in seconds, fifty games in minutes) and close those
+        whose battle already ended (a crash between the last command and the status update).
+        Then, in the background and off the event loop, check each snapshot against a replay of
+        its log (`verify_in_background`). Returns the ids resumed."""
+        rows = []
         for row in await self.store.resumable_games():
             try:
                 loaded = await self.load_row(row)
-                if not await self.verify(row):
-                    log.warning("game %s: snapshot differs from a replay of its log", row.id)
                 if loaded.to_act_side is None:
                     await self.store.set_status(row.id, "over", getattr(loaded.state, "result", "") or None)
                     await self._game_over(row.id)
-                ids.append(row.id)
+                rows.append(row)
             except Exception:  # one broken game must not stop the bot
                 log.exception("game %s could not be resumed", row.id)
-        return ids
+        if verify and rows:
+            self.verify_in_background([r.id for r in rows])
+        return [r.id for r in rows]
+
+    # -- the snapshots, checked against the log (the truth) ------------------------------------
+    def verify_in_background(self, game_ids: list[int]) -> asyncio.Task:
+        """Check the games' snapshots one after another in a background task, each replay in a
+        thread (`check_snapshot`); `background_done` waits for it."""
+        task = asyncio.get_running_loop().create_task(self._verify_games(list(game_ids)))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def background_done(self) -> None:
+        """Wait for the background checks started so far (tests; a clean stop)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def _verify_games(self, game_ids: list[int]) -> None:
+        for game_id in game_ids:
+            if getattr(self.store, "closed", False):
+                return                      # shutting down: the next start checks again
+            try:
+                await self.check_snapshot(game_id)
+            except Exception:
+                if getattr(self.store, "closed", False):
+                    return
+                log.exception("game %s: its snapshot could not be checked against its log", game_id)
+
+    @staticmethod
+    def _replayed(rs: Ruleset, sc: Any, row: GameRow, commands: list) -> tuple[dict, int]:
+        """The state (as JSON sees it) after replaying `commands` from the game's seed, and the
+        seq reached. Blocking, pure CPU: run it through asyncio.to_thread."""
+        state, seq = GameService._replay(rs, sc, GameService._first_state(rs, sc, row), commands)
+        return json.loads(json.dumps(rs.state_to_dict(state))), seq
+
+    async def check_snapshot(self, game_id: int, *, repair: bool = True) -> bool:
+        """Whether the game's latest snapshot equals a replay from the seed of the commands in
+        force up to it; the replay runs in a thread, off the event loop. When they differ: a
+        WARNING, and (`repair`) the snapshot is rebuilt from the log, which is the truth
+        (DESIGN principle 2): under the game lock, the whole log is replayed again and stored as
+        the snapshot at its last seq, the snapshots from the bad one on dropped, and the repair
+        noted in the game's options (`SNAPSHOT_REPAIRED`)."""
+        row = await self.store.get_game(game_id)
+        snap = await self.store.latest_snapshot(game_id)
+        if row is None or snap is None:
+            return True                     # nothing cached: every load replays the log anyway
+        rs = self.ruleset_of(row.ruleset)
+        sc = self.scenario_of(row, rs)
+        commands = [c for c in await self.store.commands(game_id) if c.seq <= snap[0]]
+        replayed, _ = await asyncio.to_thread(self._replayed, rs, sc, row, commands)
+        if replayed == snap[1]:
+            return True
+        log.warning("game %s: the snapshot at #%s differs from a replay of its log from the seed; "
+                    "%s", game_id, snap[0], "rebuilding it from the log" if repair else "not repaired")
+        if repair:
+            await self._repair_snapshot(row, rs, sc, snap[0])
+        return False
+
+    async def _repair_snapshot(self, row: GameRow, rs: Ruleset, sc: Any, bad_seq: int) -> None:
+        async with self.store.game_lock(row.id):
+            commands = await self.store.commands(row.id)
+            last = await self.store.last_seq(row.id)
+            state, _ = await asyncio.to_thread(self._replayed, rs, sc, row, commands)
+            await self.store.replace_snapshots(row.id, bad_seq, last, state)
+            await self.store.set_options(row.id, **{SNAPSHOT_REPAIRED: {
+                "seq": bad_seq, "rebuilt_at": last,
+                "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}})
+        log.warning("game %s: snapshot rebuilt from the log at #%s", row.id, last)
 
     async def _game_over(self, game_id: int) -> None:
         """Hook: a game's status just became "over": record its result in its campaigns
@@ -506,7 +580,8 @@ class GameService:
     async def status(self, channel_id: int) -> tuple[LoadedGame, str]:
         loaded = await self.load(channel_id, finished_ok=True)
         rs, row = loaded.ruleset, loaded.row
-        seats = " · ".join(f"{s.title()}: " + (f"<@{loaded.seats[s]}>" if s in loaded.seats else "_free_")
+        names = await self.store.display_names(row.guild_id, list(loaded.seats.values()))   # bot/names.py
+        seats = " · ".join(f"{s.title()}: " + (label(loaded.seats[s], names) if s in loaded.seats else "_free_")
                            for s in rs.sides)
         head = f"Game #{row.id} · {rs.name} · {row.status} · {seats}"
         from .deadlines import open_decision, status_lines

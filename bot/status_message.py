@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .club import loaded_waiting, paused_text, roster_lines, waiting_on
+from .club import loaded_waiting, paused_text, player_names, roster_lines, waiting_on
 from .deadlines import Notice, due_notices, hours_text, open_decision, status_lines, turn_status_line, turn_wait
+from .names import label
 
 if TYPE_CHECKING:
     from .service import ActResult, GameService, LoadedGame
@@ -54,6 +55,7 @@ async def status_text(service: GameService, loaded: LoadedGame) -> str:
     """The status message: game, whose move, what is pending, deadlines, pause, seats."""
     row, rs = loaded.row, loaded.ruleset
     title = getattr(loaded.scenario, "title", row.scenario_id)
+    names = await player_names(service, loaded)          # players by name (bot/names.py)
     lines = [f"📋 **Game #{row.id} · {rs.name}: {title}** (turn {getattr(loaded.state, 'turn', '?')})"]
     if row.status == "setup":
         lines.append("Setting up: /game join a side, then /game start.")
@@ -67,7 +69,7 @@ async def status_text(service: GameService, loaded: LoadedGame) -> str:
             lines.append(f"⏸️ {paused[0].upper()}{paused[1:]}.")
         waiting = loaded_waiting(loaded)
         if waiting is not None:
-            who = " ".join(f"<@{u}>" for u in waiting.users) or "(free seat: /game join)"
+            who = " ".join(label(u, names) for u in waiting.users) or "(free seat: /game join)"
             lines.append(f"▶️ Waiting on **{waiting.side.title()}** {who}: {waiting.what}")
         lines += _open_requests(loaded)
         if not paused:
@@ -75,7 +77,7 @@ async def status_text(service: GameService, loaded: LoadedGame) -> str:
             if turn:
                 lines.append(turn)
             lines += status_lines(row.options, await open_decision(service, loaded))
-    lines += ["👥 " + " · ".join(roster_lines(loaded))]
+    lines += ["👥 " + " · ".join(roster_lines(loaded, names))]
     lines.append(f"_After command #{loaded.seq}. This message is kept up to date; /game status for the details._")
     return "\n".join(lines)[:2000]
 

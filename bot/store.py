@@ -195,6 +195,7 @@ class Store:
         self.closed = False              # set by close(): late listeners leave the store alone
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
         self._game_locks = weakref.WeakValueDictionary()
+        self._names: dict[tuple[int, int], str] = {}     # what user_names holds, as last written
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -481,6 +482,35 @@ class Store:
                              (new_user, game_id, old_user))
             return moved
 
+    # -- names (migration 3) ---------------------------------------------------------------------
+
+    async def remember_name(self, guild_id: int | None, user_id: int, name: str) -> bool:
+        """Keep the name the user shows on the server (0: outside one); True when it was
+        written. Cheap when nothing changed: the name last written is kept in memory, so only a
+        new or changed name (or the first after a start) touches the database."""
+        key = (int(guild_id or 0), int(user_id))
+        name = " ".join(str(name or "").split())[:100]
+        if not name or self._names.get(key) == name:
+            return False
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO user_names (guild_id, user_id, display_name, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET display_name = excluded.display_name,"
+                " updated_at = excluded.updated_at WHERE display_name != excluded.display_name",
+                (*key, name, _now()))
+        self._names[key] = name
+        return True
+
+    async def display_names(self, guild_id: int | None, user_ids: Sequence[int]) -> dict[int, str]:
+        """user id -> the name last seen on the server, for those the store knows."""
+        ids = sorted({int(u) for u in user_ids if u})
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        rows = await self._rows(f"SELECT user_id, display_name FROM user_names WHERE guild_id = ?"
+                                f" AND user_id IN ({marks})", (int(guild_id or 0), *ids))
+        return {r["user_id"]: r["display_name"] for r in rows}
+
     # -- campaigns (bot/campaigns.py) ------------------------------------------------------------
 
     async def campaigns(self, guild_id: int | None) -> list[CampaignRow]:
@@ -668,6 +698,14 @@ class Store:
         rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ?"
                                 " ORDER BY seq DESC LIMIT 1", (game_id,))
         return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+
+    async def replace_snapshots(self, game_id: int, from_seq: int, seq: int, state: dict[str, Any]) -> None:
+        """A repair (bot/service.py `check_snapshot`): drop the game's snapshots from
+        ``from_seq`` on and store ``state`` as the snapshot at ``seq``, in ONE transaction."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, from_seq))
+            await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                             (game_id, seq, _dumps(state)))
 
     async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict[str, Any]] | None:
         """``(seq, state)`` of the newest snapshot older than ``seq``, or None (undo's base)."""

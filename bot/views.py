@@ -22,6 +22,7 @@ import discord
 
 from engine.core.errors import HeraldError
 
+from .names import remember as remember_name
 from .service import ActResult, GameService, LoadedGame, Pending, pending_of
 from .store import ChannelBusy, StoreError
 
@@ -191,6 +192,7 @@ class RetreatButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service: GameService = interaction.client.service  # type: ignore[attr-defined]
+        await remember_name(service.store, interaction)     # the player's name, if it changed
         try:
             result = await service.act(interaction.channel_id, interaction.user.id, f"retreat {self.hex}",
                                        interaction.id, expect_game=self.game_id, expect_seq=self.seq)
@@ -236,6 +238,7 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service: GameService = interaction.client.service  # type: ignore[attr-defined]
+        await remember_name(service.store, interaction)     # the player's name, if it changed
         try:
             result = await service.applied(interaction.id)      # a click delivered again
             if result is None:

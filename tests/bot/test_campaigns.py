@@ -10,7 +10,7 @@ from engine.core.commands import parse
 from engine.core.game import Game, get_ruleset
 from tests.bot.conftest import TEST_SCENARIO
 from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, Driver, fake_discord_rest, public, refused,
-                               interaction_payload, invoke, option, png_size)
+                               interaction_payload, invoke, option, png_size, name_of)
 
 # test-skirmish without its Generals, won by the first flag: ui2 moves to 0605 and its four
 # infantry hits (dice=1,1,1,1) eliminate ci2 in 0604 (tests/bot/test_play.py: 1-2 infantry).
@@ -123,8 +123,8 @@ async def test_a_battle_cry_campaign_records_each_battle_and_ranks_by_campaign_f
     text = public(rest)
     assert rest.last.data["allowed_mentions"]["parse"] == []          # names shown, nobody pinged
     assert "**Campaign 'Autumn 1862'** · Battle Cry · 2 battle(s) recorded" in text
-    assert f"1. <@{ALICE}> · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
-    assert f"1. <@{BOB}> · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
+    assert f"1. {name_of(ALICE)} · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
+    assert f"1. {name_of(BOB)} · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference +0)" in text
     assert "1. Union · 2 played: 2 W 0 D 0 L · **2** Campaign Flags (flag difference +2)" in text
     assert "2. Confederate · 2 played: 0 W 0 D 2 L · **0** Campaign Flags (flag difference -2)" in text
     assert "Level at the top on 1 Campaign Flags." in text and "2 played so far" in text     # BC §6: 3 battles or more
@@ -142,7 +142,7 @@ async def test_a_battle_cry_campaign_records_each_battle_and_ranks_by_campaign_f
         (g2.id, "confederate", ALICE, "loss", 0), (g2.id, "union", BOB, "win", 1),
         (g3.id, "confederate", BOB, "loss", 0), (g3.id, "union", ALICE, "win", 1)]
     rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
-    assert f"#{g3.id} Flag Race: Union <@{ALICE}> win 1 · Confederate <@{BOB}> loss 0" in rest.last.content
+    assert f"#{g3.id} Flag Race: Union {name_of(ALICE)} win 1 · Confederate {name_of(BOB)} loss 0" in rest.last.content
 
     # a fourth battle, in progress, then won: Alice leads on Campaign Flags
     g4 = await started(bot, CHANNEL_ID + 3, ALICE, BOB)
@@ -151,7 +151,7 @@ async def test_a_battle_cry_campaign_records_each_battle_and_ranks_by_campaign_f
     assert f"#{g4.id}" in rest.last.content and "1 in progress" in rest.last.content
     await union_wins(bot, CHANNEL_ID + 3, ALICE)
     rest = await d.cmd("campaign", sub="standings", campaign="autumn 1862")
-    assert f"<@{ALICE}> leads with 3 Campaign Flags." in rest.last.content
+    assert f"{name_of(ALICE)} leads with 3 Campaign Flags." in rest.last.content
     assert "in progress" not in rest.last.content
 
 
@@ -257,8 +257,8 @@ async def test_a_tacw_campaign_scores_victory_levels(d, bot):
     rest = await d.cmd("campaign", sub="standings")
     text = public(rest)
     assert "· This Accursed Civil War ·" in text and "victory level points" in text
-    assert f"1. <@{ALICE}> · 1 played: 1 W 0 D 0 L · **4** victory level points (VP difference +0)" in text
-    assert f"2. <@{BOB}> · 1 played: 0 W 0 D 1 L · **0** victory level points" in text
+    assert f"1. {name_of(ALICE)} · 1 played: 1 W 0 D 0 L · **4** victory level points (VP difference +0)" in text
+    assert f"2. {name_of(BOB)} · 1 played: 0 W 0 D 1 L · **0** victory level points" in text
     assert "(Royalist decisive victory (resignation))" in text
     assert png_size(rest.last.files[0][1])[0] > 400
 
@@ -268,7 +268,7 @@ async def test_a_tacw_campaign_scores_victory_levels(d, bot):
     assert "its result is recorded (Royalist win 4 · Parliament loss 0)" in public(rest)
     text = public(await d.cmd("campaign", sub="standings", campaign="open"))
     assert "· any ruleset ·" in text and "each game is scored by its own ruleset's campaign rule" in text
-    assert f"1. <@{ALICE}> · 1 played: 1 W 0 D 0 L · **4** score (difference +0)" in text
+    assert f"1. {name_of(ALICE)} · 1 played: 1 W 0 D 0 L · **4** score (difference +0)" in text
 
 
 async def end_by_flags(bot, channel: int, union_flags: int, confederate_flags: int, loser: int):
@@ -306,10 +306,10 @@ async def test_a_balancing_pair_scores_each_player_across_swapped_sides(d, bot):
                                      (g2.id, "confederate", ALICE, "loss", 0), (g2.id, "union", BOB, "win", 1)]
 
     text = public(await d.cmd("campaign", sub="standings", campaign="Pair"))
-    assert f"1. <@{ALICE}> · 2 played: 1 W 0 D 1 L · **3** Campaign Flags (flag difference +2)" in text
-    assert f"2. <@{BOB}> · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference -2)" in text
+    assert f"1. {name_of(ALICE)} · 2 played: 1 W 0 D 1 L · **3** Campaign Flags (flag difference +2)" in text
+    assert f"2. {name_of(BOB)} · 2 played: 1 W 0 D 1 L · **1** Campaign Flags (flag difference -2)" in text
     assert "1. Union · 2 played: 2 W 0 D 0 L · **4** Campaign Flags" in text
-    assert f"<@{ALICE}> leads with 3 Campaign Flags." in text
+    assert f"{name_of(ALICE)} leads with 3 Campaign Flags." in text
     assert "A campaign is at least 3 battles (BC §6): 2 played so far." in text
     # the same verdict as the engine's own pair arithmetic (engine/battlecry/campaign.py pair_result)
     pair = await bot.service.balancing_line(await bot.service.load(CHANNEL_ID, finished_ok=True))
@@ -327,3 +327,43 @@ async def test_an_abandoned_game_never_counts(d, bot):
     text = public(await d.cmd("campaign", sub="standings", campaign="Season"))
     assert f"abandoned, not counted: #{g1.id}" in text and "No battle of this campaign has ended yet." in text
     assert "in progress" not in text
+
+
+async def test_standings_name_the_players_as_they_show_on_the_server_without_the_member_cache(d, bot, monkeypatch):
+    """Issue 11: without the members intent the member cache is empty; the standings text and
+    picture name each player as their own commands showed them (bot/names.py), and a name
+    changed since is taken up by the next command."""
+    drawn = []
+
+    def render_standings(title, subtitle, sections):
+        drawn.append(sections)
+        return b"\x89PNG fake"
+
+    import renders.standings
+    monkeypatch.setattr(renders.standings, "render_standings", render_standings)
+    await new_campaign(d, ALICE, "Names")
+    await d.game("new", user=ALICE, ruleset="battlecry", scenario="flag-race", side="union", seed="1")
+    await d.game("join", user=BOB, side="confederate")
+    await d.cmd("campaign", sub="add", user=ALICE, campaign="Names")
+    await d.game("start", user=ALICE)
+    for line in WINNING_TURN:
+        public(await d.cmd("act", user=ALICE, line=line))
+    assert bot.get_guild(GUILD_ID) is None and bot.get_user(ALICE) is None and bot.get_user(BOB) is None
+
+    text = public(await d.cmd("campaign", sub="standings", user=CAROL, campaign="Names"))
+    assert f"1. {name_of(ALICE)} · 1 played: 1 W 0 D 0 L" in text and f"2. {name_of(BOB)} · 1 played" in text
+    assert f"Union {name_of(ALICE)} win 1 · Confederate {name_of(BOB)} loss 0" in text
+    assert "<@" not in text and "player …" not in text
+    players = drawn[-1][0][2]
+    assert [row[1] for row in players] == [name_of(ALICE), name_of(BOB)]
+
+    # Bob takes a server nickname (with markdown in it): his next command keeps it
+    payload = d.payload("campaign", sub="list", user=BOB)
+    payload["member"]["nick"] = "*Stonewall* Bob"
+    with fake_discord_rest():
+        await invoke(bot, payload)
+    text = public(await d.cmd("campaign", sub="standings", user=CAROL, campaign="Names"))
+    assert "2. \\*Stonewall\\* Bob · 1 played" in text           # shown as typed, not as markdown
+    assert [row[1] for row in drawn[-1][0][2]] == [name_of(ALICE), "*Stonewall* Bob"]
+    standings = await campaigns.standings(bot.service, await campaigns.find_campaign(bot.store, GUILD_ID, "Names"))
+    assert campaigns.standings_table(standings)["sections"][0][2][1][1] == "*Stonewall* Bob"

@@ -10,7 +10,7 @@ from engine.core.referee import REFEREE, correction_line, parse_correction
 from engine.core.commands import parse
 from tests.bot.conftest import SEED
 from tests.bot.harness import (ADMIN_PERMS, ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, Driver,
-                               fake_discord_rest, invoke)
+                               fake_discord_rest, invoke, name_of)
 
 DAVE = 500000000000000004        # a second player
 ERIN = 500000000000000005        # a substitute
@@ -93,7 +93,7 @@ async def test_a_second_player_shares_a_battle_cry_side_and_a_spectator_cannot_a
     rest = await d.game("join", user=CAROL, side="confederate")   # no seat on the other side either
     assert rest.last.ephemeral
     rest = await d.cmd("seat", sub="list", user=DAVE)
-    assert f"**Union**: <@{ALICE}> (all), <@{CAROL}> (all)" in rest.last.content
+    assert f"**Union**: {name_of(ALICE)} (all), {name_of(CAROL)} (all)" in rest.last.content
     assert "spectator" in rest.last.content
 
     rest = await d.cmd("seat", sub="leave", user=CAROL)
@@ -319,7 +319,7 @@ async def test_game_list_shows_the_servers_games_channels_and_who_is_to_move(d, 
     lines = msg.content.splitlines()
     assert lines[0] == "**2 game(s) in setup or play on this server**"
     mine = next(line for line in lines if line.startswith(f"#{game.id} "))
-    assert f"<#{CHANNEL_ID}>" in mine and "Battle Cry" in mine and f"**Confederate** <@{BOB}>: to act" in mine
+    assert f"<#{CHANNEL_ID}>" in mine and "Battle Cry" in mine and f"**Confederate** {name_of(BOB)}: to act" in mine
     theirs = next(line for line in lines if f"<#{CHANNEL_ID + 1}>" in line)
     assert "This Accursed Civil War" in theirs and "free Parliament" in theirs
     assert f"<#{CHANNEL_ID + 2}>" not in msg.content
@@ -328,7 +328,7 @@ async def test_game_list_shows_the_servers_games_channels_and_who_is_to_move(d, 
     await run(d, "referee", "pause", user=RITA)
     rest = await d.game("list", user=DAVE)
     mine = next(line for line in rest.last.content.splitlines() if line.startswith(f"#{game.id} "))
-    assert f"⏸️ paused by the referee · **Confederate** <@{BOB}>: to act" in mine    # and who is next
+    assert f"⏸️ paused by the referee · **Confederate** {name_of(BOB)}: to act" in mine    # and who is next
 
 
 async def test_game_list_with_deadlines_finished_games_and_none(d, game):

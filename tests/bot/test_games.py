@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from tests.bot.conftest import SEED
-from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, Driver
+from tests.bot.harness import ADMIN_PERMS, ALICE, BOB, CAROL, Driver, name_of
 
 
 async def new(d: Driver, user=ALICE, **kw):
@@ -74,7 +74,7 @@ async def test_status_board_and_log(d, game):
     assert not msg.ephemeral
     assert "Test Skirmish" in msg.content and "turn 1" in msg.content
     assert "Union" in msg.content and "Cards in hand: Union 5, Confederate 5" in msg.content
-    assert f"<@{ALICE}>" in msg.content and msg.data["allowed_mentions"]["parse"] == []
+    assert f"{name_of(ALICE)}" in msg.content and msg.data["allowed_mentions"]["parse"] == []
 
     rest = await d.game("board", user=CAROL)
     assert [f[0] for f in rest.last.files] == ["board.png"]

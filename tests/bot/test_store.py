@@ -99,6 +99,42 @@ async def test_a_version_1_database_upgrades_to_the_club_play_schema_keeping_its
     assert {"undone_at", "undone_by"} <= columns
 
 
+async def test_a_version_2_database_upgrades_to_the_names_table_keeping_its_games(db_path):
+    """Migration 3 (issue 11) on a database written by schema 2: games, seats and members
+    survive; players' names are kept per server, written only when they change."""
+    store = await Store.open(db_path, migrations=MIGRATIONS[:2])
+    game_id = await new_game(store)
+    await store.take_seat(game_id, "royalist", 7)
+    await store.add_member(game_id, 8, "player", "royalist", None)
+    await store.close()
+    assert user_version(db_path) == 2
+    store = await Store.open(db_path)
+    try:
+        assert user_version(db_path) == len(MIGRATIONS) >= 3
+        assert (await store.get_game(game_id)).scenario_id == "edgehill"
+        assert await store.seats(game_id) == {"royalist": 7}
+        assert [m.user_id for m in await store.members(game_id)] == [8]
+        assert await store.display_names(1, [7, 8]) == {}
+        assert await store.remember_name(1, 7, "Prince  Rupert")          # new: written
+        assert not await store.remember_name(1, 7, "Prince Rupert")       # unchanged: no write
+        assert await store.remember_name(2, 7, "Rupert")                  # another server, its own
+        assert await store.remember_name(None, 8, "Maurice")
+        assert await store.display_names(1, [7, 8]) == {7: "Prince Rupert"}
+        assert await store.display_names(2, [7]) == {7: "Rupert"}
+        assert await store.display_names(None, [8, 9]) == {8: "Maurice"}
+        assert await store.remember_name(1, 7, "Rupert of the Rhine")     # changed: written
+        assert await store.display_names(1, [7]) == {7: "Rupert of the Rhine"}
+    finally:
+        await store.close()
+    again = await Store.open(db_path)        # a restart: the first sighting writes again, harmlessly
+    try:
+        assert await again.display_names(1, [7]) == {7: "Rupert of the Rhine"}
+        assert await again.remember_name(1, 7, "Rupert of the Rhine")
+        assert await again.display_names(1, [7]) == {7: "Rupert of the Rhine"}
+    finally:
+        await again.close()
+
+
 async def test_newer_schema_is_refused(db_path):
     await (await Store.open(db_path)).close()
     with sqlite3.connect(db_path) as con:
