@@ -161,23 +161,23 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     assert f"#1 <#{CH_BC}> · Battle Cry: First Bull Run (turn 1) · **Union** {name_of(ALICE)}: to act" in lines
 
     # the hand is Alice's alone; Carol only watches
-    hand = (await bc.cmd("hand", user=ALICE)).last
+    hand = (await bc.cmd("bc", sub="hand", user=ALICE)).last
     assert hand.ephemeral and hand.content.startswith("Your hand (Union):") and "(`assault-centre`)" in hand.content
-    refused(await bc.cmd("hand", user=CAROL), "not a player")
+    refused(await bc.cmd("bc", sub="hand", user=CAROL), "not a player")
 
-    text = public(rest := await bc.cmd("play", user=ALICE, card="assault-centre"))
+    text = public(rest := await bc.cmd("bc", sub="play", user=ALICE, card="assault-centre"))
     assert text == ("Union plays Assault Centre\nAssault Centre orders ui1, ug1, ua1, ui2, ui3, ui4\n"
                     f"**Union** to act: <@{ALICE}>")
     assert pinged(rest.last) == []                              # Alice is at the table: no ping
     before = (await bot.service.load(CH_BC)).state.state_hash()
-    refused(await bc.cmd("order", user=CAROL, units="ui2"), "not a player", "spectators")
-    refused(await bc.cmd("move", user=CAROL, unit="ui3", to="0804"), "not a player")
+    refused(await bc.cmd("bc", sub="order", user=CAROL, units="ui2"), "not a player", "spectators")
+    refused(await bc.cmd("bc", sub="move", user=CAROL, unit="ui3", to="0804"), "not a player")
     refused(await bc.cmd("odds", user=CAROL, action="battle ui1 ci1"), "only a seated player")
     refused(await bc.cmd("undo", user=CAROL), "only a player")
     assert await seq(bot, g1.id) == 1 and (await bot.service.load(CH_BC)).state.state_hash() == before
 
     # a move, taken back with Bob's consent (no die yet), and made again
-    assert public(await bc.cmd("move", user=ALICE, unit="ui3", to="0804")).startswith(
+    assert public(await bc.cmd("bc", sub="move", user=ALICE, unit="ui3", to="0804")).startswith(
         "ui3 (Sherman's brigade) moves 0803 -> 0804")
     ask = (await bc.cmd("undo", user=ALICE)).last
     assert not ask.ephemeral and pinged(ask) == [BOB]
@@ -190,7 +190,7 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     assert public(rest).startswith("↩️ Union takes back #2 (ui3 (Sherman's brigade) moves 0803 -> 0804), with "
                                    f"Confederate's consent (<@{BOB}>).")
     assert (await bot.service.load(CH_BC)).state.pieces["ui3"].hex == "0803"
-    await bc.cmd("move", user=ALICE, unit="ui3", to="0804")
+    await bc.cmd("bc", sub="move", user=ALICE, unit="ui3", to="0804")
 
     # the odds first (private, exact), then the battle, then its explanation for the whole table
     odds = (await bc.cmd("odds", user=ALICE, action="battle ui1 ci1")).last
@@ -199,7 +199,7 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     assert "` 50.0%` (1/2) ci1 (Jackson's brigade) loses 1 (4→3 figures)" in odds.content
     assert "` 33.3%` (1/3) no effect" in odds.content and "` 16.7%` (1/6)" in odds.content
     assert await seq(bot, g1.id) == 4                           # nothing committed
-    text = public(await bc.cmd("battle", user=ALICE, unit="ui1", target="ci1", dice="1"))
+    text = public(await bc.cmd("bc", sub="battle", user=ALICE, unit="ui1", target="ci1", dice="1"))
     assert text.startswith("ui1 (Burnside's brigade) battles ci1 (Jackson's brigade) at 0607 with 1 die "
                            "(range 4: 1, target in hill -1, General ug1 attached +1)")
     assert "-> 1 hit, 0 flags" in text or "-> 1 hits, 0 flags" in text, text
@@ -223,22 +223,22 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     refused(await bc.cmd("rules", user=BOB, query="zeppelin"), "nothing in the Battle Cry rules index matches")
 
     # a flag: Bob is asked (and pinged) for the retreat hex
-    rest = await bc.cmd("battle", user=ALICE, unit="ui3", target="ci2", dice="5")   # 5: the flag face
+    rest = await bc.cmd("bc", sub="battle", user=ALICE, unit="ui3", target="ci2", dice="5")   # 5: the flag face
     text = public(rest)
     assert "ui3 (Sherman's brigade) battles ci2 (Hampton's Legion) at 0807 with 1 die" in text and "1 flag" in text
     assert f"**Confederate** <@{BOB}> must choose a retreat hex for ci2: 0808, 0708 (buttons below, or /retreat)" in text
     assert pinged(rest.last) == [BOB] and len(rest.last.custom_ids) == 2
     retreat_buttons = rest.last
-    refused(await bc.cmd("end", user=ALICE), "waiting for Confederate to choose a retreat hex for ci2")
+    refused(await bc.cmd("bc", sub="end", user=ALICE), "waiting for Confederate to choose a retreat hex for ci2")
 
     # the referee pauses: nothing is accepted, from anyone; then resumes
     text = public(await slash(bc, "referee", "pause", user=DAVE, reason="Bob's pizza has arrived"))
     assert text.startswith(f"⏸️ Game #1 is paused by the referee <@{DAVE}>: Bob's pizza has arrived.")
     refused(await slash(bc, "referee", "pause", user=BOB, reason="me too"), "cannot pause the game")
     n = await seq(bot, g1.id)
-    refused(await bc.cmd("retreat", user=BOB, hex="0808"), "paused by the referee", "Bob's pizza has arrived")
+    refused(await bc.cmd("bc", sub="retreat", user=BOB, hex="0808"), "paused by the referee", "Bob's pizza has arrived")
     refused(await bc.click(retreat_buttons.custom_ids[0], retreat_buttons.components, user=BOB), "paused")
-    refused(await bc.cmd("end", user=ALICE), "paused by the referee")
+    refused(await bc.cmd("bc", sub="end", user=ALICE), "paused by the referee")
     refused(await bc.game("resign", user=BOB), "paused by the referee")
     assert await seq(bot, g1.id) == n
     line = next(ln for ln in (await bc.game("list", user=CAROL)).last.content.splitlines() if ln.startswith("#1 "))
@@ -297,7 +297,7 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     # Bob answers with the button; Alice ends her turn
     rest = await bc.click(retreat_buttons.custom_ids[0], retreat_buttons.components, user=BOB)
     assert "ci2" in public(rest) and "retreats" in rest.last.content
-    text = public(rest := await bc.cmd("end", user=ALICE))
+    text = public(rest := await bc.cmd("bc", sub="end", user=ALICE))
     assert text.startswith("Union ends turn 1 (Assault Centre); Confederate to play") and pinged(rest.last) == [BOB]
 
     # history: the board at an earlier entry, and the replay of turn 1
@@ -358,19 +358,19 @@ async def test_tacw_evening_shared_side_physical_dice_and_arbitration(bot):
     assert f"**Royalist**: {name_of(ALICE)} (all), {name_of(ERIN)} (Royalist left wing (cavalry))" in text
 
     # a wing player gives only her wing's orders; a spectator none
-    refused(await tw.cmd("activate", user=ERIN, wing="r-centre"), "you command Royalist left wing (cavalry)",
+    refused(await tw.cmd("tacw", sub="activation activate", user=ERIN, wing="r-centre"), "you command Royalist left wing (cavalry)",
             "this command concerns Royalist centre")
-    refused(await tw.cmd("activate", user=CAROL, wing="r-centre"), "not a player")
-    refused(await tw.cmd("pass", user=BOB), "Royalist is the phasing player (TACW §3.2)")
+    refused(await tw.cmd("tacw", sub="activation activate", user=CAROL, wing="r-centre"), "not a player")
+    refused(await tw.cmd("tacw", sub="activation pass", user=BOB), "Royalist is the phasing player (TACW §3.2)")
     assert await seq(bot, g2.id) == 0
-    assert public(await tw.cmd("activate", user=ALICE, wing="r-centre")).startswith(
+    assert public(await tw.cmd("tacw", sub="activation activate", user=ALICE, wing="r-centre")).startswith(
         "Royalist activates Royalist centre (Charge)")
 
     # the odds of a long culverin shot, then the shot itself with a die rolled at the table
     odds = (await tw.cmd("odds", user=ALICE, action="fire r-culverins 1810")).last
     assert odds.ephemeral and "-2  range 12 hexes (culverin) (TACW §9.9.2)" in odds.content
     assert "` 70.0%` (7/10) no effect" in odds.content and "` 30.0%` (3/10) C. Essex I: F-Disordered" in odds.content
-    rest = await tw.cmd("fire", user=ALICE, unit="r-culverins", target="1810")
+    rest = await tw.cmd("tacw", sub="actions fire", user=ALICE, unit="r-culverins", target="1810")
     assert public(rest).startswith(f"🎲 <@{ALICE}> (Royalist), roll **1 d10** for `fire`: artillery fire, "
                                    "12 lb Culverins at C. Essex I.")
     assert "0-9 (0 is zero, not ten)" in rest.last.content and await seq(bot, g2.id) == 1
@@ -404,8 +404,8 @@ async def test_tacw_evening_shared_side_physical_dice_and_arbitration(bot):
     assert text.startswith("**TACW §9.7 — Reaction Fire**")
 
     # Alice ends the centre's activation; Erin activates her own wing and /game list names her
-    assert public(await tw.cmd("stop", user=ALICE)).startswith("Royalist centre ends its activation")
-    rest = await tw.cmd("activate", user=ERIN, wing="r-left")
+    assert public(await tw.cmd("tacw", sub="activation stop", user=ALICE)).startswith("Royalist centre ends its activation")
+    rest = await tw.cmd("tacw", sub="activation activate", user=ERIN, wing="r-left")
     assert public(rest).startswith("Royalist activates Royalist left wing (cavalry) (Charge)")
     to_act = rest.last.content.splitlines()[-1]
     assert to_act.startswith("**Royalist** to act") and to_act.endswith(f"<@{ERIN}>"), to_act

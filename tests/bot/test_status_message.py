@@ -73,7 +73,7 @@ async def options(d, game) -> dict:
 
 # --- the one status message --------------------------------------------------------------------
 async def test_one_status_message_is_posted_then_edited_and_posted_again_if_deleted(d, game, channel):
-    rest = await d.cmd("play", user=ALICE, card="attack-centre")
+    rest = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     assert not rest.last.ephemeral
     [text] = channel.status_posts()
     assert text.startswith(f"📋 **Game #{game.id} · Battle Cry: Test Skirmish** (turn 1)")
@@ -83,14 +83,14 @@ async def test_one_status_message_is_posted_then_edited_and_posted_again_if_dele
     first = (await options(d, game))[STATUS_KEY]["message_id"]
     assert first in channel.messages
 
-    await d.cmd("order", user=ALICE, units="ui2")
-    await d.cmd("move", user=ALICE, unit="ui2", to="0605")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
+    await d.cmd("bc", sub="move", user=ALICE, unit="ui2", to="0605")
     assert len(channel.status_posts()) == 1 and len(channel.edits) == 2       # edited, not reposted
     assert "After command #3" in channel.messages[first]
     assert all(kw["allowed_mentions"].to_dict() == {"parse": []} for _, _, kw in channel.edits)
 
     del channel.messages[first]                                                # someone deleted it
-    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+    rest = await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
     assert len(channel.status_posts()) == 2
     second = (await options(d, game))[STATUS_KEY]["message_id"]
     assert second != first and second in channel.messages
@@ -113,10 +113,10 @@ async def test_the_player_waited_on_is_pinged_once_per_wait(d, game, channel):
     await d.cmd("seat", sub="join-side", user=CAROL, side="union")
     for name, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"})):
-        rest = await d.cmd(name, user=ALICE if name != "order" else CAROL, **opts)
+        rest = await d.cmd("bc", sub=name, user=ALICE if name != "order" else CAROL, **opts)
         assert not rest.last.ephemeral and pinged(rest.last) == []            # Union is at the table
 
-    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+    rest = await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
     assert pinged(rest.last) == [BOB]                                         # Bob's retreat decision
     buttons = rest.last
     rest = await d.game("status", user=BOB)
@@ -125,7 +125,7 @@ async def test_the_player_waited_on_is_pinged_once_per_wait(d, game, channel):
     msg = rest.last
     assert sorted(pinged(msg)) == sorted([ALICE, CAROL])                      # back to Union, both
     assert msg.content.count(f"<@{CAROL}>") == 1 and f"**Union** to act: <@{ALICE}> <@{CAROL}>" in msg.content
-    rest = await d.cmd("end", user=CAROL)
+    rest = await d.cmd("bc", sub="end", user=CAROL)
     assert pinged(rest.last) == [BOB] and rest.last.content.count(f"<@{BOB}>") == 1
     rest = await d.cmd("act", user=BOB, line="policy retreat auto")           # Bob acts: no ping
     assert pinged(rest.last) == []
@@ -136,7 +136,7 @@ async def test_a_wing_player_is_pinged_when_their_wing_is_activated(d, channel):
     from tests.bot.test_club import tacw_game
     await tacw_game(d)
     await d.cmd("seat", sub="join-wing", user=DAVE, wing="r-centre")
-    rest = await d.cmd("activate", user=ALICE, wing="r-centre")
+    rest = await d.cmd("tacw", sub="activation activate", user=ALICE, wing="r-centre")
     assert not rest.last.ephemeral and pinged(rest.last) == [DAVE]
     assert f"<@{DAVE}>" in rest.last.content
     status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
@@ -146,9 +146,9 @@ async def test_a_wing_player_is_pinged_when_their_wing_is_activated(d, channel):
     assert f"**Royalist** to act (Royalist centre): <@{DAVE}>" in rest.last.content
     assert f"<@{ALICE}>" not in rest.last.content and "🔔" not in rest.last.content
 
-    rest = await d.cmd("orders", user=DAVE, order="make_ready", dice="1")   # Dave's turn goes on: no ping
+    rest = await d.cmd("tacw", sub="activation change", user=DAVE, order="make_ready", dice="1")   # Dave's turn goes on: no ping
     assert not rest.last.ephemeral and pinged(rest.last) == [] and "🔔" not in rest.last.content
-    rest = await d.cmd("stop", user=DAVE)                     # the next wing is the Army Commander's
+    rest = await d.cmd("tacw", sub="activation stop", user=DAVE)                     # the next wing is the Army Commander's
     assert not rest.last.ephemeral and pinged(rest.last) == [ALICE]
     status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
     assert f"Waiting on **Royalist** {name_of(ALICE)}: to act" in status
@@ -160,7 +160,7 @@ async def test_a_bypass_decision_pings_the_other_sides_commander_not_its_wing_pl
     await tacw_game(d)
     await d.cmd("seat", sub="join-wing", user=ERIN, wing="p-left")
     await d.cmd("act", user=BOB, line="policy bypass ask")
-    rest = await d.cmd("activate", user=ALICE, wing="r-centre")
+    rest = await d.cmd("tacw", sub="activation activate", user=ALICE, wing="r-centre")
     assert pinged(rest.last) == [BOB]
     status = channel.messages[(await d.bot.store.active_game(CHANNEL_ID)).options[STATUS_KEY]["message_id"]]
     assert f"Waiting on **Parliament** {name_of(BOB)}: Parliament may attempt a bypass" in status
@@ -203,7 +203,7 @@ async def test_turn_deadline_reminder_then_referee_notice_once_each(d, game, cha
     assert await d.bot.turn_timers(t0 + timedelta(hours=40)) == []
     assert len(channel.others()) == 2
 
-    rest = await d.cmd("play", user=ALICE, card="attack-centre")               # a new wait begins
+    rest = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")               # a new wait begins
     last = parse_time((await d.bot.store.last_command(game.id)).created_at)
     assert await d.bot.turn_timers(last + timedelta(hours=2)) == []
     [again] = await d.bot.turn_timers(last + timedelta(hours=3, minutes=1))
@@ -253,10 +253,10 @@ async def test_a_paused_game_stops_every_clock_and_resume_restarts_them(d, game,
     await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
     await d.cmd("turn", sub="deadline", user=ALICE, hours=4)
     await d.game("deadline", user=ALICE, hours=1)                                # decision deadline
-    await d.cmd("play", user=ALICE, card="attack-centre")
-    await d.cmd("order", user=ALICE, units="ui2")
-    await d.cmd("move", user=ALICE, unit="ui2", to="0605")
-    buttons = (await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)).last  # Bob's retreat
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
+    await d.cmd("bc", sub="move", user=ALICE, unit="ui2", to="0605")
+    buttons = (await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)).last  # Bob's retreat
     opened = parse_time((await d.bot.store.last_command(game.id)).created_at)
     seq = await d.bot.store.last_seq(game.id)
 
@@ -316,7 +316,7 @@ async def test_an_overdue_decision_says_the_decision_deadline_will_answer_it(d, 
     rest = await d.game("deadline", user=ALICE, hours=6)
     rest = await d.cmd("turn", sub="deadline", user=ALICE, hours=4)
     assert "the decision deadline (6 h, /game deadline) answers it with the player's default policy" in rest.last.content
-    rest = await d.cmd("activate", user=ALICE, wing="r-centre")       # Bob's bypass window opens
+    rest = await d.cmd("tacw", sub="activation activate", user=ALICE, wing="r-centre")       # Bob's bypass window opens
     t0 = await _clock_start(d, game)
     [reminder] = await d.bot.turn_timers(t0 + timedelta(hours=3, minutes=1))
     text, kw = channel.others()[-1]
@@ -339,7 +339,7 @@ async def test_an_overdue_decision_says_the_decision_deadline_will_answer_it(d, 
 async def test_an_overdue_decision_without_a_decision_deadline_waits_and_says_so(d, channel):
     game = await _bypass_pending(d)
     await d.cmd("turn", sub="deadline", user=ALICE, hours=2, reminder=0)
-    await d.cmd("activate", user=ALICE, wing="r-centre")
+    await d.cmd("tacw", sub="activation activate", user=ALICE, wing="r-centre")
     t0 = await _clock_start(d, game)
     [late] = await d.bot.turn_timers(t0 + timedelta(hours=2, minutes=1))
     text, _ = channel.others()[-1]
@@ -352,7 +352,7 @@ async def test_an_overdue_decision_without_a_decision_deadline_waits_and_says_so
 
 
 async def test_an_abandoned_game_says_so_in_its_status_message(d, game, channel):
-    await d.cmd("play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     mid = (await options(d, game))[STATUS_KEY]["message_id"]
     assert "Waiting on **Union**" in channel.messages[mid]
     rest = await d.game("abandon", user=ALICE)
@@ -362,7 +362,7 @@ async def test_an_abandoned_game_says_so_in_its_status_message(d, game, channel)
 
 
 async def test_setting_the_decision_deadline_updates_the_status_message(d, game, channel):
-    await d.cmd("play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     mid = (await options(d, game))[STATUS_KEY]["message_id"]
     assert "Decision deadline" not in channel.messages[mid]
     await d.game("deadline", user=ALICE, hours=12)
@@ -379,10 +379,10 @@ async def test_after_a_restart_the_same_status_message_is_edited_and_nobody_is_p
         await d1.game("new", user=ALICE, ruleset="battlecry", scenario="test-skirmish", side="union", seed="1")
         await d1.game("join", user=BOB, side="confederate")
         await d1.game("start", user=ALICE)
-        await d1.cmd("play", user=ALICE, card="attack-centre")
-        await d1.cmd("order", user=ALICE, units="ui2")
-        await d1.cmd("move", user=ALICE, unit="ui2", to="0605")
-        rest = await d1.cmd("battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
+        await d1.cmd("bc", sub="play", user=ALICE, card="attack-centre")
+        await d1.cmd("bc", sub="order", user=ALICE, units="ui2")
+        await d1.cmd("bc", sub="move", user=ALICE, unit="ui2", to="0605")
+        rest = await d1.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice=FLAG_DICE)
         assert pinged(rest.last) == [BOB]
         game = await bot1.store.active_game(CHANNEL_ID)
         mid = game.options[STATUS_KEY]["message_id"]
@@ -408,7 +408,7 @@ async def test_the_status_message_shows_a_roll_and_an_undo_request_waiting(d, ch
     def status() -> str:
         return next(c for c in channel.messages.values() if c.startswith("📋"))
     assert "🎲" not in status()
-    ask = (await d.cmd("battle", user=ALICE, unit="ui2", target="0604")).last.content
+    ask = (await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604")).last.content
     assert "roll **5 battle dice**" in ask
     assert (f"🎲 Waiting for dice: <@{ALICE}> (Union) rolls for Union's `battle`: battle die 1 of 5 (/dice)"
             in status())
