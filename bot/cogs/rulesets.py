@@ -216,6 +216,8 @@ async def complete_act_line(interaction: discord.Interaction, current: str) -> l
         return []
     side = loaded.side_of(interaction.user.id)
     named, line = split_side(current or "", loaded.ruleset.sides)
+    if (current or "").endswith(" ") and line:
+        line += " "                     # a finished word: complete the next argument
     prefix = f"{named}: " if named else ""
     first = []
     pending = getattr(loaded.ruleset, "pending", None)
