@@ -182,8 +182,14 @@ def odds_command(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["sync"]:                  # register the slash commands (bot/sync.py)
+        from .sync import main as sync_main
+        return sync_main(argv[1:])
     ap = argparse.ArgumentParser(prog="herald", description="Herald: wargames by post")
     sub = ap.add_subparsers(dest="cmd")
+    sub.add_parser("bot", help="run the Discord bot (needs DISCORD_TOKEN; the default when it is set)")
+    sub.add_parser("sync", help="register the slash commands with Discord: `herald sync --help`")
     p_play = sub.add_parser("play", help="play offline (hotseat prompt or a script)")
     p_play.add_argument("ruleset", nargs="?", choices=sorted(rulesets()))
     p_play.add_argument("scenario", nargs="?")
@@ -213,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     p_rules.add_argument("ruleset", choices=sorted(rulesets()))
     p_rules.add_argument("query", nargs="+", help="a section (10.4, §10.4) or words (retreat, salvo)")
     args = ap.parse_args(argv)
+    if args.cmd == "bot":
+        print("herald bot: set DISCORD_TOKEN to run the Discord bot", file=sys.stderr)
+        return 2
     if args.cmd == "rules":
         from engine.core.rulesdoc import RulesIndexError, answer
         try:

@@ -4,9 +4,15 @@ Nothing lives in memory that matters: every game is in SQLite, so a restarted bo
 on the same database file) carries on every game where it stopped, and the retreat buttons
 already posted keep working (DynamicItem re-reads game, seq and hex from the custom_id).
 
-Slash commands are synced with Discord only when asked (HERALD_SYNC=1, or `sync=True`): syncing
-on every start is rate-limited and unnecessary. HERALD_GUILD_ID syncs to one guild (instant, for
-testing) instead of globally.
+The bot never syncs its slash commands on start: `herald sync` registers them (bot/sync.py), so a
+sync Discord refuses can never stop the bot from logging in.
+
+Intents: only `guilds` (the channels and the bot's own member, to post the status message and
+check its permissions there). Slash commands and buttons arrive as interactions, which need no
+intent; Herald reads no message, so text messages ("@Herald hello") are ignored entirely.
+
+`run_bot` runs it: a wrong or revoked token, no network or a refused intent end with one line on
+stderr and exit code 1; Ctrl-C or SIGTERM (docker stop) stop it cleanly, closing the database.
 
 Decision deadlines (bot/deadlines.py): a one-minute background task answers every pending
 decision whose deadline has passed with the player's default policy and posts the result in the
@@ -15,10 +21,15 @@ asked (`deadlines=True`); HERALD_DEADLINES=0 turns it off.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import signal
+import sqlite3
+import sys
 from datetime import datetime, timezone
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -59,31 +70,43 @@ class HeraldTree(app_commands.CommandTree):
             log.exception("could not report an error to the user")
 
 
+def intents() -> discord.Intents:
+    """Only what Herald uses: `guilds` (channels, threads, roles and the bot's own member, for
+    posting in a game's channel and checking its permissions there). No privileged intent."""
+    return discord.Intents(guilds=True)
+
+
+NO_PREFIX: tuple[str, ...] = ()     # no text command ever matches (and commands.Bot does not warn
+                                    # about the message content intent): Herald is slash commands only
+
+
 class HeraldBot(commands.Bot):
-    def __init__(self, db_path: str, *, sync: bool | None = None, sync_guild: int | None = None,
-                 deadlines: bool | None = None):
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         tree_cls=HeraldTree, help_command=None)
+    def __init__(self, db_path: str, *, deadlines: bool | None = None, commands_only: bool = False):
+        """`commands_only`: a client for `herald sync`, whose setup builds the command tree and
+        opens no database."""
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False    # Herald has no voice
+        super().__init__(command_prefix=NO_PREFIX, intents=intents(), tree_cls=HeraldTree, help_command=None)
         self.db_path = str(db_path)
-        env_sync = os.environ.get("HERALD_SYNC", "").strip().lower() in ("1", "true", "yes")
-        self.sync_commands = env_sync if sync is None else sync
-        guild = sync_guild if sync_guild is not None else os.environ.get("HERALD_GUILD_ID", "").strip()
-        self.sync_guild = int(guild) if guild else None
         self.store: Store | None = None
         self.service: GameService | None = None
         self.run_deadlines = deadlines
+        self.commands_only = commands_only
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Text messages are ignored: no prefix, no mention command, nothing logged."""
 
     async def setup_hook(self) -> None:
         from .cogs import setup as add_cogs
 
+        if self.commands_only:
+            await add_cogs(self)
+            return
         self.store = await Store.open(self.db_path)
         self.service = GameService(self.store)
         await add_cogs(self)          # /game, Battle Cry (and the shared verbs), TACW
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         resumed = await self.service.resume_all()
         log.info("store %s open; %d active game(s) resumed", self.db_path, len(resumed))
-        if self.sync_commands:
-            await self.sync_tree()
         if self._wants_deadline_task():
             self.deadline_loop.start()
 
@@ -134,19 +157,30 @@ class HeraldBot(commands.Bot):
             log.warning("game %s: deadline answer #%s `%s` applied, but its channel is unknown",
                         result.game_id, result.seq, result.text)
             return
+        from .permissions import cannot_post, check_channel, posted
+        what = f"game {result.game_id}'s deadline answer #{result.seq}"
+        if not check_channel(self, channel, row.channel_id, what):
+            return
         hours = deadline_hours(row.options)
         why = (f"⏰ **{result.side.title()}** did not answer within {hours_text(hours) if hours else 'the deadline'}: "
                f"Herald applies their default policy, `{result.text}`.")
         kwargs = await result_message_parts(self.service, result)
         from .status_message import refresh_quietly, with_pings
-        await channel.send(with_pings(clip(f"{why}\n{result_text(result)}"), kwargs), **kwargs)
+        try:
+            await channel.send(with_pings(clip(f"{why}\n{result_text(result)}"), kwargs), **kwargs)
+        except discord.Forbidden:
+            cannot_post(self, row.channel_id, what)
+            return
+        posted(self, row.channel_id)
         await refresh_quietly(self, result.game_id)        # the game's one status message
         from .undo import sweep
         await sweep(self, result.game_id)                  # an undo request lapses on new information
 
-    async def sync_tree(self) -> list[app_commands.AppCommand]:
-        if self.sync_guild:
-            guild = discord.Object(id=self.sync_guild)
+    async def sync_tree(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
+        """Register the commands globally, or on one guild (a copy of the global set). Only
+        `herald sync` calls it (bot/sync.py, which keeps a guild from listing them twice)."""
+        if guild_id:
+            guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             return await self.tree.sync(guild=guild)
         return await self.tree.sync()
@@ -165,5 +199,53 @@ def make_client(db_path: str, **kwargs) -> HeraldBot:
     return HeraldBot(db_path, **kwargs)
 
 
-def run_bot(token: str, db_path: str) -> None:
-    make_client(db_path).run(token, log_handler=None)
+# --- running it ---------------------------------------------------------------------------------
+def failure_line(exc: BaseException, db_path: str = "herald.db") -> str | None:
+    """The one line a start-up failure ends with, or None for an unexpected error."""
+    if isinstance(exc, discord.LoginFailure):
+        return ("Discord refused the token (DISCORD_TOKEN is wrong or was reset): copy the bot's token "
+                "again from the developer portal (Bot → Reset Token)")
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return ("Discord refused a privileged intent Herald asked for; Herald needs none, so this is a bug: "
+                "please report it (or enable the intent under Bot → Privileged Gateway Intents)")
+    if isinstance(exc, (aiohttp.ClientConnectionError, asyncio.TimeoutError, OSError, discord.GatewayNotFound)):
+        return f"cannot reach Discord (no network, or Discord is down): {exc or type(exc).__name__}"
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord answered {exc.status}: {exc.text or exc}"
+    if isinstance(exc, discord.ConnectionClosed):
+        return f"Discord closed the connection (code {exc.code}): {exc.reason or exc}"
+    if isinstance(exc, (sqlite3.Error, StoreError)):
+        return f"cannot open the database {db_path!r} (HERALD_DB): {exc}"
+    return None
+
+
+async def _serve(bot: HeraldBot, token: str) -> None:
+    loop = asyncio.get_running_loop()
+    try:                                  # docker stop: SIGTERM closes the bot like Ctrl-C
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    except (NotImplementedError, RuntimeError):
+        pass                              # Windows, or not the main thread
+    async with bot:                       # bot.close() on the way out closes the store
+        try:
+            await bot.start(token)
+        except sqlite3.Error:
+            await asyncio.sleep(0.2)      # aiosqlite's thread stops after a failed open: let it
+            raise                         # finish while the loop runs (else it prints a traceback)
+
+
+def run_bot(token: str, db_path: str, client: HeraldBot | None = None) -> int:
+    """Run the bot until it is stopped; the exit code. Failures at start end with ONE line on
+    stderr (exit 1), not a traceback; Ctrl-C and SIGTERM stop it cleanly (exit 0)."""
+    bot = client or make_client(db_path)
+    try:
+        asyncio.run(_serve(bot, token))
+    except KeyboardInterrupt:
+        print("herald: stopped", file=sys.stderr)
+        return 0
+    except Exception as exc:
+        line = failure_line(exc, bot.db_path)
+        if line is None:
+            raise
+        print(f"herald: {line}", file=sys.stderr)
+        return 1
+    return 0

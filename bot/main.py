@@ -1,5 +1,6 @@
 """Console script `herald`: with DISCORD_TOKEN set it runs the bot; without it, the offline demo
-(or any CLI subcommand given: `herald play ...`, `herald demo`, `herald scenarios`)."""
+(or any CLI subcommand given: `herald play ...`, `herald demo`, `herald scenarios`, and
+`herald sync`, which registers the slash commands and needs the token)."""
 from __future__ import annotations
 
 import logging
@@ -13,11 +14,7 @@ def main(argv: list[str] | None = None) -> int:
     if token and (not argv or argv[0] == "bot"):
         from bot.client import run_bot
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        run_bot(token, os.environ.get("HERALD_DB", "herald.db"))
-        return 0
-    if argv and argv[0] == "bot":
-        print("herald bot: set DISCORD_TOKEN to run the Discord bot", file=sys.stderr)
-        return 2
+        return run_bot(token, os.environ.get("HERALD_DB", "herald.db"))
     from bot.cli import main as cli_main
     return cli_main(argv)
 

@@ -16,7 +16,9 @@
 
 Discord is reached only through `bot.get_channel` (or `fetch_channel` for a logged-in bot), so
 the offline tests hand in a fake channel; every function here is safe to call after an action is
-committed: a failure is logged, never raised into the reply.
+committed: a failure is logged, never raised into the reply. Where Herald lacks the permission
+to post (or Discord answers 403), the post is skipped with one warning line and the players are
+told when they next act there (bot/permissions.py).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from . import permissions
 from .club import loaded_waiting, paused_text, player_names, roster_lines, waiting_on
 from .deadlines import Notice, due_notices, hours_text, open_decision, status_lines, turn_status_line, turn_wait
 from .names import label
@@ -122,16 +125,25 @@ async def refresh(bot: Any, game_id: int) -> int | None:
         if channel is None:
             log.debug("game %s: channel %s not reachable; status message not refreshed", game_id, row.channel_id)
             return None
+        what = f"game {game_id}'s status message"
+        if not permissions.check_channel(bot, channel, row.channel_id, what):
+            return None
         text = await status_text(service, await service.load_row(row))
         info = row.options.get(STATUS_KEY) or {}
         message_id = info.get("message_id") if info.get("channel_id") == row.channel_id else None
-        if message_id:
-            try:
-                await channel.get_partial_message(int(message_id)).edit(content=text, allowed_mentions=NO_PINGS)
-                return int(message_id)
-            except discord.NotFound:
-                log.info("game %s: status message %s was deleted; posting it again", game_id, message_id)
-        message = await channel.send(text, allowed_mentions=NO_PINGS)
+        try:
+            if message_id:
+                try:
+                    await channel.get_partial_message(int(message_id)).edit(content=text, allowed_mentions=NO_PINGS)
+                    permissions.posted(bot, row.channel_id)
+                    return int(message_id)
+                except discord.NotFound:
+                    log.info("game %s: status message %s was deleted; posting it again", game_id, message_id)
+            message = await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.Forbidden:
+            permissions.cannot_post(bot, row.channel_id, what)
+            return None
+        permissions.posted(bot, row.channel_id)
         await service.store.set_options(game_id, **{STATUS_KEY: {"channel_id": row.channel_id,
                                                                  "message_id": message.id}})
         return message.id
@@ -254,8 +266,16 @@ async def post_notices(bot: Any, notices: list[Notice]) -> int:
             if channel is None:
                 log.warning("game %s: %s due but its channel is unknown", notice.wait.game_id, notice.kind)
                 continue
+            what = f"game {notice.wait.game_id}'s {notice.kind}"
+            if not permissions.check_channel(bot, channel, notice.wait.channel_id, what):
+                continue
             text, mentions = notice_message(notice)
-            await channel.send(text, allowed_mentions=mentions)
+            try:
+                await channel.send(text, allowed_mentions=mentions)
+            except discord.Forbidden:
+                permissions.cannot_post(bot, notice.wait.channel_id, what)
+                continue
+            permissions.posted(bot, notice.wait.channel_id)
             posted += 1
         except Exception:
             log.exception("game %s: could not post the %s", notice.wait.game_id, notice.kind)

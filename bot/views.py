@@ -138,6 +138,8 @@ async def post_result(interaction: discord.Interaction, service: GameService, re
     kwargs = await result_message_parts(service, result, actor=interaction.user.id)
     await send(interaction, with_pings(result_text(result), kwargs), **kwargs)
     await refresh_quietly(interaction.client, result.game_id)      # the game's one status message
+    from .permissions import tell_actor
+    await tell_actor(interaction)       # privately, if Herald could not post there as itself
     from .undo import sweep
     await sweep(interaction.client, result.game_id)     # an undo request lapses on new information
 

@@ -287,6 +287,7 @@ class ClubCog(commands.Cog, name="Club play"):
     @turn.command(name="status", description="Bring the game's status message up to date (posted again if deleted)")
     async def status(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)    # fetching the channel takes time
         try:
             row = await service.game_row(interaction.channel_id, finished_ok=True)
         except (HeraldError, StoreError) as exc:
@@ -294,9 +295,11 @@ class ClubCog(commands.Cog, name="Club play"):
             return
         message_id = await refresh_quietly(self.bot, row.id)
         if message_id is None:
+            from ..permissions import blocked_text
             from ..status_message import status_text
             text = await status_text(service, await service.load_row(row))
-            await send(interaction, text, ephemeral=True, quiet=True)
+            why = blocked_text(self.bot, row.channel_id)      # Herald lacks a permission there
+            await send(interaction, f"{why}\n\n{text}" if why else text, ephemeral=True, quiet=True)
             return
         link = f"https://discord.com/channels/{interaction.guild_id}/{row.channel_id}/{message_id}"
         await send(interaction, f"The status message of game #{row.id} is up to date: {link}", ephemeral=True)

@@ -11,6 +11,7 @@ from engine.core.errors import HeraldError
 from engine.core.game import rulesets
 
 from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, deadline_set_text
+from ..permissions import refuse_if_cannot_post
 from ..status_message import refresh_quietly
 from ..store import StoreError
 from ..views import post_board, post_result, quiet_turn, refuse, send, turn_line
@@ -90,6 +91,8 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
     async def new(self, interaction: discord.Interaction, ruleset: str, scenario: str,
                   side: str | None = None, seed: str | None = None, options: str | None = None,
                   dice: str | None = None) -> None:
+        if await refuse_if_cannot_post(interaction):        # the permissions Herald needs here
+            return
         service = service_of(interaction)
         chosen = [o.strip() for o in (options or "").split(",") if o.strip()]
         try:
@@ -114,6 +117,8 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
                           description="Play the finished battle again with sides swapped (BC §6 Balancing)")
     @app_commands.describe(seed="Dice seed, to replay a game exactly (optional)")
     async def rematch(self, interaction: discord.Interaction, seed: str | None = None) -> None:
+        if await refuse_if_cannot_post(interaction):
+            return
         service = service_of(interaction)
         try:
             loaded = await service.rematch(interaction.guild_id, interaction.channel_id, interaction.user.id, seed)

@@ -121,6 +121,9 @@ class HistoryCommands:
     @app_commands.command(name="import", description="Load a game file from /game export into this channel, to continue it")
     @app_commands.describe(file="The .json file /game export gave (checked and replayed before anything is stored)")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        from ..permissions import refuse_if_cannot_post
+        if await refuse_if_cannot_post(interaction):         # a game needs Herald able to post here
+            return
         service = _service(interaction)
         if file.size > history.MAX_FILE_BYTES:
             await refuse(interaction, f"this game file cannot be loaded: it is {file.size} bytes, over the "

@@ -8,7 +8,9 @@
 Who may: any member uploads a new file; replacing or removing one is for its uploader or a
 server manager (Manage Server or Administrator). See bot/uploads.py.
 
-Every refusal is ephemeral and comes before anything is stored or shown publicly.
+Every refusal is ephemeral and comes before anything is stored or shown publicly: an upload is
+deferred privately at once (the download and the validation take time), confirmed privately, and
+its board then posted for all as a second follow-up.
 """
 from __future__ import annotations
 
@@ -58,6 +60,9 @@ class ScenariosCog(commands.GroupCog, group_name="scenario",
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def upload(self, interaction: discord.Interaction, ruleset: str, file: discord.Attachment) -> None:
         service = service_of(interaction)
+        # Private until the file is stored: a refusal (likely) concerns only its sender, and a
+        # follow-up keeps the defer's visibility. The download and the validation take time.
+        await interaction.response.defer(thinking=True, ephemeral=True)
         try:
             rs = service.ruleset_of(ruleset)
             uploads.check_size(rs, int(file.size or 0), file.filename)      # before downloading it
@@ -71,7 +76,8 @@ class ScenariosCog(commands.GroupCog, group_name="scenario",
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
-        await interaction.response.defer(thinking=True)                   # the preview is drawn
+        await send(interaction, f"✅ **{checked.title}** (`{checked.scenario_id}`) is checked and stored for this "
+                   "server; its board is posted in the channel.", ephemeral=True, quiet=True)
         png = await asyncio.to_thread(uploads.preview, checked)
         kwargs = {"file": f} if (f := board_file(png)) is not None else {}
         verb = "replaces the earlier upload of" if replaced else "adds"
@@ -79,7 +85,7 @@ class ScenariosCog(commands.GroupCog, group_name="scenario",
                    f"{rs.name}) for this server: {uploads.summary(checked)}.\n"
                    f"Play it with `/game new ruleset:{rs.id} scenario:{uploads.CUSTOM_PREFIX}{checked.scenario_id}`"
                    " (the scenario list marks it \"uploaded\")." + ("" if png else "\n(No preview could be drawn.)"),
-                   quiet=True, **kwargs)
+                   quiet=True, **kwargs)             # a second follow-up: public
 
     @app_commands.command(name="list", description="The scenarios this server uploaded")
     @app_commands.describe(ruleset="Only this rule system's (optional)")

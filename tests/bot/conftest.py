@@ -86,7 +86,7 @@ def db_path(tmp_path):
 
 
 async def start_bot(db_path: str):
-    bot = make_client(db_path, sync=False)
+    bot = make_client(db_path)
     await bot._async_setup_hook()      # give the client its loop; no login, no token
     fake_login(bot)                    # client.user + application_id, offline
     await bot.setup_hook()             # store, cogs, dynamic items (what login() would run)

@@ -85,7 +85,7 @@ def test_console_script_runs_the_demo_without_a_token_and_the_bot_with_one(monke
     import bot.client
     monkeypatch.setenv("DISCORD_TOKEN", "t0ken")
     monkeypatch.setenv("HERALD_DB", str(tmp_path / "h.db"))
-    monkeypatch.setattr(bot.client, "run_bot", lambda token, db: calls.append(("bot", token, db)))
+    monkeypatch.setattr(bot.client, "run_bot", lambda token, db: calls.append(("bot", token, db)) or 0)
     assert herald_main.main([]) == 0
     assert calls[1] == ("bot", "t0ken", str(tmp_path / "h.db"))
     monkeypatch.delenv("DISCORD_TOKEN")

@@ -68,7 +68,7 @@ def rejected(rest, *words: str) -> str:
 
 async def test_upload_previews_stores_and_is_offered_by_game_new(d, cdn):
     rest = await upload(d, cdn, MY_BATTLE)
-    assert rest.calls[0].type == 5                                 # deferred while the preview is drawn
+    assert rest.calls[0].type == 5 and rest.calls[0].ephemeral    # deferred privately before the download
     msg = rest.last
     assert not msg.ephemeral, msg.content
     assert "**Club Ridge** (`my-battle`, Battle Cry)" in msg.content and "Union 3 units, Confederate 3 units" in msg.content
@@ -118,7 +118,7 @@ async def test_a_malformed_file_is_rejected_with_its_line_and_nothing_stored(d, 
     text = MY_BATTLE.replace(*change, 1)
     assert text != MY_BATTLE
     rest = await upload(d, cdn, text)
-    assert rest.calls[0].type != 5                                 # refused at once, ephemerally
+    assert rest.calls[0].type == 5 and rest.calls[0].ephemeral    # deferred privately: the refusal stays private
     rejected(rest, "battle.toml", *words)
     assert await stored(d) == []
 
