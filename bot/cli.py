@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
-from engine.core.commands import split_side
+from engine.core.commands import parse, split_side
 from engine.core.errors import HeraldError
 from engine.core.game import Game, game_options, get_ruleset, rulesets
 
@@ -108,6 +108,21 @@ def run_lines(session: Session, lines: Iterable[str], stop_on_error: bool = Fals
     return refused
 
 
+def help_text(ruleset) -> str:
+    """The ruleset's command language, from its declared verbs (engine/core/verbs.py): the same
+    list `/act` completes and the slash commands are built from."""
+    commands = getattr(ruleset, "commands", None)
+    if commands is None:
+        return "\n".join("  " + v for v in ruleset.verbs.values())
+    return "\n".join(f"  {v.usage}: {v.description} ({v.section})" for v in commands.verbs)
+
+
+def query_verb(ruleset, line: str) -> bool:
+    commands = getattr(ruleset, "commands", None)
+    verb = commands.verb(line.split()[0]) if commands is not None and line.split() else None
+    return verb is not None and verb.reply == "query"
+
+
 def hotseat(session: Session, stdin: TextIO | None = None) -> None:
     g = session.game
     stdin = stdin or sys.stdin
@@ -128,8 +143,13 @@ def hotseat(session: Session, stdin: TextIO | None = None) -> None:
             print(g.ruleset.status(g.scenario, g.state), file=session.echo)
             continue
         if line == "help":
-            for v in g.ruleset.verbs.values():
-                print("  " + v, file=session.echo)
+            print(help_text(g.ruleset), file=session.echo)
+            continue
+        if query_verb(g.ruleset, line):         # a question (a hand of cards): answered, nothing applied
+            try:
+                print(g.ruleset.query(g.scenario, g.state, side, parse(line)), file=session.echo)
+            except HeraldError as exc:
+                print(f"refused: {exc}", file=session.echo)
             continue
         if line:
             session.step(line)

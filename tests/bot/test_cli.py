@@ -59,7 +59,15 @@ def test_hotseat_reads_commands_for_the_side_to_act():
     text = out.getvalue()
     assert "Your hand (Union)" in text and "[union] >" in text and "[confederate] >" in text
     assert game.state.active == "confederate" and len(game.history) == 2
-    assert "move <unit> <hex>" in text
+    assert "move <unit> <to> ... [alone]: Move a unit to a hex or along a path (BC §4.2)" in text
+
+
+def test_hotseat_answers_a_question_without_applying_it():
+    game = Game.new("battlecry", "first-bull-run", 7)
+    out = io.StringIO()
+    session = cli.Session(game, None, render=False, echo=out)
+    cli.hotseat(session, stdin=io.StringIO("hand\nquit\n"))
+    assert out.getvalue().count("Your hand (Union)") == 3 and game.history == []    # 2 prompts + the answer
 
 
 def test_demo_plays_every_bundled_battle_to_its_end(tmp_path):
