@@ -299,7 +299,7 @@ def reinforce(scenario: Scenario, state: BattleCryState, side: str, stream: Dice
     """BC §2.4 card 5: roll one die; its unit type arrives; Flag = any type; Sabres = none."""
     _expect(state, "call-for-reinforcements")
     if state.current.reinforcement:
-        raise Illegal("the reinforcement die has been rolled; now /place the unit", "BC §2.4 card 5")
+        raise Illegal("the reinforcement die has been rolled; now place the unit (place <hex> [type])", "BC §2.4 card 5")
     v = stream.roll(6, "reinforcement die")
     face = tables.DIE_FACES[v]
     lost = lost_kinds(scenario, state, side)
@@ -326,7 +326,7 @@ def place_reinforcement(scenario: Scenario, state: BattleCryState, side: str, he
     _expect(state, "call-for-reinforcements")
     rolled = state.current.reinforcement
     if not rolled:
-        raise Illegal("roll for the reinforcement first (/reinforce)", "BC §2.4 card 5")
+        raise Illegal("roll for the reinforcement first (reinforce)", "BC §2.4 card 5")
     if rolled == "any":
         if kind not in lost_kinds(scenario, state, side):
             raise Illegal(f"the Flag lets you choose a type: one of {', '.join(lost_kinds(scenario, state, side))}",
