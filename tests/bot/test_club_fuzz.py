@@ -27,6 +27,13 @@ TARGETS = [
     ("referee", "correct", "changes", {"reason": "fuzz"}, CAROL),
     ("referee", "show", "path", {}, CAROL),
     ("turn", "deadline", "hours", {}, ALICE),
+    # the ruleset's own subcommands, built from its declared verbs (bot/cogs/rulesets.py)
+    ("bc", "play", "card", {}, ALICE),
+    ("bc", "order", "units", {}, ALICE),
+    ("bc", "move", "to", {"unit": "ui2"}, ALICE),
+    ("bc", "battle", "target", {"unit": "ui2", "dice": "1"}, ALICE),
+    ("bc", "policy", "value", {"kind": "retreat"}, BOB),
+    ("tacw", "actions fire", "target", {"unit": "r1"}, ALICE),    # another ruleset's command
 ]
 
 
