@@ -27,8 +27,8 @@ engine/battlecry/campaign.py):
     swapped), so a player's line adds his flags as Union in one game and as Confederate in the
     other; the return game joins its first game's campaigns by itself (`adopt_return_games`).
 
-When a result is recorded: `record_game`, which GameService calls where a game's status becomes
-"over" (bot/service.py `_game_over`): a victory, a resignation (the engine ends the game with a
+When a result is recorded: `record_game`, on the service's `on_game_ended` (bot/hooks.py; this
+module's `install`), emitted where a game's status becomes "over": a victory, a resignation (the engine ends the game with a
 winner: BC §6 and TACW alike), or the last turn's victory determination (TACW). It is idempotent
 (one set of rows per campaign and game), and the standings first record any finished game of
 the campaign still missing its rows, so a game ended by another path (a referee's correction, a
@@ -43,7 +43,7 @@ which counts as a defeat.
 Who may do what: anyone on the server may open a campaign and read its standings; a game is
 added by the campaign's creator, a server administrator, or a player or creator of that game.
 
-Refusals are `Refused` / `NotAllowed` (bot/service.py) or the store's errors, with a text that
+Refusals are `Refused` / `NotAllowed` (bot/errors.py) or the store's errors, with a text that
 says why; nothing is stored then. Every query is a public method of bot/store.py.
 """
 from __future__ import annotations
@@ -52,8 +52,9 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .errors import NotAllowed, Refused
 from .names import label
-from .service import REMATCH_OF, NotAllowed, Refused
+from .options import REMATCH_OF
 from .store import AlreadyExists, CampaignResultRow, CampaignRow, GameRow
 
 if TYPE_CHECKING:
@@ -126,6 +127,18 @@ class Standings:
     in_progress: list[int] = field(default_factory=list)
     abandoned: list[int] = field(default_factory=list)      # in the campaign, never counted
     names: dict[int, str] = field(default_factory=dict)     # user id -> name on the server (bot/names.py)
+
+
+def install(service: GameService) -> None:
+    """Join the service (bot/hooks.py): a finished game's result is recorded in its campaigns."""
+    service.hooks.on_game_ended.subscribe(_game_ended)
+
+
+async def _game_ended(service: GameService, game_id: int) -> None:
+    try:
+        await record_game(service, game_id)
+    except Exception:       # the battle's end is committed; the standings record it later
+        log.exception("game %s: campaign result not recorded (the standings retry)", game_id)
 
 
 # --- terms and scores ----------------------------------------------------------------------------

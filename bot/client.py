@@ -36,6 +36,7 @@ from discord.ext import commands, tasks
 
 from engine.core.errors import HeraldError
 
+from .app import make_service
 from .deadlines import deadline_hours, expire_due, hours_text
 from .names import remember as remember_name
 from .service import ActResult, GameService
@@ -102,7 +103,7 @@ class HeraldBot(commands.Bot):
             await add_cogs(self)
             return
         self.store = await Store.open(self.db_path)
-        self.service = GameService(self.store)
+        self.service = make_service(self.store)       # the service and its club features (bot/app.py)
         await add_cogs(self)          # /game, Battle Cry (and the shared verbs), TACW
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         resumed = await self.service.resume_all()

@@ -9,9 +9,10 @@ No Discord here (the cog, bot/cogs/club.py, passes ids, role ids and the time in
   wing each"). A wing player may give only the commands that concern their wing: the ruleset
   says which wings a command concerns (`command_wings`), and a command that concerns none (a
   pass, a resignation, a side-wide policy) is the first player's (HERALD: the Army Commander's).
-- **The server view**, `/game list`: the server's games in setup or play, newest first, each with
-  its channel, battle, turn, who is to move (paused or not) and its turn deadline, then the latest
-  finished games with their results; it fits one message and counts what it leaves out.
+- **The server view**, `/game list` (bot/server_view.py, above this module and the deadlines):
+  the server's games in setup or play, newest first, each with its channel, battle, turn, who is
+  to move (paused or not) and its turn deadline, then the latest finished games with their
+  results; it fits one message and counts what it leaves out.
 - **Spectators** are everyone else: they see the boards, status and logs (public), never a
   hand (ephemeral, players only), and cannot act.
 - **A referee**, optional: users appointed to the game (`members` role 'referee') or anyone with
@@ -44,16 +45,24 @@ from engine.core.errors import Illegal
 from engine.core.referee import (REFEREE, SECTION, apply_correction, coerce, correction_line,
                                  lookup)
 
+from .errors import NotAllowed, Refused
 from .names import label
+from .options import CLOCK_RESTARTED, PAUSED
+from .service import ActResult, pending_of
 from .store import GameRow, MemberRow, SeatTaken
 
 if TYPE_CHECKING:
-    from .service import ActResult, GameService, LoadedGame
+    from .service import GameService, LoadedGame
 
 REFEREE_ROLE = "referee_role"      # games.options: the server role whose members referee it
-PAUSED = "paused"                  # games.options: {"by", "at", "reason"} while paused
-CLOCK_RESTARTED = "clock_restarted_at"   # games.options: waits count from here (resume, substitution)
-MAX_GAMES_LISTED = 25
+# PAUSED ({"by", "at", "reason"} while paused) and CLOCK_RESTARTED (waits count from here: a
+# resume, a substitution) are games.options keys of bot/options.py, read by bot/deadlines.py too
+
+
+def install(service: GameService) -> None:
+    """Join the service (bot/hooks.py): who a line is given for, seats shared by several players,
+    wings, the referee's pause."""
+    service.hooks.acting_side = acting_side
 
 
 def _now_text(now: datetime | None = None) -> str:
@@ -122,8 +131,6 @@ def waiting_on(ruleset: Any, scenario: Any, state: Any, seats: dict[str, int],
                members: Iterable[MemberRow]) -> Waiting | None:
     """Who must act now, or None when the battle is over. The wing's own player when the game
     waits on one wing that has one; else the side's first player and its players for all."""
-    from .service import pending_of
-
     side = ruleset.to_act(state)
     if side is None:
         return None
@@ -170,7 +177,6 @@ def refuse_if_paused(row: GameRow, doing: str = "") -> None:
     names what waits ("taking an action back waits: the game is paused ...")."""
     paused = paused_text(row)
     if paused:
-        from .service import Refused
         raise Refused(f"{doing} waits: {paused}" if doing else paused)
 
 
@@ -178,8 +184,6 @@ def acting_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Comma
     """The side the user acts for with `line`, and the parsed command; refuses (NotAllowed,
     Refused) a spectator, any action while the game is paused, and a wing player's command
     for another wing or for the whole side. Called by `GameService.act` under the game lock."""
-    from .service import NotAllowed
-
     side = loaded.side_of(user_id)
     if side is None:
         raise NotAllowed("you are not a player in this game (only seated players give orders); "
@@ -235,8 +239,6 @@ def is_referee(loaded: LoadedGame, user_id: int, role_ids: Iterable[int] = (), i
 
 
 def _need_referee(loaded: LoadedGame, user_id: int, role_ids: Iterable[int], is_admin: bool, what: str) -> None:
-    from .service import NotAllowed
-
     if is_player(loaded, user_id):
         raise NotAllowed(f"a player of this game cannot {what}: that is the referee's (/referee appoint)")
     if not is_referee(loaded, user_id, role_ids, is_admin):
@@ -247,8 +249,6 @@ def _need_referee(loaded: LoadedGame, user_id: int, role_ids: Iterable[int], is_
 
 
 def _need_organizer(row: GameRow, user_id: int, is_admin: bool, what: str) -> None:
-    from .service import NotAllowed
-
     if user_id != row.created_by and not is_admin:
         raise NotAllowed(f"only the game's creator or a server administrator may {what}")
 
@@ -263,8 +263,6 @@ async def appoint_referee(service: GameService, channel_id: int, actor: int, tar
 
 async def dismiss_referee(service: GameService, channel_id: int, actor: int, target: int,
                           is_admin: bool = False) -> GameRow:
-    from .service import Refused
-
     row = await service.game_row(channel_id)
     if actor != target:
         _need_organizer(row, actor, is_admin, "dismiss its referee")
@@ -283,8 +281,6 @@ async def set_referee_role(service: GameService, channel_id: int, actor: int, ro
 
 
 async def _active_loaded(service: GameService, channel_id: int) -> LoadedGame:
-    from .service import Refused
-
     loaded = await service.load(channel_id)
     if loaded.row.status != "active":
         raise Refused("the game has not started yet (/game start)")
@@ -294,8 +290,6 @@ async def _active_loaded(service: GameService, channel_id: int) -> LoadedGame:
 async def pause(service: GameService, channel_id: int, user_id: int, role_ids: Iterable[int] = (),
                 reason: str = "", is_admin: bool = False, now: datetime | None = None) -> GameRow:
     """The referee stops the game: no action is accepted and no deadline runs until resumed."""
-    from .service import Refused
-
     row = await service.game_row(channel_id)
     async with service.store.game_lock(row.id):
         loaded = await _active_loaded(service, channel_id)
@@ -310,8 +304,6 @@ async def pause(service: GameService, channel_id: int, user_id: int, role_ids: I
 async def resume(service: GameService, channel_id: int, user_id: int, role_ids: Iterable[int] = (),
                  is_admin: bool = False, now: datetime | None = None) -> GameRow:
     """The game goes on; every deadline's clock restarts now (bot/deadlines.py)."""
-    from .service import Refused
-
     row = await service.game_row(channel_id)
     async with service.store.game_lock(row.id):
         loaded = await _active_loaded(service, channel_id)
@@ -327,8 +319,6 @@ async def substitute(service: GameService, channel_id: int, user_id: int, old_us
                      now: datetime | None = None) -> list[str]:
     """Give `old_user`'s seat (and wing) to `new_user`; the waits restart for the newcomer.
     Returns what changed hands ('union', 'royalist/r-left')."""
-    from .service import Refused
-
     row = await service.game_row(channel_id)
     async with service.store.game_lock(row.id):
         loaded = await service.load_row(row)
@@ -362,8 +352,6 @@ async def correct(service: GameService, channel_id: int, user_id: int, changes_t
                   interaction_id: str | int | None = None) -> ActResult:
     """The referee's correction: a `referee` command in the log (engine/core/referee.py), stored,
     replayed and shown like any other; all or nothing."""
-    from .service import ActResult, Refused, pending_of
-
     iid = str(interaction_id) if interaction_id is not None else None
     row = await service.game_row(channel_id)
     async with service.store.game_lock(row.id):
@@ -386,12 +374,11 @@ async def correct(service: GameService, channel_id: int, user_id: int, changes_t
         result = str(getattr(state, "result", "") or "")
         if to_act is None:
             await service.store.set_status(row.id, "over", result or "over")
-            over_hook = getattr(service, "_game_over", None)
-            if over_hook is not None:
-                await over_hook(row.id)
-        return ActResult(row.id, seq, REFEREE, cmd.text, events, rs, loaded.scenario, state, loaded.seats,
+        done = ActResult(row.id, seq, REFEREE, cmd.text, events, rs, loaded.scenario, state, loaded.seats,
                          to_act, loaded.seats.get(to_act) if to_act else None, to_act is None, result,
                          pending_of(state, rs), members=loaded.members)
+        await service.applied_hooks(done, pending_of(loaded.state, rs))   # a game it ended: campaigns...
+        return done
 
 
 async def inspect(service: GameService, channel_id: int, user_id: int, path: str,
@@ -411,8 +398,6 @@ async def inspect(service: GameService, channel_id: int, user_id: int, path: str
 async def join_side(service: GameService, channel_id: int, user_id: int, side: str,
                     wing: str | None = None) -> LoadedGame:
     """Join a side whose first player is seated: for one wing, or (no wing) for all of it."""
-    from .service import Refused
-
     row = await service.game_row(channel_id)
     loaded = await service.load_row(row)
     rs = loaded.ruleset
@@ -437,8 +422,6 @@ async def join_side(service: GameService, channel_id: int, user_id: int, side: s
 
 async def leave_side(service: GameService, channel_id: int, user_id: int) -> MemberRow:
     """A player who shares a side leaves it (at any time: the first player still holds the side)."""
-    from .service import NotAllowed
-
     row = await service.game_row(channel_id)
     gone = await service.store.remove_member(row.id, user_id, "player")
     if gone is None:
@@ -502,57 +485,6 @@ def waiting_text(loaded: LoadedGame, names: dict[int, str] | None = None) -> str
     who = " ".join(label(u, names) for u in w.users) or "(free seat)"
     text = f"**{w.side.title()}** {who}: {w.what}"
     return f"⏸️ paused by the referee · {text}" if row.options.get(PAUSED) else text
-
-
-async def game_list(service: GameService, guild_id: int | None, now: datetime | None = None,
-                    limit: int = 1900) -> str:
-    """/game list: the server's games in setup or play (newest first), each with its channel,
-    battle, turn, who is to move and their turn deadline; then the latest finished games.
-    Fits one Discord message: what does not fit is counted."""
-    from .deadlines import turn_wait
-
-    if guild_id is None:
-        return "/game list shows a server's games: use it in a server channel."
-    rows = await service.store.list_games(guild_id)
-    finished = await service.store.finished_games(guild_id, 5)
-    if not rows and not finished:
-        return "No game on this server yet: start one with /game new in a channel."
-    lines = [f"**{len(rows)} game(s) in setup or play on this server**" if rows
-             else "No game in setup or play on this server: start one with /game new."]
-    left = 0
-    for row in rows[:MAX_GAMES_LISTED]:
-        try:
-            loaded = await service.load_row(row)
-            title = getattr(loaded.scenario, "title", row.scenario_id)
-            line = (f"#{row.id} <#{row.channel_id}> · {loaded.ruleset.name}: {title} (turn "
-                    f"{getattr(loaded.state, 'turn', '?')}) · {waiting_text(loaded, await player_names(service, loaded))}")
-            wait = await turn_wait(service, loaded)
-            if wait is not None:
-                late = now is not None and now >= wait.expires
-                line += f" · ⏰ {'overdue since' if late else 'due'} <t:{int(wait.expires.timestamp())}:R>"
-        except Exception:           # one broken game must not hide the others
-            line = f"#{row.id} <#{row.channel_id}> · {row.ruleset}: {row.scenario_id} · (cannot be read)"
-        if sum(len(x) + 1 for x in lines) + len(line) > limit:
-            left += 1
-            continue
-        lines.append(line)
-    left += max(0, len(rows) - MAX_GAMES_LISTED)
-    if left:
-        lines.append(f"… and {left} more (newest first; each channel's /game status has the details)")
-    if finished:
-        done = ["**Recently finished**"]
-        for row in finished:
-            try:
-                rs = service.ruleset_of(row.ruleset)
-                name = f"{rs.name}: {getattr(service.scenario_of(row, rs), 'title', row.scenario_id)}"
-            except Exception:
-                name = f"{row.ruleset}: {row.scenario_id}"
-            done.append(f"#{row.id} <#{row.channel_id}> · {name} · 🏁 {row.result or 'over'}")
-        for line in done:
-            if sum(len(x) + 1 for x in lines) + len(line) > limit:
-                break
-            lines.append(line)
-    return "\n".join(lines)
 
 
 def seats_moved_text(loaded: LoadedGame, moved: list[str]) -> str:

@@ -43,6 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import HeraldError
 
+from .club import is_referee, loaded_waiting, referee_ids, referee_role
+from .errors import NotAllowed, Refused, StaleChoice
+from .options import (CLOCK_RESTARTED, DEADLINE_OPTION, DEADLINE_SET_AT, MAX_DEADLINE_HOURS, PAUSED,
+                      STARTED_AT)
+from .service import pending_of
 from .store import StoreError
 
 if TYPE_CHECKING:
@@ -50,16 +55,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEADLINE_OPTION = "decision_deadline_hours"
-DEADLINE_SET_AT = "decision_deadline_set_at"
-MAX_DEADLINE_HOURS = 168          # one week
+# DEADLINE_OPTION, DEADLINE_SET_AT, MAX_DEADLINE_HOURS (one week), STARTED_AT (set by
+# GameService.start), PAUSED and CLOCK_RESTARTED (bot/club.py) are keys of bot/options.py
 TURN_OPTION = "turn_deadline_hours"
 REMINDER_OPTION = "turn_reminder_hours"
 TURN_SET_AT = "turn_deadline_set_at"
 NOTICES = "turn_notices"          # {"reminded": wait key, "noticed": wait key}
-STARTED_AT = "started_at"         # set by GameService.start
-PAUSED = "paused"                 # bot/club.py
-CLOCK_RESTARTED = "clock_restarted_at"
+
+
+def install(service: GameService) -> None:
+    """Join the service (bot/hooks.py): /game status shows the decision deadline and when the
+    open decision expires."""
+    service.hooks.status_lines.append(_status_lines)
+
+
+async def _status_lines(service: GameService, loaded: LoadedGame) -> list[str]:
+    return status_lines(loaded.row.options, await open_decision(service, loaded))
 
 
 def deadline_hours(options: dict[str, Any] | None) -> float:
@@ -117,8 +128,6 @@ class OpenDecision:
 
 async def open_decision(service: GameService, loaded: LoadedGame) -> OpenDecision | None:
     """The decision the game waits on, if it has a deadline; else None."""
-    from .service import pending_of
-
     row = loaded.row
     hours = deadline_hours(row.options)
     if not hours or row.status != "active":
@@ -143,8 +152,6 @@ async def expire_due(service: GameService, now: datetime) -> list[ActResult]:
     """Answer every pending decision whose deadline has passed at `now` with the player's default
     policy; returns what was applied (nothing twice: see the module docstring). One game's
     failure is logged and never stops the others."""
-    from .service import StaleChoice
-
     now = _aware(now)
     results: list[ActResult] = []
     for row in await service.store.resumable_games():
@@ -277,8 +284,6 @@ async def wait_started(service: GameService, row: Any) -> datetime | None:
 
 async def turn_wait(service: GameService, loaded: LoadedGame) -> TurnWait | None:
     """The wait under the game's turn deadline, or None (no deadline, paused, over)."""
-    from .club import loaded_waiting, referee_ids, referee_role
-
     row = loaded.row
     hours, reminder = turn_hours(row.options)
     if not hours or row.status != "active" or row.options.get(PAUSED):
@@ -358,9 +363,6 @@ async def set_turn_deadline(service: GameService, channel_id: int, user_id: int,
     """Set the channel's game's turn deadline and reminder, in hours (0 = none; reminder None =
     `default_reminder`). By a player, the creator, the referee or an administrator. A wait
     already under way counts from `now`."""
-    from .club import is_referee
-    from .service import NotAllowed, Refused
-
     loaded = await service.load(channel_id)
     row = loaded.row
     if (user_id != row.created_by and loaded.side_of(user_id) is None

@@ -99,7 +99,7 @@ async def refuse_if_cannot_post(interaction: discord.Interaction) -> bool:
     lacking = missing(interaction.app_permissions, thread=is_thread(interaction.channel))
     if not lacking:
         return False
-    from .views import refuse
+    from .replies import refuse
     await refuse(interaction, missing_text(lacking))
     return True
 

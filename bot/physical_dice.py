@@ -65,7 +65,8 @@ from engine.core.dice import PHYSICAL_DICE
 from engine.core.errors import CannotParse, DiceNeeded, Illegal
 from engine.core.events import Event
 
-from .service import NotAllowed, Refused
+from .club import refuse_if_paused
+from .errors import NotAllowed, Refused
 
 if TYPE_CHECKING:
     from .service import GameService, LoadedGame
@@ -253,6 +254,20 @@ def involved(row: GameRow) -> bool:
     return mode_of(row.options) == PHYSICAL
 
 
+def install(service: GameService) -> None:
+    """Join the service (bot/hooks.py): in a physical-dice game the rules are applied here
+    (`rules_step`), asking the players for their dice."""
+    service.hooks.rules_steps.append(rules_step)
+
+
+async def rules_step(service: GameService, loaded: LoadedGame, side: str, user_id: int,
+                     cmd: Command) -> tuple[str, int, Command, Any, list[Event]] | None:
+    """`GameService.act`'s rules step for this game, or None when Herald rolls its dice."""
+    if not involved(loaded.row):
+        return None
+    return await apply_physical(service, loaded, side, user_id, cmd)
+
+
 def check_mode(mode: str | None) -> str:
     """A dice mode as `/game new dice:` gives it, checked before anything is stored."""
     mode = (mode or SEEDED).strip().lower()
@@ -348,7 +363,7 @@ def _read(spec: DieSpec, words: tuple[str, ...]) -> tuple[list[int], list[str]]:
     return faces, [spec.shown(t, f) for t, f in zip(tokens, faces)]
 
 
-# --- the act hook ------------------------------------------------------------------------------
+# --- the rules step ------------------------------------------------------------------------------
 async def apply_physical(service: GameService, loaded: LoadedGame, side: str, user_id: int,
                          cmd: Command) -> tuple[str, int, Command, Any, list[Event]]:
     """`GameService.act`'s rules step for a physical-dice game (under the game lock): returns the
@@ -416,8 +431,8 @@ async def _run(service: GameService, loaded: LoadedGame, side: str, user_id: int
                    "ask": {"purpose": need.purpose, "sides": need.sides, "count": count_of(need.purpose)},
                    "asked_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         await service.store.set_options(loaded.row.id, **{PENDING: request})
-        from .undo import lapse
-        await lapse(service, loaded.row.id, "dice were asked for")
+        # new information: an undo request open on this game lapses (bot/undo.py subscribes)
+        await service.hooks.on_new_information.emit(service, loaded.row.id, "dice were asked for")
         raise DiceRequest(ask_text(request, profile_of(loaded.ruleset))) from None
     except Illegal:
         _too_many(loaded, side, full, before)
@@ -461,7 +476,6 @@ async def cancel(service: GameService, channel_id: int, user_id: int) -> str:
         side = loaded.side_of(user_id)
         if side is None:
             raise NotAllowed("only a player of this game may withdraw a command waiting for dice")
-        from .club import refuse_if_paused
         refuse_if_paused(loaded.row)
         if side == request["side"] and len(request["dice"]) > request.get("carried", 0):
             raise Refused(f"results were already entered for `{request['verb']}` "

@@ -12,8 +12,14 @@ answers to a pending decision (the retreat buttons) carry the seq they were buil
 refused once the game has moved on. Rendering happens after the lock is released, from the
 committed state, and is slow CPU work: async callers run `render` in `asyncio.to_thread`.
 
-Every refusal raises a `HeraldError` (the engine's, or `Refused` here) or a `StoreError`, whose
-text says why; nothing is stored in either case.
+Every refusal raises a `HeraldError` (the engine's, or `Refused` from bot/errors.py) or a
+`StoreError`, whose text says why; nothing is stored in either case.
+
+Layers (DESIGN "Layers, one way"): the service imports the engine, the store and the leaves of
+bot/ (errors, options, hooks, names), never a club feature. Seats shared by several players, the
+players' own dice, undo, uploaded scenarios, deadlines and campaigns join through `self.hooks`
+(bot/hooks.py), each from its own `install(service)`; bot/app.py `make_service` assembles them.
+A service built bare (`GameService(store)`) plays with one player per side and Herald's dice.
 """
 from __future__ import annotations
 
@@ -26,40 +32,22 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.core.commands import parse
-from engine.core.errors import HeraldError
+from engine.core.commands import Command, parse, split_side
 from engine.core.events import Event
 from engine.core.game import Ruleset, game_options, get_ruleset, new_state, rulesets
 from engine.core.referee import apply_command
 
+from .errors import NoGame, NotAllowed, Refused, StaleChoice
+from .hooks import Hooks
 from .names import label
+from .options import (DEADLINE_OPTION, DEADLINE_SET_AT, GAME_OPTIONS, MAX_DEADLINE_HOURS, REMATCH_OF,
+                      SNAPSHOT_REPAIRED, STARTED_AT)
 from .store import DuplicateInteraction, GameRow, Store
 
 log = logging.getLogger(__name__)
 
-# the key in games.options holding the game options chosen at creation (optional rules)
-GAME_OPTIONS = "game_options"
-# the key marking a return game (BC §6 Balancing: the same battle again, sides swapped)
-REMATCH_OF = "rematch_of"
-# the key noting a snapshot found to differ from the log and rebuilt from it (check_snapshot)
-SNAPSHOT_REPAIRED = "snapshot_repaired"
-
-
-# --- refusals ---------------------------------------------------------------------------------
-class Refused(HeraldError):
-    """The bot refuses a request before the rules are consulted (no game, wrong seat...)."""
-
-
-class NoGame(Refused):
-    """The channel has no game in setup or play."""
-
-
-class NotAllowed(Refused):
-    """The user may not do this (not seated, not the creator, not an admin...)."""
-
-
-class StaleChoice(Refused):
-    """A button was built for an earlier moment of the game."""
+__all__ = ["GAME_OPTIONS", "REMATCH_OF", "SNAPSHOT_REPAIRED", "NoGame", "NotAllowed", "Refused",
+           "StaleChoice", "ActResult", "GameService", "LoadedGame", "Pending", "pending_of"]
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -164,11 +152,24 @@ def pending_of(state: Any, ruleset: Ruleset | None = None) -> Pending | None:
                    list(p["options"]), p.get("kind", "retreat"))
 
 
+def seat_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Command]:
+    """The side a line is given for, with no club feature installed: the user's own side (the
+    side named by a script line's `side:` must be it), parsed. bot/club.py replaces it."""
+    side = loaded.side_of(user_id)
+    if side is None:
+        raise NotAllowed("you are not a player in this game (only seated players give orders)")
+    named, line = split_side(line, loaded.ruleset.sides)
+    if named is not None and named != side:
+        raise NotAllowed(f"the line is {named.title()}'s (`{named}:`), and you play {side.title()}")
+    return side, parse(line)
+
+
 class GameService:
     """Orchestration shared by the cogs: games, seats, actions, logs, renders."""
 
     def __init__(self, store: Store):
         self.store = store
+        self.hooks = Hooks()                     # the club features' events and extension points
         self._scenarios: dict[int, Any] = {}     # game id -> parsed custom scenario
         self._background: set[asyncio.Task] = set()     # snapshot checks (verify_in_background)
 
@@ -267,7 +268,7 @@ class GameService:
                 loaded = await self.load_row(row)
                 if loaded.to_act_side is None:
                     await self.store.set_status(row.id, "over", getattr(loaded.state, "result", "") or None)
-                    await self._game_over(row.id)
+                    await self.game_over(row.id)
                 rows.append(row)
             except Exception:  # one broken game must not stop the bot
                 log.exception("game %s could not be resumed", row.id)
@@ -341,14 +342,10 @@ class GameService:
                 "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}})
         log.warning("game %s: snapshot rebuilt from the log at #%s", row.id, last)
 
-    async def _game_over(self, game_id: int) -> None:
-        """Hook: a game's status just became "over": record its result in its campaigns
-        (bot/campaigns.py). Never raises: the battle's end is already committed."""
-        from .campaigns import record_game
-        try:
-            await record_game(self, game_id)
-        except Exception:
-            log.exception("game %s: campaign result not recorded (the standings retry)", game_id)
+    async def game_over(self, game_id: int) -> None:
+        """A game's status just became "over": tell the features (`hooks.on_game_ended`;
+        campaigns record its result). Never raises: the battle's end is already committed."""
+        await self.hooks.on_game_ended.emit(self, game_id)
 
     # -- setup ----------------------------------------------------------------------------
     async def new_game(self, guild_id: int | None, channel_id: int, user_id: int, ruleset_id: str,
@@ -359,9 +356,10 @@ class GameService:
         the creator. The scenario and the game options (the scenario's optional rules, by id)
         are checked before anything is stored."""
         rs = self.ruleset_of(ruleset_id)
-        if not scenario_text:              # a scenario this server uploaded (bot/uploads.py)
-            from .uploads import custom_text
-            scenario_text = await custom_text(self.store, guild_id, rs, scenario_id)
+        for source in self.hooks.scenario_sources if not scenario_text else ():
+            scenario_text = await source(self.store, guild_id, rs, scenario_id)   # e.g. bot/uploads.py
+            if scenario_text:
+                break
         try:
             sc = rs.parse_scenario(scenario_text, source="upload") if scenario_text else rs.load_scenario(scenario_id)
         except ValueError as exc:          # ScenarioError: the message names what is wrong
@@ -463,7 +461,7 @@ class GameService:
             if user_id not in loaded.seats.values() and user_id != row.created_by:
                 raise NotAllowed("only a seated player or the game's creator may start it")
             await self.store.set_status(row.id, "active")
-            await self.store.set_options(row.id, started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            await self.store.set_options(row.id, **{STARTED_AT: datetime.now(timezone.utc).isoformat(timespec="seconds")})
             loaded.row = await self.store.get_game(row.id)
             return loaded
 
@@ -472,8 +470,6 @@ class GameService:
         """Set the channel's game's decision deadline (bot/deadlines.py), in hours; 0 = none.
         By the creator, a seated player or an administrator. A decision already open counts
         from `now` (default: the current time)."""
-        from .deadlines import DEADLINE_OPTION, DEADLINE_SET_AT, MAX_DEADLINE_HOURS
-
         row = await self.game_row(channel_id)
         seats = await self.store.seats(row.id)
         sharing = any(m.user_id == user_id and m.role == "player" for m in await self.store.members(row.id))
@@ -520,11 +516,13 @@ class GameService:
             loaded = await self.load_row(row)
             if expect_seq is not None and loaded.seq != expect_seq:
                 raise StaleChoice("this choice is out of date: the game has moved on since it was offered")
-            from .club import acting_side
-            side, cmd = acting_side(loaded, user_id, line)   # seat, wing, pause (bot/club.py)
-            from .physical_dice import apply_physical, involved
-            if involved(row):       # the players roll their own dice (bot/physical_dice.py)
-                side, user_id, cmd, state, events = await apply_physical(self, loaded, side, user_id, cmd)
+            resolve = self.hooks.acting_side or seat_side    # bot/club.py: shared sides, wings, pause
+            side, cmd = resolve(loaded, user_id, line)
+            for step in self.hooks.rules_steps:              # bot/physical_dice.py: the players' dice
+                done = await step(self, loaded, side, user_id, cmd)
+                if done is not None:
+                    side, user_id, cmd, state, events = done
+                    break
             else:
                 state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, side, cmd)
             seq = loaded.seq + 1
@@ -543,10 +541,22 @@ class GameService:
             result = str(getattr(state, "result", "") or "")
             if to_act is None:
                 await self.store.set_status(row.id, "over", result or "over")
-                await self._game_over(row.id)
-            return ActResult(row.id, seq, side, cmd.text, events, loaded.ruleset, loaded.scenario, state,
+            done = ActResult(row.id, seq, side, cmd.text, events, loaded.ruleset, loaded.scenario, state,
                              loaded.seats, to_act, loaded.seats.get(to_act) if to_act else None,
                              to_act is None, result, pending_of(state, loaded.ruleset), members=loaded.members)
+            await self.applied_hooks(done, pending_of(loaded.state, loaded.ruleset))
+            return done
+
+    async def applied_hooks(self, result: ActResult, before: Pending | None = None) -> None:
+        """Tell the features a command was stored (`result`; `before`: the decision pending when
+        it was given): command applied, decision answered, decision opened, game ended."""
+        await self.hooks.on_command_applied.emit(self, result)
+        if before is not None:
+            await self.hooks.on_decision_answered.emit(self, result)
+        if result.pending is not None and not result.over:
+            await self.hooks.on_decision_opened.emit(self, result)
+        if result.over:
+            await self.game_over(result.game_id)
 
     async def applied(self, interaction_id: str | int) -> ActResult | None:
         """The answer for an interaction already applied (a retry, a double click, a delivery
@@ -584,9 +594,10 @@ class GameService:
         seats = " · ".join(f"{s.title()}: " + (label(loaded.seats[s], names) if s in loaded.seats else "_free_")
                            for s in rs.sides)
         head = f"Game #{row.id} · {rs.name} · {row.status} · {seats}"
-        from .deadlines import open_decision, status_lines
-        deadline = status_lines(row.options, await open_decision(self, loaded))
-        tail = "".join("\n" + line for line in deadline) if row.status in ("setup", "active") else ""
+        tail = ""
+        if row.status in ("setup", "active"):
+            for lines in self.hooks.status_lines:        # bot/deadlines.py: the decision deadline
+                tail += "".join("\n" + line for line in await lines(self, loaded))
         if row.status == "setup":
             return loaded, head + "\nWaiting to start: /game join a side, then /game start." + tail
         pair = await self.balancing_line(loaded)
@@ -596,11 +607,10 @@ class GameService:
         """The last `n` events' narratives, oldest first, each with its command's seq."""
         row = await self.game_row(channel_id, finished_ok=True)
         lines: list[str] = []
-        from .undo import log_line
-        for c in await self.store.commands(row.id, undone=True):   # taken back: shown, struck through
+        for c in await self.store.commands(row.id, undone=True):   # taken back: bot/undo.py strikes them
             for e in c.events:
                 section = e.get("section") or ""
-                lines.append(log_line(c, f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else "")))
+                lines.append(self.hooks.log_line(c, f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else "")))
         return lines[-n:] if n > 0 else []
 
     async def completions(self, channel_id: int, user_id: int, kind: str, prefix: str,

@@ -48,7 +48,9 @@ from typing import TYPE_CHECKING, Any
 from engine.core.events import Event
 
 from .club import refuse_if_paused
-from .service import NotAllowed, Refused, StaleChoice
+from .errors import NotAllowed, Refused, StaleChoice
+from .physical_dice import needs_dice
+from .physical_dice import open_request as dice_request
 from .store import CommandRow, DuplicateInteraction
 
 if TYPE_CHECKING:
@@ -63,6 +65,13 @@ SECTION = "Herald undo with consent"
 # events that put hidden information in the open, per ruleset (a ruleset may publish its own
 # as `revealing_events`)
 REVEALING_EVENTS: dict[str, set[str]] = {"tacw": {"boat_bridge"}}
+
+
+def install(service: GameService) -> None:
+    """Join the service (bot/hooks.py): /game log strikes a command taken back through, and an
+    open request lapses when something new becomes known without a command (a die asked for)."""
+    service.hooks.log_line = log_line
+    service.hooks.on_new_information.subscribe(lapse)
 
 
 def is_record(c: CommandRow) -> bool:
@@ -202,7 +211,6 @@ async def takeable(service: GameService, loaded: LoadedGame, side: str,
     Refused saying why."""
     from engine.core.referee import is_correction
 
-    from .physical_dice import needs_dice, open_request as dice_request
     if loaded.row.status != "active":
         raise Refused("only a game in progress has actions to take back")
     refuse_if_paused(loaded.row, "taking an action back")

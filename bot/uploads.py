@@ -37,10 +37,11 @@ from engine.core.errors import HeraldError
 from engine.core.game import Ruleset, new_state
 from engine.core.scenario_files import key_line
 
-from .service import NotAllowed, Refused
+from .errors import NotAllowed, Refused
 from .store import CustomScenarioRow, UploadTaken
 
 if TYPE_CHECKING:
+    from .service import GameService
     from .store import Store
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,11 @@ MAX_PER_SERVER = 50
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
 PREVIEW_SEED = 1
 CUSTOM_PREFIX = "custom:"          # an autocomplete value may say explicitly "the uploaded one"
+
+
+def install(service: GameService) -> None:
+    """Join the service (bot/hooks.py): /game new also finds the server's uploaded scenarios."""
+    service.hooks.scenario_sources.append(custom_text)
 
 
 class UploadRejected(Refused):

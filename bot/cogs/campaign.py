@@ -5,7 +5,7 @@
 /campaign standings [campaign]      the table per player and per side, as text and a PNG
 /campaign list                      the server's campaigns
 
-Results are recorded by the service when a campaign game ends (bot/service.py `_game_over`).
+Results are recorded when a campaign game ends (bot/campaigns.py, on the service's `on_game_ended`).
 """
 from __future__ import annotations
 

@@ -208,7 +208,7 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
 
     @app_commands.command(name="list", description="This server's games, their channels and who is to move")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        from ..club import game_list          # bot/club.py: the server view
+        from ..server_view import game_list   # bot/server_view.py: the server view
         try:
             text = await game_list(service_of(interaction), interaction.guild_id, now=datetime.now(timezone.utc))
         except (HeraldError, StoreError) as exc:

@@ -4,7 +4,7 @@ substitutes and corrects the state with a logged reason that replays exactly; /g
 Everything is driven through the slash-command handlers with recorded replies."""
 from __future__ import annotations
 
-from bot import club
+from bot import club, server_view
 from engine.core.game import Game
 from engine.core.referee import REFEREE, correction_line, parse_correction
 from engine.core.commands import parse
@@ -363,7 +363,7 @@ async def test_game_list_with_deadlines_finished_games_and_none(d, game):
     with fake_discord_rest() as rest:
         await invoke(d.bot, payload)
     assert rest.last.content == "No game on this server yet: start one with /game new in a channel."
-    assert await club.game_list(service, None) == "/game list shows a server's games: use it in a server channel."
+    assert await server_view.game_list(service, None) == "/game list shows a server's games: use it in a server channel."
 
 
 async def test_game_list_fits_one_message_with_many_games(d):

@@ -2,6 +2,10 @@
 even the retreat buttons posted before the restart keep working."""
 from __future__ import annotations
 
+import json
+import sqlite3
+import threading
+
 from engine.core.commands import parse
 from tests.bot.conftest import SEED, start_bot
 from tests.bot.harness import ALICE, BOB, Driver
@@ -68,3 +72,72 @@ async def test_restart_closes_a_game_that_ended_before_its_status_was_saved(db_p
         assert row.status == "over" and "Union wins" in row.result
     finally:
         await bot2.close()
+
+
+async def _played(db_path, lines=("play attack-centre", "order ui2", "move ui2 0605")):
+    """A game with a few commands, its bot closed: (game row, the state as played, as JSON)."""
+    bot = await start_bot(db_path)
+    try:
+        game = await _started(Driver(bot))
+        for line in lines:
+            result = await bot.service.act(game.channel_id, ALICE, line)
+        return game, json.loads(json.dumps(result.ruleset.state_to_dict(result.state)))
+    finally:
+        await bot.close()
+
+
+def _counting_apply(monkeypatch):
+    """Count the rules' apply calls made on the event loop's thread and in other threads."""
+    from engine.core.game import get_ruleset
+    rs = get_ruleset("battlecry")
+    calls = {"loop": 0, "threads": 0}
+    original = rs.apply
+
+    def apply(*args, **kwargs):
+        calls["loop" if threading.current_thread() is threading.main_thread() else "threads"] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(rs, "apply", apply)
+    return calls
+
+
+async def test_a_restart_loads_each_game_from_its_snapshot_and_replays_only_in_the_background(
+        db_path, scenario_dir, monkeypatch):
+    """Issue 11: resume_all replays nothing on the event loop (before login); the check of each
+    snapshot against the log replays from the seed in a thread, after."""
+    game, played = await _played(db_path)
+    calls = _counting_apply(monkeypatch)
+    bot = await start_bot(db_path)                 # setup_hook -> resume_all
+    try:
+        assert calls == {"loop": 0, "threads": 0}
+        loaded = await bot.service.load_row(await bot.store.get_game(game.id))
+        assert loaded.seq == 3 and loaded.ruleset.state_to_dict(loaded.state) == played
+        await bot.service.background_done()
+        assert calls == {"loop": 0, "threads": 3}    # the three commands, replayed off the loop
+        assert "snapshot_repaired" not in (await bot.store.get_game(game.id)).options
+    finally:
+        await bot.close()
+
+
+async def test_a_corrupted_snapshot_is_found_by_the_background_check_and_rebuilt_from_the_log(
+        db_path, scenario_dir, caplog):
+    game, played = await _played(db_path)
+    with sqlite3.connect(db_path) as db:            # a bad cache: ui2 elsewhere than the log says
+        state = json.loads(db.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = 3",
+                                      (game.id,)).fetchone()[0])
+        state["pieces"]["ui2"]["hex"] = "0906"
+        db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = 3", (json.dumps(state), game.id))
+    bot = await start_bot(db_path)
+    try:
+        await bot.service.background_done()
+        assert any(r.levelname == "WARNING" and f"game {game.id}: the snapshot at #3 differs" in r.getMessage()
+                   for r in caplog.records)
+        assert (await bot.store.latest_snapshot(game.id)) == (3, played)      # rebuilt from the log
+        assert (await bot.store.get_game(game.id)).options["snapshot_repaired"]["seq"] == 3
+        loaded = await bot.service.load(game.channel_id)
+        assert loaded.state.pieces["ui2"].hex == "0605" and await bot.service.verify(loaded.row)
+        assert await bot.service.check_snapshot(game.id)                      # sound now
+        result = await bot.service.act(game.channel_id, ALICE, "battle ui2 0604 dice=5,1,1,3,4")
+        assert result.seq == 4 and "retreat" in (result.pending.kind if result.pending else "")
+    finally:
+        await bot.close()

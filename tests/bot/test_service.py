@@ -6,6 +6,7 @@ import sqlite3
 import pytest
 import pytest_asyncio
 
+from bot.app import make_service
 from bot.service import GameService, NoGame, NotAllowed, Refused, StaleChoice
 from bot.store import ChannelBusy, Store
 from engine.core.errors import Illegal
@@ -18,7 +19,7 @@ CH, GUILD, A, B, C = 10, 20, 1, 2, 3
 @pytest_asyncio.fixture
 async def service(db_path):
     store = await Store.open(db_path)
-    yield GameService(store)
+    yield make_service(store)          # the service and its club features (bot/app.py)
     await store.close()
 
 
@@ -33,7 +34,7 @@ async def test_custom_scenario_game_is_stored_with_its_text(service, db_path):
     assert loaded.row.scenario_text == TEST_SCENARIO and loaded.row.scenario_id == "test-skirmish"
     await service.act(CH, A, "play attack-centre")
     # a fresh service (another process) parses the stored text again
-    other = GameService(service.store)
+    other = make_service(service.store)
     again = await other.load(CH)
     assert again.scenario.title == "Test Skirmish" and again.seq == 1
     assert again.state.current.card == "attack-centre"

@@ -1,0 +1,37 @@
+"""The one place that assembles Herald's game service: the service and the club features beside it.
+
+Data flows one way (DESIGN "Layers, one way"): cogs -> service -> engine and store. The club
+features import the service and join it through its hooks (bot/hooks.py), each with its own
+`install(service)`; the service imports none of them. The client (bot/client.py), the benches
+and the tests' harness all build their service here, so each runs the same features.
+
+    bot/cogs/*, client, cli, sync       Discord and the command line
+        bot/app.py                      this assembly
+            status_message, views, history, arbitration, server_view
+                campaigns, uploads, undo -> physical_dice -> deadlines -> club   the features
+                    bot/service.py      + its hooks
+                        engine/, bot/store.py, and the leaves errors, options, hooks, names
+"""
+from __future__ import annotations
+
+from . import campaigns, club, deadlines, physical_dice, undo, uploads
+from .service import GameService
+from .store import Store
+
+# in the order they join: each may rely on those before it (undo on physical dice, deadlines on club)
+FEATURES = (club, deadlines, physical_dice, undo, uploads, campaigns)
+
+
+def install_features(service: GameService) -> GameService:
+    """Install every club feature on `service` (once each); returns it."""
+    for feature in FEATURES:
+        name = feature.__name__
+        if name not in service.hooks.installed:
+            feature.install(service)
+            service.hooks.installed.append(name)
+    return service
+
+
+def make_service(store: Store) -> GameService:
+    """Herald's game service on `store`, with every club feature installed."""
+    return install_features(GameService(store))
