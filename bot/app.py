@@ -5,12 +5,15 @@ features import the service and join it through its hooks (bot/hooks.py), each w
 `install(service)`; the service imports none of them. The client (bot/client.py), the benches
 and the tests' harness all build their service here, so each runs the same features.
 
-    bot/cogs/*, client, cli, sync       Discord and the command line
-        bot/app.py                      this assembly
-            status_message, views, history, arbitration, server_view
-                campaigns, uploads, undo -> physical_dice -> deadlines -> club   the features
-                    bot/service.py      + its hooks
-                        engine/, bot/store.py, and the leaves errors, options, hooks, names
+    bot/cogs/*, client, cli, sync            Discord and the command line
+      bot/app.py                             this assembly
+        status_message, views, history,      what the cogs show, above the features
+        arbitration, server_view
+          undo -> physical_dice -> club      the club features (each imports the service;
+          deadlines -> club                  none is imported by it)
+          campaigns, uploads
+            bot/service.py (+ bot/hooks.py)  the game service
+              engine/, bot/store.py, and the leaves errors, options, names, replies
 """
 from __future__ import annotations
 

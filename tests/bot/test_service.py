@@ -137,3 +137,70 @@ async def test_an_interaction_of_an_earlier_game_of_the_channel_is_already_appli
                               expect_game=first.row.id)).duplicate
     assert await service.store.last_seq(second.row.id) == 0      # nothing applied to the new game
     assert await service.applied(44) is None
+
+
+# --- the hooks (bot/hooks.py) and the assembly (bot/app.py) ----------------------------------------
+async def test_make_service_installs_each_club_feature_once_on_the_services_hooks(service):
+    from bot import campaigns, club, physical_dice, undo, uploads
+    from bot.app import install_features
+    hooks = service.hooks
+    assert hooks.installed == ["bot.club", "bot.deadlines", "bot.physical_dice", "bot.undo", "bot.uploads",
+                               "bot.campaigns"]
+    install_features(service)                      # once each
+    assert len(hooks.installed) == 6 and hooks.rules_steps == [physical_dice.rules_step]
+    assert hooks.acting_side is club.acting_side and hooks.log_line is undo.log_line
+    assert hooks.scenario_sources == [uploads.custom_text] and len(hooks.status_lines) == 1
+    assert hooks.on_game_ended.subscribers == [campaigns._game_ended]
+    assert hooks.on_new_information.subscribers == [undo.lapse]
+
+
+async def test_the_service_tells_its_subscribers_what_each_command_did(service, caplog):
+    seen = []
+
+    def recorder(name):
+        async def record(svc, what, *rest):
+            assert svc is service
+            seen.append((name, what.seq if hasattr(what, "seq") else what))
+        return record
+
+    for name in ("on_command_applied", "on_decision_opened", "on_decision_answered", "on_game_ended"):
+        getattr(service.hooks, name).subscribe(recorder(name))
+
+    async def broken(svc, result):
+        raise RuntimeError("a subscriber's bug")
+    service.hooks.on_command_applied.subscribe(broken)      # logged; the action stands
+
+    loaded = await _custom_game(service)
+    for line in ("play attack-centre", "order ui2", "move ui2 0605"):
+        await service.act(CH, A, line)
+    battle = await service.act(CH, A, "battle ui2 0604 dice=5,1,1,3,4")      # Confederate must retreat
+    assert battle.pending is not None and battle.pending.side == "confederate"
+    answer = await service.act(CH, B, battle.pending.answers[0].line)
+    assert answer.pending is None
+    over = await service.act(CH, B, "resign")
+    assert over.over
+    assert seen == [("on_command_applied", 1), ("on_command_applied", 2), ("on_command_applied", 3),
+                    ("on_command_applied", 4), ("on_decision_opened", 4),
+                    ("on_command_applied", 5), ("on_decision_answered", 5),
+                    ("on_command_applied", 6), ("on_game_ended", loaded.row.id)]
+    assert sum("on_command_applied: subscriber" in r.getMessage() and "broken" in r.getMessage()
+               for r in caplog.records if r.levelname == "ERROR") == 6
+    assert await service.store.last_seq(loaded.row.id) == 6
+
+
+async def test_a_service_without_its_club_features_plays_one_player_a_side(db_path):
+    """GameService(store) alone (no bot/app.py): seats only, Herald's dice, the log as stored."""
+    store = await Store.open(db_path)
+    try:
+        bare = GameService(store)
+        assert bare.hooks.installed == [] and bare.hooks.acting_side is None
+        await _custom_game(bare)
+        assert (await bare.act(CH, A, "union: play attack-centre")).seq == 1
+        with pytest.raises(NotAllowed, match="not a player"):
+            await bare.act(CH, C, "order ui2")
+        with pytest.raises(NotAllowed, match="Confederate's"):
+            await bare.act(CH, A, "confederate: order ci2")
+        assert await bare.log(CH, 5) == ["#1 Union plays Attack Centre (BC §2.4)"]
+        assert (await bare.act(CH, B, "resign")).over             # no campaign to tell: nothing breaks
+    finally:
+        await store.close()
