@@ -349,7 +349,7 @@ def option_completions(sc, st, side: str | None, kind: str, prefix: str, context
         out = [(f"{ld.name} ({'Army' if ld.role == 'ac' else 'Wing'} Commander) {ld.hex}", ld.id)
                for ld in st.leaders.values() if ld.side == side and ld.status == "active" and ld.hex]
     elif kind == "enter_unit":                # /enter: units waiting off the map (D123)
-        from engine.tacw.battles.orders import waiting_units
+        from engine.tacw.battles.marston_moor import waiting_units
         out = [(f"{st.units[uid].name}: enters at {rf.hex} from turn {rf.turn}", uid)
                for uid, rf in sorted(waiting_units(sc, st, side).items())]
     elif kind == "boat_hex":                  # /boatbridge: the Lambourn hexes (D108)

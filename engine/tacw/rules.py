@@ -215,7 +215,7 @@ def register(verb: str, handler, usage: str) -> None:
 
 
 ACTION_MODULES = ("movement.move", "fire.small_arms", "close_combat.melee", "morale.recovery",
-                  "sequence.deployment", "battles.specials", "battles.orders")
+                  "sequence.deployment", "battles.first_newbury", "battles.marston_moor")
 _loaded = False
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 
-from engine.tacw.battles import special_data as special
+from engine.tacw.battles.naseby import wagon_vp
 from engine.tacw import tables
 from engine.tacw.state import TacwState
 
@@ -29,7 +29,7 @@ def victory_points(sc, st: TacwState) -> dict[str, dict[str, int]]:
                 tables.casualty_vp(u.kind, u.casualties, len(u.hexes) == 2))
         if u.kind == "artillery" and u.gun_state == "captured" and u.captured_by:
             add(u.captured_by, "guns captured", tables.gun_capture_vp(u.gun_class))
-    for side, n in special.wagon_vp(sc, st).items():       # Naseby's red wagon (HERALD, G6)
+    for side, n in wagon_vp(sc, st).items():               # Naseby's red wagon (HERALD, G6)
         add(side, "wagons captured", n)
     for ld in st.leaders.values():
         if ld.status == "dead" and not ld.generic:

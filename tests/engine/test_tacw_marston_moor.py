@@ -505,7 +505,7 @@ def test_a_fallen_allied_army_commander_is_replaced_by_his_own_senior_wing_comma
     """The book names a senior WC per Allied AC (Lumsden for Leven, Cromwell for Manchester,
     T. Fairfax for F. Fairfax); §5.3.5 as Herald reads it (R7) puts him in the AC's place."""
     from engine.tacw.sequence import endturn as endturn
-    from engine.tacw.battles.special_data import senior_wc_of
+    from engine.tacw.battles.marston_moor import senior_wc_of
     assert [senior_wc_of(sc, sc.leader(a)) for a in ("leven", "manchester", "f-fairfax", "rupert")] == \
         ["lumsden", "cromwell", "t-fairfax", "goring"]
     sc, st, _ = game()

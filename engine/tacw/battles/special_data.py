@@ -1,6 +1,8 @@
 """The battles' special rules as scenario data: the `[special]` block of a scenario file, its
-validation, and the small pure helpers the sequence of play, setup and victory call (TACW,
-"BATTAGLIE", the special rules of Marston Moor and Naseby; digest §7.3, §7.5, §8, §9).
+schema, reading and validation, and the generic helpers setup and the battles call (TACW,
+"BATTAGLIE"; digest §7.3, §7.5, §8, §9). The rules these data drive are played in each battle's
+own module: `battles/marston_moor.py` (command rivalry, surprise, the reserve under Rupert, the
+York contingent's `enter`), `battles/naseby.py` (the red wagon).
 
 The book's words for each special rule are in the file's `[[special_rules]]` (descriptive); this
 block carries what the engine needs to play them. Schema (every key optional):
@@ -13,6 +15,7 @@ block carries what the engine needs to play them. Schema (every key optional):
                                     a wing of `side` activates (Marston Moor special rule 1)
         side, army_commanders = [leader ids, role "ac"],
         table = [{rolls = "0-3", army_commander = "<id>" | ""}, ...]  (d10 0-9, "" = none)
+        senior_wcs = {<ac id> = "<wc id>"}  each Army Commander's own senior WC (§5.3.5)
         [special.command_rivalry.colours] <colour> = [unit and leader ids]  (every unit and
                                     leader of `side` exactly once; an AC influences only
                                     pieces of his colour)
@@ -30,9 +33,9 @@ block carries what the engine needs to play them. Schema (every key optional):
                                     not allow it; kept at setup only (Naseby 1516, D116)
 
 `parse_raw` reads the block before the core checks (the allowances they need: several ACs, a
-wing commanded by its AC, setup stacks); `finish` cross-checks it against the parsed scenario.
-Nothing here imports the rules engine: `sequence`, `setup`, `leaders`, `victory` and
-`battle_rules` call in.
+wing commanded by its AC, setup stacks); `finish` cross-checks it against the parsed scenario;
+`special_of` gives a scenario's block; `resolve_choice` and `setup_plan` say which units are in
+the battle and which wait off the map (setup.py). Nothing here imports the rules engine.
 """
 from __future__ import annotations
 
@@ -40,15 +43,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.events import DieRoll, Event, Modifier
 from engine.core.scenario_files import check_keys
 
 from engine.tacw.scenario.schema import ScenarioError
 
 ROLL_KINDS = ("continuation", "bypass", "order_change")
-RIVALRY_SECTION = "TACW Marston Moor special rule 1"
-WAGON_SECTION = "TACW §7.2.1, Naseby (HERALD D115, digest G6)"
-RIVALRY_KEY = "_rivalry"          # st.options scratch: the AC activated for the current activation
 WAITING = "waiting"              # Unit.status of a unit off the map until it enters (reinforcements)
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _VERTICES = ("E", "SE", "SW", "W", "NW", "NE")
@@ -434,195 +433,3 @@ def setup_plan(sc, chosen: set[str]) -> tuple[set[str], dict[str, Reinforcement]
     waiting = {uid: rf for rf in sp.reinforcements if not rf.option or rf.option in chosen
                for uid in rf.units if uid not in out}
     return out, waiting
-
-
-# == the rival Army Commanders (Marston Moor special rule 1) ======================================
-
-def _current_key(st) -> list | None:
-    act = st.activation
-    if act is None:
-        return None
-    return [st.turn, act.wing, st.wings[act.wing].activations]
-
-
-def activated_ac(sc, st, side: str):
-    """(True, the Army Commander the rivalry roll activated for the current activation of `side`,
-    None for "none" or when he is not on the field) under a command rivalry; (False, None)
-    otherwise."""
-    r = special_of(sc).rivalry
-    if r is None or r.side != side:
-        return False, None
-    rec = st.options.get(RIVALRY_KEY)
-    act = st.activation
-    if not rec or act is None or act.side != side or rec.get("key") != _current_key(st):
-        return True, None
-    ld = st.leaders.get(rec.get("leader") or "")
-    return True, (ld if ld is not None and ld.status == "active" and ld.hex else None)
-
-
-def colour_of(sc, piece_id: str) -> str:
-    r = special_of(sc).rivalry
-    return r.colours.get(piece_id, "") if r is not None else ""
-
-
-def senior_wc_of(sc, ac) -> str:
-    """§5.3.5 (R7): the Wing Commander who takes an eliminated Army Commander's place: under a
-    command rivalry, that Army Commander's own senior WC (Marston Moor: Lumsden for Leven,
-    Cromwell for Manchester, T. Fairfax for F. Fairfax); otherwise the side's."""
-    r = special_of(sc).rivalry
-    if r is not None and r.senior_wcs and ac.id in r.senior_wcs:
-        return r.senior_wcs[ac.id]
-    sides = getattr(sc, "sides", None)
-    return sides[ac.side].senior_wc if sides else ""
-
-
-def leader_may_influence(sc, leader, unit) -> bool:
-    """Marston Moor special rule 1: an Army Commander influences only units of his own colour
-    (HERALD D120: counter colour, Scots green, English red). True when no rivalry applies."""
-    r = special_of(sc).rivalry
-    if r is None or leader.side != r.side or leader.role != "ac":
-        return True
-    return r.colours.get(leader.id) == r.colours.get(unit.id)
-
-
-def ac_action_refusal(sc, st, leader, unit=None) -> str | None:
-    """Why this Army Commander may not act now (move, rally, reform) under a command rivalry:
-    only the one the roll activated acts, and only on units of his colour."""
-    rivalry, ac = activated_ac(sc, st, leader.side)
-    if not rivalry or leader.role != "ac":
-        return None
-    if ac is None:
-        return (f"no Army Commander was activated for this activation (command rivalry roll): "
-                f"{leader.name} may not act")
-    if ac.id != leader.id:
-        return f"the command rivalry roll activated {ac.name}, not {leader.name}"
-    if unit is not None and not leader_may_influence(sc, leader, unit):
-        return (f"{leader.name} ({colour_of(sc, leader.id)}) influences only units of his colour; "
-                f"{unit.name} is {colour_of(sc, unit.id)}")
-    return None
-
-
-def influencing_ac(sc, st, wing, ac):
-    """The Army Commander who may lend his value to `wing`'s order change, continuation or
-    bypass roll (§4.3.3, §4.4.4, §5.7.3), given the one the rules would use (`ac`):
-    - a wing commanded by the AC himself (ac_wings) counts his value once, as its commander;
-    - under a command rivalry, only the activated AC, and only for a wing whose Wing Commander
-      is of his colour (HERALD D120)."""
-    sp = special_of(sc)
-    rivalry, active = activated_ac(sc, st, wing.side)
-    if not rivalry:
-        if ac is not None and wing.commander == ac.id:
-            return None          # he commands this wing: his value counts once, as its commander
-        return ac
-    act = st.activation
-    if active is None or act is None or act.wing != wing.id or wing.commander == active.id:
-        return None
-    same = sp.rivalry.colours.get(active.id) == sp.rivalry.colours.get(wing.commander)
-    return active if same else None
-
-
-def rivalry_roll(sc, st, stream) -> list[Event]:
-    """Each time a wing of the rivalry's side activates (a continuation is a new activation,
-    HERALD D120), one d10 on the scenario's table says which Army Commander acts."""
-    r = special_of(sc).rivalry
-    act = st.activation
-    if r is None or act is None or act.side != r.side or st.pending or act.step != "order_change":
-        return []
-    key = _current_key(st)
-    rec = st.options.get(RIVALRY_KEY)
-    if rec and rec.get("key") == key:
-        return []
-    roll = stream.roll(10, "command rivalry", r.side) - 1
-    row = r.row(roll)
-    ld = st.leaders.get(row.army_commander) if row.army_commander else None
-    st.options[RIVALRY_KEY] = {"key": key, "leader": row.army_commander}
-    wing = st.wings[act.wing]
-    if ld is None:
-        who = "no Army Commander acts in this activation"
-    else:
-        colour = r.colours.get(ld.id, "")
-        who = f"{ld.name} is the Army Commander who acts (he influences only {colour} units)"
-        if ld.status != "active" or not ld.hex:
-            who = f"{ld.name} would act, but he is not on the field: no Army Commander acts"
-    return [Event("command_rivalry", act.side, RIVALRY_SECTION,
-                  f"{wing.name} activates; command rivalry d10 {roll} ({row.label}): {who}",
-                  dice=[DieRoll("command rivalry", "d10", roll)],
-                  table="Marston Moor command rivalry", row=row.label,
-                  outcome={"army_commander": row.army_commander, "roll": roll})]
-
-
-# == other hooks of the sequence of play ==========================================================
-
-def roll_modifiers(sc, st, side: str, roll: str) -> list[Modifier]:
-    """Scenario modifiers to a continuation, bypass or order change roll (Marston Moor special
-    rule 2: the Allies' surprise, -1 on turn 1; low rolls succeed, so it helps them, D8)."""
-    return [Modifier(m.value, m.reason, "TACW scenario special rule")
-            for m in special_of(sc).roll_modifiers
-            if m.side == side and st.turn in m.turns and roll in m.rolls]
-
-
-def follow_army_commander(sc, st) -> list[Event]:
-    """A wing commanded by the Army Commander (ac_wings) follows whoever commands the army: if
-    the AC is gone and another leader has taken the army (§5.3.5), he commands the wing too."""
-    out: list[Event] = []
-    for wid in special_of(sc).ac_wings:
-        wing = st.wings.get(wid)
-        if wing is None:
-            continue
-        cur = st.leaders.get(wing.commander)
-        if cur is not None and cur.status == "active":
-            continue
-        ac = st.army_commander(wing.side)
-        if ac is not None and ac.id != wing.commander:
-            wing.commander = ac.id
-            out.append(Event("leader_replacement", wing.side, "TACW §5.3.5 (HERALD D122)",
-                             f"{ac.name}, now commanding the army, commands {wing.name} too"))
-    return out
-
-
-def wagon_captures(sc, st) -> list[Event]:
-    """HERALD D115 (digest G6): between activations, a wagon with no friendly unit in its hex and
-    an enemy infantry or cavalry unit (not morale Broken) adjacent is captured: it leaves the
-    map and scores its capture VP for the captor."""
-    out: list[Event] = []
-    for w in special_of(sc).wagons:
-        u = st.units.get(w.unit)
-        if u is None or not u.alive:
-            continue
-        h = u.hexes[0]
-        if any(o.id != u.id and o.side == u.side for o in st.units_at(h)):
-            continue
-        takers = sorted((e for e in st.units.values() if e.alive and e.side != u.side
-                         and e.kind in ("cavalry", "heavy", "light") and e.morale_state != "broken"
-                         and any(sc.grid.adjacent(x, h) for x in e.hexes)), key=lambda e: e.id)
-        if not takers:
-            continue
-        taker = takers[0]
-        u.status, u.hexes, u.gun_state, u.captured_by = "eliminated", [], "captured", taker.side
-        out.append(Event("wagon_captured", taker.side, WAGON_SECTION,
-                         f"{u.name} in {h}, unguarded, is captured by {taker.name}: "
-                         f"{w.capture_vp} VP to the {taker.side.title()}",
-                         outcome={"wagon": u.id, "hex": h, "by": taker.id, "vp": w.capture_vp}))
-    return out
-
-
-def wagon_vp(sc, st) -> dict[str, int]:
-    """VP per side for the wagons it has captured (victory.py)."""
-    vp: dict[str, int] = {}
-    for w in special_of(sc).wagons:
-        u = st.units.get(w.unit)
-        if u is not None and u.gun_state == "captured" and u.captured_by:
-            vp[u.captured_by] = vp.get(u.captured_by, 0) + w.capture_vp
-    return vp
-
-
-def sequence_hooks(sc, st, stream) -> list[Event]:
-    """Called by `sequence.advance` after every command: the army's commander for AC-commanded
-    wings, wagon captures between activations, the rivalry roll of a new activation."""
-    sp = special_of(sc)
-    if sp is EMPTY or st.phase not in ("activation", "initiative"):
-        return []
-    events = follow_army_commander(sc, st)
-    if st.activation is None:
-        events += wagon_captures(sc, st)
-    return events + rivalry_roll(sc, st, stream)

@@ -58,7 +58,6 @@ from engine.tacw.sequence.actions import find_unit
 from engine.tacw.geometry import arc_to, unit_arcs
 from engine.tacw.morale.checks import d10, eliminate, formation_hit, morale_check, remove_leader
 from engine.tacw.sequence.policies import policy
-from engine.tacw.battles.special_data import leader_may_influence
 from engine.tacw.close_combat.retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
                       relocate, retreat_unit)
 from engine.tacw.state import Leader, TacwState, Unit
@@ -158,6 +157,7 @@ def combat_modifiers(sc, st: TacwState, attackers: list[Unit], defender: Unit) -
     all_cav = kinds == ["cavalry"]
     # the best leader with each side; under Marston Moor's rivalry an Army Commander counts only
     # for units of his colour (HERALD D120); every leader present still risks §10.8
+    from engine.tacw.battles.marston_moor import leader_may_influence
     att_ld = min((ld for ld in participant_leaders(st, attackers) if leader_may_influence(sc, ld, attackers[0])),
                  key=lambda ld: (ld.value, ld.id), default=None)
     def_ld = min((ld for ld in participant_leaders(st, [defender]) if leader_may_influence(sc, ld, defender)),

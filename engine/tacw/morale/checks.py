@@ -27,7 +27,7 @@ def stacked_leader(st: TacwState, unit: Unit, sc=None) -> Leader | None:
     """§11.2: the value of ONE leader stacked with the unit (the best one present). With the
     scenario: only a leader who may influence the unit (Marston Moor's rivalry: an Army
     Commander helps only units of his colour, HERALD D120)."""
-    from engine.tacw.battles.special_data import leader_may_influence
+    from engine.tacw.battles.marston_moor import leader_may_influence
     here = [ld for h in unit.hexes for ld in st.leaders_at(h) if ld.side == unit.side
             and (sc is None or leader_may_influence(sc, ld, unit))]
     return min(here, key=lambda ld: ld.value, default=None)

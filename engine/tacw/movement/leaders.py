@@ -1,12 +1,13 @@
 """Leader movement (TACW §5.1.2 Army Commander, §5.2.2 Wing Commander) and leaders overrun by
 an enemy unit entering their hex (§5.3.1). The `leader <id> move ...` verb that calls
-`move_leader` is registered by `movement/move.py`."""
+`move_leader` is registered by `movement/move.py`, the Army Commander's `leader <ac> rally|reform`
+by `morale/recovery.py`; Marston Moor's command rivalry (special rule 1) checks the command first
+(`battles/marston_moor.py`)."""
 from __future__ import annotations
 
 from engine.core.errors import Illegal
 from engine.core.events import Event
 
-from engine.tacw.battles import special_data as special
 from engine.tacw import tables
 from engine.tacw.morale.checks import remove_leader
 from engine.tacw.state import TacwState, Unit
@@ -46,9 +47,10 @@ def move_leader(sc, st: TacwState, side: str, leader_id: str, path: list[str]) -
     if ld.role == "ac":
         if act.ac_acted:
             raise Illegal(f"{ld.name} has already taken his one action in this activation", "TACW §5.1.2")
-        why = special.ac_action_refusal(sc, st, ld)          # Marston Moor: rival ACs
+        from engine.tacw.battles.marston_moor import RIVALRY_SECTION, ac_action_refusal
+        why = ac_action_refusal(sc, st, ld)                  # Marston Moor: rival ACs
         if why:
-            raise Illegal(why, special.RIVALRY_SECTION)
+            raise Illegal(why, RIVALRY_SECTION)
     else:
         if ld.wing != act.wing:
             raise Illegal(f"{ld.name} moves only when his own wing is active", "TACW §5.2.2")

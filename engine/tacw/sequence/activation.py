@@ -11,7 +11,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
 from engine.core.events import DieRoll, Event, Modifier
 
-from engine.tacw.battles import special_data as special
+from engine.tacw.battles.special_data import EMPTY, special_of
 from engine.tacw.sequence.policies import policy
 from engine.tacw.state import ORDERS, Activation, Leader, TacwState, Wing
 
@@ -122,8 +122,9 @@ def _command_mods(sc, st: TacwState, wing: Wing, what: str) -> list[Modifier]:
     wc = wc_of(st, wing)
     if wc is not None and wc.value:
         mods.append(Modifier(wc.value, f"Wing Commander {wc.name}", what))
-    # the battles' special rules: an AC commanding the wing himself, rival ACs (scenario_special)
-    ac = special.influencing_ac(sc, st, wing, st.army_commander(wing.side))
+    # Marston Moor: the reserve commanded by the AC himself, the rival ACs (special rule 1)
+    from engine.tacw.battles.marston_moor import influencing_ac
+    ac = influencing_ac(sc, st, wing, st.army_commander(wing.side))
     act = st.activation
     own_activation = act is not None and act.side == wing.side and act.wing == wing.id
     if ac is not None and wc is not None and ac.value and leader_adjacent_or_stacked(sc, ac, wc):
@@ -198,7 +199,8 @@ def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: Di
     if wc.no_continue:
         mods.append(Modifier(+1, "WC has a No Continue marker", "TACW §4.4.4"))
     mods += _command_mods(sc, st, wing, "TACW §4.4.4")
-    mods += special.roll_modifiers(sc, st, side, "bypass")        # Marston Moor: surprise
+    from engine.tacw.battles.marston_moor import roll_modifiers    # Marston Moor: surprise
+    mods += roll_modifiers(sc, st, side, "bypass")
     target = tables.bypass_target(wing.order)
     roll = d10(stream, "bypass")
     total = roll + sum(m.value for m in mods)
@@ -268,7 +270,8 @@ def change_order(sc, st: TacwState, side: str, new_order: str, stream: DiceStrea
         if units and len(bad) * 2 > len(units):
             mods.append(Modifier(-2, "changing to Rally with over half the wing shaken, broken or gone",
                                  "TACW §5.7.3"))
-    mods += special.roll_modifiers(sc, st, side, "order_change")
+    from engine.tacw.battles.marston_moor import roll_modifiers    # the scenario's modifiers
+    mods += roll_modifiers(sc, st, side, "order_change")
     roll = d10(stream, "order change")
     total = roll + sum(m.value for m in mods)
     ok = total <= target
@@ -309,7 +312,8 @@ def attempt_continuation(sc, st: TacwState, side: str, stream: DiceStream) -> li
     mods += _command_mods(sc, st, wing, "TACW §4.3.3")
     if leader_next_to_enemy(sc, st, wc):
         mods.append(Modifier(+1, "WC adjacent to an enemy unit (Continuation table)", "TACW §4.3 table"))
-    mods += special.roll_modifiers(sc, st, side, "continuation")  # Marston Moor: surprise
+    from engine.tacw.battles.marston_moor import roll_modifiers    # Marston Moor: surprise
+    mods += roll_modifiers(sc, st, side, "continuation")
     target = tables.continuation_target(wing.order)
     roll = d10(stream, "continuation")
     total = roll + sum(m.value for m in mods)
@@ -347,12 +351,25 @@ def end_activation(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     return events + advance(sc, st, stream)
 
 
+def battle_rules_between_commands(sc, st: TacwState, stream: DiceStream) -> list[Event]:
+    """The battles' special rules checked after every command: Marston Moor's reserve follows
+    whoever commands the army (D122), Naseby's wagon is captured between activations (D115),
+    Marston Moor's command rivalry rolls when an Allied wing activates (special rule 1)."""
+    if special_of(sc) is EMPTY or st.phase not in ("activation", "initiative"):
+        return []
+    from engine.tacw.battles import marston_moor, naseby
+    events = marston_moor.follow_army_commander(sc, st)
+    if st.activation is None:
+        events += naseby.wagon_captures(sc, st)
+    return events + marston_moor.rivalry_roll(sc, st, stream)
+
+
 def advance(sc, st: TacwState, stream: DiceStream) -> list[Event]:
     """Walk the sequence until a player must decide something."""
     from engine.tacw.sequence.endturn import end_of_activation_phase
-    # the battles' special rules: rival Army Commanders' roll at each activation, wagons
-    # captured between activations, a wing commanded by the AC following the army's commander
-    events: list[Event] = special.sequence_hooks(sc, st, stream)
+    # the battles' special rules: a wing commanded by the AC following the army's commander,
+    # wagons captured between activations, rival Army Commanders' roll at each activation
+    events: list[Event] = battle_rules_between_commands(sc, st, stream)
     # Second Newbury: its turn limit and boat bridge (the scenario as this game plays it), the
     # return rolls of Northampton and Douglas, the victory hexes' last occupants
     from engine.tacw.battles.second_newbury import between_commands, scenario_view

@@ -115,7 +115,7 @@ def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
     an eliminated Army Commander is replaced by the scenario's senior Wing Commander, whose wing
     gets a generic leader. While an Army Commander is only away for a turn ("returns next
     turn"), the army has none."""
-    from engine.tacw.battles.special_data import senior_wc_of
+    from engine.tacw.battles.marston_moor import senior_wc_of   # each AC his own senior WC
     senior_id = senior_wc_of(sc, ac)
     senior = st.leaders.get(senior_id)
     if senior is None or senior.status != "active" or senior.role != "wc":

@@ -1,6 +1,17 @@
-"""Scenario special rules the engine plays, named by a scenario's [[special_rules]] `kind`.
+"""First Newbury, 20 September 1643: the battle's special rules (book, "PRIMA NEWBURY", "Regole
+speciali" 1-3; digest §7.2; DECISIONS.md D100). The file's [[special_rules]] carry the book's
+words; the rule that needs the engine is played here, named by its `kind`.
 
-First Newbury, special rule 1, the Halt ("La battaglia iniziò la mattina presto e continuò tutto
+    1. the Halt          `halt`, below
+    2. Round Hill        5 VP to the Royalists for each of its hexes they hold at the end: the
+                         file's victory hexes (`scenarios/first-newbury.toml`), scored by
+                         `victory.victory_points` like every victory hex; no code of its own
+    3. named farms       "no effect": nothing to play
+
+The setup by areas and the cavalry pools (D94-D99) are the deployment phase of any battle whose
+file asks for it (`sequence/deployment.py`).
+
+Special rule 1, the Halt ("La battaglia iniziò la mattina presto e continuò tutto
 il giorno..."): if no units are adjacent and no Parliament wing has Charge orders, the Royalist
 may declare a halt. A halt lasts 4 turns; every wing of both sides goes back to Receive Charge
 orders; every unit on the map returns to Normal morale and to Normal or Open formation; the
