@@ -24,7 +24,7 @@ from engine.core.game import rulesets
 from .. import arbitration
 from ..store import StoreError
 from ..views import refuse, send
-from . import service_of
+from .common import service_of
 
 RULESET_CHOICES = [app_commands.Choice(name=rs.name, value=rid) for rid, rs in sorted(rulesets().items())]
 

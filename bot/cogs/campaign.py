@@ -22,7 +22,7 @@ from .. import campaigns
 from ..service import Refused
 from ..store import StoreError
 from ..views import refuse, send
-from . import service_of
+from .common import service_of
 from .games import RULESET_CHOICES
 
 

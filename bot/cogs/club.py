@@ -17,7 +17,7 @@ from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, set_turn_deadline, t
 from ..status_message import refresh_quietly
 from ..store import StoreError
 from ..views import post_result, refuse, send
-from . import service_of
+from .common import service_of
 
 Choice = app_commands.Choice
 

@@ -24,7 +24,7 @@ from ..service import GameService, StaleChoice, pending_of
 from ..store import StoreError
 from ..status_message import refresh_quietly
 from ..views import INTERNAL, post_board, refuse, send, turn_line
-from . import run_action, service_of
+from .common import run_action, service_of
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from ..permissions import refuse_if_cannot_post
 from ..status_message import refresh_quietly
 from ..store import StoreError
 from ..views import post_board, post_result, quiet_turn, refuse, send, turn_line
-from . import service_of
+from .common import service_of
 from .history import HistoryCommands, show_board_at   # /game replay, export, import; board at:
 
 RULESET_CHOICES = [app_commands.Choice(name=rs.name, value=rid) for rid, rs in sorted(rulesets().items())]

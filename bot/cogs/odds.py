@@ -26,7 +26,7 @@ from engine.core.odds import Odds, rules_for, what_if
 from ..service import NotAllowed
 from ..store import StoreError
 from ..views import MAX_CONTENT, refuse, send
-from . import service_of
+from .common import service_of
 
 
 def odds_text(odds: Odds, limit: int = MAX_CONTENT) -> str:

@@ -29,7 +29,7 @@ from engine.core.verbs import (CommandSet, Option, Verb, command_set, complete_l
 
 from ..store import StoreError
 from ..views import refuse, send
-from . import run_action, service_of
+from .common import run_action, service_of
 
 log = logging.getLogger(__name__)
 Choice = app_commands.Choice

@@ -25,7 +25,7 @@ from engine.core.errors import HeraldError
 from .. import uploads
 from ..store import StoreError
 from ..views import board_file, refuse, send
-from . import service_of
+from .common import service_of
 from .games import RULESET_CHOICES
 
 

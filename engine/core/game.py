@@ -60,28 +60,31 @@ def rulesets(include_unfinished: bool = False) -> dict[str, Ruleset]:
 
 
 ENTRY_POINT_GROUP = "herald.rulesets"
-_discovered = False
+_FOUND: dict[str, Ruleset] | None = None       # the installed rulesets, read once
 
 
 def _load_builtin() -> None:
     """Find the installed rulesets: every `herald.rulesets` entry point (pyproject.toml lists the
-    built-in ones there; a club's ruleset installed as a package adds its own), loaded once.
-    Core names no ruleset: it only receives them. A ruleset that fails to load is left out with a
-    warning, never taking the others down."""
-    global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    import logging
-    from importlib.metadata import entry_points
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        try:
-            ruleset = ep.load()
-        except Exception:
-            logging.getLogger(__name__).warning("ruleset entry point %s (%s) failed to load", ep.name,
-                                                ep.value, exc_info=True)
-            continue
-        _RULESETS.setdefault(ruleset.id, ruleset)
+    built-in ones there; a club's ruleset installed as a package adds its own), read once and
+    registered on every call, so importing one ruleset first never hides the others. Core names
+    no ruleset: it only receives them. A ruleset that fails to load is left out with a warning,
+    never taking the others down."""
+    global _FOUND
+    if _FOUND is None:
+        import logging
+        from importlib.metadata import entry_points
+        found: dict[str, Ruleset] = {}
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            try:
+                ruleset = ep.load()
+            except Exception:
+                logging.getLogger(__name__).warning("ruleset entry point %s (%s) failed to load", ep.name,
+                                                    ep.value, exc_info=True)
+                continue
+            found[ruleset.id] = ruleset
+        _FOUND = found
+    for rid, ruleset in _FOUND.items():
+        _RULESETS.setdefault(rid, ruleset)
 
 
 def new_state(rs: Ruleset, scenario: Any, seed: int | str, options: Any = None) -> Any:

@@ -92,3 +92,43 @@ def test_importing_one_ruleset_first_does_not_hide_the_others():
     finally:
         g._RULESETS.clear()
         g._RULESETS.update(saved)
+
+
+def test_rulesets_are_found_as_entry_points_and_a_broken_one_is_left_out(monkeypatch, caplog):
+    """engine/core names no ruleset: it registers what the `herald.rulesets` entry points give
+    (pyproject.toml lists the built-in ones), and a club's ruleset that fails to import is left
+    out with a warning while the others load."""
+    import importlib.metadata as md
+    import engine.core.game as g
+
+    class Club:
+        id, name, sides = "club", "A club's game", ("red", "blue")
+
+    club = Club()
+    real = md.entry_points(group=g.ENTRY_POINT_GROUP)
+    assert {ep.name for ep in real} >= {"battlecry", "tacw"}
+
+    class Broken:
+        name, value = "broken", "no_such_module:RULESET"
+
+        def load(self):
+            raise ImportError("no module named no_such_module")
+
+    class Good:
+        name, value = "club", "club_package:RULESET"
+
+        def load(self):
+            return club
+
+    monkeypatch.setattr(md, "entry_points", lambda group: [*real, Broken(), Good()])
+    monkeypatch.setattr(g, "_FOUND", None)
+    saved = dict(g._RULESETS)
+    try:
+        g._RULESETS.clear()
+        found = g.rulesets()
+        assert {"battlecry", "tacw", "club"} <= set(found) and found["club"] is club
+        assert "broken" not in found and "ruleset entry point broken" in caplog.text
+    finally:
+        g._RULESETS.clear()
+        g._RULESETS.update(saved)
+        g._FOUND = None
