@@ -107,8 +107,8 @@ async def test_a_battle_cry_campaign_records_each_battle_and_ranks_by_campaign_f
     await d.game("start", user=ALICE)
     for verb, opts in (("play", {"card": "attack-centre"}), ("order", {"units": "ui2"}),
                        ("move", {"unit": "ui2", "to": "0605"})):
-        public(await d.cmd(verb, user=ALICE, **opts))
-    rest = await d.cmd("battle", user=ALICE, unit="ui2", target="0604", dice="1,1,1,1")
+        public(await d.cmd("bc", sub=verb, user=ALICE, **opts))
+    rest = await d.cmd("bc", sub="battle", user=ALICE, unit="ui2", target="0604", dice="1,1,1,1")
     assert "Union wins with 1 flags" in public(rest)
     c = await campaigns.find_campaign(bot.store, GUILD_ID, "AUTUMN 1862")
     assert await rows(bot, c.id) == [(game1.id, "confederate", BOB, "loss", 0), (game1.id, "union", ALICE, "win", 1)]

@@ -63,9 +63,9 @@ async def test_a_second_player_shares_a_battle_cry_side_and_a_spectator_cannot_a
     rest = await d.cmd("seat", sub="join-side", user=CAROL, side="union")
     assert not rest.last.ephemeral and "joins **Union**" in rest.last.content
 
-    rest = await d.cmd("hand", user=CAROL)                      # the side's cards: hers too
+    rest = await d.cmd("bc", sub="hand", user=CAROL)                      # the side's cards: hers too
     assert rest.last.ephemeral and "Union" in rest.last.content
-    rest = await d.cmd("play", user=CAROL, card="attack-centre")
+    rest = await d.cmd("bc", sub="play", user=CAROL, card="attack-centre")
     assert not rest.last.ephemeral and rest.last.content.startswith("Union plays Attack Centre")
     cmd = await d.bot.store.last_command(game.id)
     assert (cmd.user_id, cmd.side) == (CAROL, "union")
@@ -76,9 +76,9 @@ async def test_a_second_player_shares_a_battle_cry_side_and_a_spectator_cannot_a
     assert rest.last.ephemeral
 
     for user in (DAVE,):                                          # a spectator
-        rest = await d.cmd("order", user=user, units="ui2")
+        rest = await d.cmd("bc", sub="order", user=user, units="ui2")
         assert rest.last.ephemeral and "not a player" in rest.last.content and "spectators" in rest.last.content
-        rest = await d.cmd("hand", user=user)
+        rest = await d.cmd("bc", sub="hand", user=user)
         assert rest.last.ephemeral and "not a player" in rest.last.content
         rest = await d.game("status", user=user)                  # but sees the game
         assert not rest.last.ephemeral and "Test Skirmish" in rest.last.content
@@ -98,7 +98,7 @@ async def test_a_second_player_shares_a_battle_cry_side_and_a_spectator_cannot_a
 
     rest = await d.cmd("seat", sub="leave", user=CAROL)
     assert not rest.last.ephemeral and "leaves **Union**" in rest.last.content
-    rest = await d.cmd("order", user=CAROL, units="ui2")
+    rest = await d.cmd("bc", sub="order", user=CAROL, units="ui2")
     assert rest.last.ephemeral and "not a player" in rest.last.content
 
 
@@ -119,22 +119,22 @@ async def test_tacw_wing_players_act_only_for_their_own_wing(d):
     assert [c["value"] for c in choices] == ["r-right"]              # the free one
 
     before = await seq_of(d, game)
-    rest = await d.cmd("pass", user=DAVE)                          # the whole side's: Alice's
+    rest = await d.cmd("tacw", sub="activation pass", user=DAVE)                          # the whole side's: Alice's
     assert rest.last.ephemeral and "whole of Royalist" in rest.last.content and f"<@{ALICE}>" in rest.last.content
-    rest = await d.cmd("activate", user=DAVE, wing="r-left")       # Erin's wing
+    rest = await d.cmd("tacw", sub="activation activate", user=DAVE, wing="r-left")       # Erin's wing
     assert rest.last.ephemeral and "you command Royalist centre" in rest.last.content
     assert "Royalist left wing (cavalry)" in rest.last.content
     assert await seq_of(d, game) == before
 
-    rest = await d.cmd("activate", user=DAVE, wing="r-centre")     # his own
+    rest = await d.cmd("tacw", sub="activation activate", user=DAVE, wing="r-centre")     # his own
     assert not rest.last.ephemeral, rest.last.content
     state = (await d.bot.service.load(CHANNEL_ID)).state
     assert state.activation.wing == "r-centre"
-    rest = await d.cmd("stop", user=ERIN)                          # the active wing is Dave's
+    rest = await d.cmd("tacw", sub="activation stop", user=ERIN)                          # the active wing is Dave's
     assert rest.last.ephemeral and "concerns Royalist centre" in rest.last.content
-    rest = await d.cmd("stop", user=BOB)                           # the rules still decide
+    rest = await d.cmd("tacw", sub="activation stop", user=BOB)                           # the rules still decide
     assert rest.last.ephemeral and "TACW" in rest.last.content
-    rest = await d.cmd("stop", user=ALICE)                         # the first player acts for all
+    rest = await d.cmd("tacw", sub="activation stop", user=ALICE)                         # the first player acts for all
     assert not rest.last.ephemeral, rest.last.content
     assert (await d.bot.store.last_command(game.id)).user_id == ALICE
 
@@ -174,7 +174,7 @@ async def test_a_paused_game_accepts_no_action_until_resumed(d, game):
     assert not rest.last.ephemeral and "Bob is travelling" in rest.last.content
     rest = await run(d, "referee", "pause", user=RITA)
     assert rest.last.ephemeral and "already paused" in rest.last.content
-    for user, name, opts in ((ALICE, "play", {"card": "attack-centre"}), (BOB, "act", {"line": "policy retreat ask"}),
+    for user, name, opts in ((ALICE, "bc", {"sub": "play", "card": "attack-centre"}), (BOB, "act", {"line": "policy retreat ask"}),
                              (ALICE, "game", {"sub": "resign"})):
         rest = await d.cmd(name, user=user, **opts)
         assert rest.last.ephemeral and "paused by the referee" in rest.last.content and "Bob is travelling" in rest.last.content
@@ -186,7 +186,7 @@ async def test_a_paused_game_accepts_no_action_until_resumed(d, game):
     assert not rest.last.ephemeral and f"**Union** <@{ALICE}>: to act" in rest.last.content
     rest = await run(d, "referee", "resume", user=RITA)
     assert rest.last.ephemeral and "not paused" in rest.last.content
-    rest = await d.cmd("play", user=ALICE, card="attack-centre")
+    rest = await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     assert not rest.last.ephemeral
     assert await seq_of(d, game) == 1
 
@@ -206,19 +206,19 @@ async def test_the_referee_substitutes_a_player(d, game):
     assert [int(u) for u in msg.data["allowed_mentions"]["users"]] == [ERIN]
     assert await d.bot.store.seats(game.id) == {"union": ALICE, "confederate": ERIN}
 
-    await d.cmd("play", user=ALICE, card="attack-centre")
-    await d.cmd("order", user=ALICE, units="ui2")
-    rest = await d.cmd("end", user=ALICE)
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
+    rest = await d.cmd("bc", sub="end", user=ALICE)
     assert f"<@{ERIN}>" in rest.last.content
-    rest = await d.cmd("hand", user=BOB)
+    rest = await d.cmd("bc", sub="hand", user=BOB)
     assert rest.last.ephemeral and "not a player" in rest.last.content
-    rest = await d.cmd("hand", user=ERIN)
+    rest = await d.cmd("bc", sub="hand", user=ERIN)
     assert "Confederate" in rest.last.content
 
 
 async def test_a_correction_is_logged_with_its_reason_and_replays_exactly(d, game):
     await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
-    await d.cmd("play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
     before = await seq_of(d, game)
     bad = [(ALICE, "pieces.ci2.figures=2", "misread", "referee"),         # a player
            (RITA, "pieces.ci2.figures=two", "misread", "whole number"),
@@ -251,7 +251,7 @@ async def test_a_correction_is_logged_with_its_reason_and_replays_exactly(d, gam
     assert "Referee correction" in rest.last.content and "(Herald referee)" in rest.last.content
 
     # the game goes on, and the log (seed + commands, the correction among them) replays bit for bit
-    await d.cmd("order", user=ALICE, units="ui2")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
     row = await d.bot.store.get_game(game.id)
     assert await d.bot.service.verify(row)
     replay = Game.new("battlecry", "test-skirmish", int(SEED))
@@ -280,7 +280,7 @@ async def test_a_tacw_correction_replays_after_a_restart(db_path, scenario_dir):
                          changes=f"units.{unit.id}.morale_state=shaken units.{unit.id}.casualties=1",
                          reason="a Shaken marker forgotten on turn 1")
         assert not rest.last.ephemeral, rest.last.content
-        rest = await d.cmd("activate", user=ALICE, wing="r-centre")
+        rest = await d.cmd("tacw", sub="activation activate", user=ALICE, wing="r-centre")
         assert not rest.last.ephemeral, rest.last.content
     finally:
         await bot1.close()
@@ -309,9 +309,9 @@ async def test_game_list_shows_the_servers_games_channels_and_who_is_to_move(d, 
     service = d.bot.service
     await service.new_game(GUILD_ID, CHANNEL_ID + 1, CAROL, "tacw", "edgehill", 5, side="royalist")
     await service.new_game(GUILD_ID + 1, CHANNEL_ID + 2, CAROL, "battlecry", "test-skirmish", 1)  # elsewhere
-    await d.cmd("play", user=ALICE, card="attack-centre")
-    await d.cmd("order", user=ALICE, units="ui2")
-    await d.cmd("end", user=ALICE)
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
+    await d.cmd("bc", sub="end", user=ALICE)
 
     rest = await d.game("list", user=DAVE)
     msg = rest.last
@@ -397,7 +397,7 @@ async def test_a_tacw_retreat_waits_on_the_units_wing_player_and_names_the_unit(
 
 async def test_bad_referee_requests_get_clear_answers_and_leave_the_game_untouched(d, game):
     await run(d, "referee", "appoint", user=ALICE, users={"user": RITA})
-    await d.cmd("play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
 
     async def snapshot():
         row = await d.bot.store.get_game(game.id)
@@ -449,9 +449,9 @@ async def test_a_tacw_wing_substitution_names_the_wing(d):
     rest = await run(d, "referee", "substitute", user=RITA, users={"player": DAVE, "replacement": ERIN})
     assert not rest.last.ephemeral
     assert f"<@{ERIN}> takes over **Royalist** (Royalist centre) from <@{DAVE}>" in rest.last.content
-    rest = await d.cmd("activate", user=ERIN, wing="r-centre")           # Erin commands it now
+    rest = await d.cmd("tacw", sub="activation activate", user=ERIN, wing="r-centre")           # Erin commands it now
     assert not rest.last.ephemeral, rest.last.content
-    rest = await d.cmd("stop", user=DAVE)
+    rest = await d.cmd("tacw", sub="activation stop", user=DAVE)
     assert rest.last.ephemeral and "not a player" in rest.last.content
 
 

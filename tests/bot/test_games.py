@@ -81,8 +81,8 @@ async def test_status_board_and_log(d, game):
 
     rest = await d.game("log", user=CAROL)
     assert "No command" in rest.last.content
-    await d.cmd("play", user=ALICE, card="attack-centre")
-    await d.cmd("order", user=ALICE, units="ui2")
+    await d.cmd("bc", sub="play", user=ALICE, card="attack-centre")
+    await d.cmd("bc", sub="order", user=ALICE, units="ui2")
     rest = await d.game("log", user=CAROL, count=5)
     lines = rest.last.content.splitlines()
     assert lines[0].startswith("#1 Union plays Attack Centre") and "BC §2.4" in lines[0]
@@ -93,7 +93,7 @@ async def test_no_game_in_channel(d):
     for sub in ("status", "board", "start", "resign", "log"):
         rest = await d.game(sub, user=ALICE)
         assert rest.last.ephemeral and "no game in this channel" in rest.last.content, sub
-    rest = await d.cmd("hand", user=ALICE)
+    rest = await d.cmd("bc", sub="hand", user=ALICE)
     assert rest.last.ephemeral and "no game" in rest.last.content
 
 
@@ -165,7 +165,7 @@ async def test_book_scenarios_open_in_the_bot(db_path):
         assert [f[0] for f in rest.last.files] == ["board.png"]
         loaded = await bot.service.load(d.channel_id)
         first = loaded.scenario.first_player
-        rest = await d.cmd("hand", user={"union": ALICE, "confederate": BOB}[first])
+        rest = await d.cmd("bc", sub="hand", user={"union": ALICE, "confederate": BOB}[first])
         assert rest.last.ephemeral and all(f"`{c}`" in rest.last.content for c in loaded.state.hands[first])
     finally:
         await bot.close()

@@ -119,12 +119,16 @@ def test_the_inverse_mapping_reads_flags_keywords_and_lists():
     assert slash_options(move, ("ui2", "0605", "0604", "alone")) == {"unit": "ui2", "to": "0605 0604", "alone": True}
 
 
+async def edgehill(bot) -> Driver:
+    """Alice (Royalist) and Bob (Parliament) at Edgehill, seed 5, in the test channel."""
+    await bot.service.new_game(1, CHANNEL_ID, ALICE, "tacw", "edgehill", 5, side="royalist")
+    await bot.service.join(CHANNEL_ID, BOB, "parliament")
+    await bot.service.start(CHANNEL_ID, ALICE)
+    return Driver(bot)
+
+
 async def test_act_completes_the_whole_line_from_the_channels_game(bot):
-    service = bot.service
-    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "edgehill", 5, side="royalist")
-    await service.join(CHANNEL_ID, BOB, "parliament")
-    await service.start(CHANNEL_ID, ALICE)
-    d = Driver(bot)
+    d = await edgehill(bot)
     verbs = [c["value"] for c in await d.complete("act", "line", user=ALICE, line="")]
     assert verbs[0] == "activate " and "pass" in verbs
     wings = await d.complete("act", "line", user=ALICE, line="activate r-")
@@ -138,11 +142,8 @@ async def test_act_completes_the_whole_line_from_the_channels_game(bot):
 
 
 async def test_a_command_of_another_ruleset_is_refused_and_changes_nothing(bot):
+    d = await edgehill(bot)
     service = bot.service
-    await service.new_game(1, CHANNEL_ID, ALICE, "tacw", "edgehill", 5, side="royalist")
-    await service.join(CHANNEL_ID, BOB, "parliament")
-    await service.start(CHANNEL_ID, ALICE)
-    d = Driver(bot)
     before = await bot.store.last_seq((await service.game_row(CHANNEL_ID)).id)
     msg = (await d.cmd("bc", sub="play", user=ALICE, card="scout")).last
     assert msg.ephemeral and "This Accursed Civil War" in msg.content and "/tacw" in msg.content

@@ -247,7 +247,7 @@ async def test_a_modified_bundled_battle_cry_battle_is_previewed_offered_here_on
     first = loaded.to_act_side
     user = ALICE if first == "union" else BOB
     for card in loaded.state.hands[first]:                          # the first card of the hand that can be played
-        rest = await d.cmd("play", user=user, card=card)
+        rest = await d.cmd("bc", sub="play", user=user, card=card)
         if not rest.last.ephemeral:
             break
     assert not rest.last.ephemeral, rest.last.content
