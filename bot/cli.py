@@ -13,7 +13,6 @@ side the rules wait on. Blank lines and ``#`` comments are skipped; ``# seed: N`
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -22,13 +21,14 @@ from typing import Callable, Iterable, TextIO
 from engine.core.commands import parse, split_side
 from engine.core.errors import HeraldError
 from engine.core.game import Game, game_options, get_ruleset, rulesets
+from renders import board_module
 
 DEMO_DIR = Path(__file__).parent / "demos"
 
 
 def renderer(ruleset_id: str) -> Callable | None:
     try:
-        return importlib.import_module(f"renders.{ruleset_id}").render_board
+        return board_module(ruleset_id).render_board
     except (ImportError, AttributeError):
         return None
 

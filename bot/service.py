@@ -24,7 +24,6 @@ A service built bare (`GameService(store)`) plays with one player per side and H
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import logging
 import random
@@ -43,6 +42,7 @@ from .names import label
 from .options import (DEADLINE_OPTION, DEADLINE_SET_AT, GAME_OPTIONS, MAX_DEADLINE_HOURS, REMATCH_OF,
                       SNAPSHOT_REPAIRED, STARTED_AT)
 from .store import DuplicateInteraction, GameRow, Store
+from renders import board_module
 
 log = logging.getLogger(__name__)
 
@@ -634,7 +634,7 @@ class GameService:
         if size is None:
             size = getattr(game.ruleset, "action_view", "full") if isinstance(game, ActResult) else "full"
         try:
-            module = importlib.import_module(f"renders.{game.ruleset.id}")
+            module = board_module(game.ruleset.id)
             return module.render_board(game.scenario, game.state, viewer=viewer, size=size)
         except Exception:
             log.exception("render failed for %s", game.ruleset.id)

@@ -26,7 +26,6 @@ bot/store.py.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 import tomllib
@@ -39,6 +38,7 @@ from engine.core.scenario_files import key_line
 
 from .errors import NotAllowed, Refused
 from .store import CustomScenarioRow, UploadTaken
+from renders import board_module
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -172,7 +172,7 @@ def preview(checked: Checked) -> bytes | None:
     """The board PNG of the scenario's first state, or None if the ruleset has no renderer or it
     failed (the file is valid either way). Blocking: call through asyncio.to_thread."""
     try:
-        module = importlib.import_module(f"renders.{checked.ruleset.id}")
+        module = board_module(checked.ruleset.id)
         return module.render_board(checked.scenario, checked.state, viewer=None, size="full")
     except Exception:
         log.exception("preview failed for an uploaded %s scenario", checked.ruleset.id)

@@ -10,11 +10,11 @@ new game starts from with seed 1 (for a battle with a free setup: Herald's sugge
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
 from engine.core.game import Game, rulesets
+from . import board_module
 
 START, END = "<!-- gallery:start -->", "<!-- gallery:end -->"
 
@@ -30,7 +30,7 @@ def battles() -> list[tuple[str, str, str, str]]:
 
 def render_start(ruleset_id: str, scenario_id: str) -> bytes:
     game = Game.new(ruleset_id, scenario_id, 1)
-    module = importlib.import_module(f"renders.{ruleset_id}")
+    module = board_module(ruleset_id)
     return module.render_board(game.scenario, game.state, viewer=None, size="full")
 
 

@@ -23,7 +23,6 @@ bench/replay_bench.py.
 """
 from __future__ import annotations
 
-import importlib
 import io
 import math
 import time
@@ -33,6 +32,7 @@ from typing import Any, Callable, Sequence
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from .common import STRIP_BG, STRIP_DIM, STRIP_FG, encode_png, font
+from . import board_module
 
 MAX_BYTES = 8 * 1024 * 1024 - 512 * 1024     # under every Discord upload limit, with room for the message
 MAX_WIDTH = 960                              # wide enough to read a hex id, small enough for a phone
@@ -87,7 +87,7 @@ def frame_time(actions: int) -> int:
 
 def board_image(ruleset_id: str, scenario: Any, state: Any) -> Image.Image:
     """The channel's (public) board of `state` as an RGB image, from the ruleset's renderer."""
-    module = importlib.import_module(f"renders.{ruleset_id}")
+    module = board_module(ruleset_id)
     fn = getattr(module, "render_board_image", None)
     if fn is not None:
         return fn(scenario, state, viewer=None, size="full").convert("RGB")

@@ -187,3 +187,23 @@ def test_each_verb_builds_the_line_the_cli_reads(group):
             "intercept p3 nopistol"
         assert line_for(cs.verb("policy"), {"kind": "reaction", "value": "never", "scope": "r-left"}) == \
             "policy reaction never for r-left"
+
+
+def test_a_rulesets_own_drawing_is_found_by_its_renderer_attribute(monkeypatch):
+    """A club's ruleset names the module that draws it; Herald's own are renders/<id>.py."""
+    import sys
+    import types
+
+    import engine.core.game as g
+    from renders import board_module
+
+    drawing = types.ModuleType("club_package.drawing")
+    drawing.render_board = lambda scenario, state, viewer=None, size="full": b"PNG"
+    monkeypatch.setitem(sys.modules, "club_package.drawing", drawing)
+
+    class Club:
+        id, name, sides, renderer = "club", "A club's game", ("red", "blue"), "club_package.drawing"
+
+    monkeypatch.setitem(g._RULESETS, "club", Club())
+    assert board_module("club").render_board(None, None) == b"PNG"
+    assert board_module("tacw").__name__ == "renders.tacw"
