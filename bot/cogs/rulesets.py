@@ -170,7 +170,6 @@ def verb_command(ruleset, commands: CommandSet, verb: Verb) -> app_commands.Comm
         params.append(inspect.Parameter("dice", inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=str | None))
         descriptions["dice"] = commands.dice_help[:100]
-    params.sort(key=lambda p: p.default is not inspect.Parameter.empty and p.name != "interaction")
     callback.__signature__ = inspect.Signature(params)
     callback.__name__ = callback.__qualname__ = f"{commands.group}_{verb.name}"
     if descriptions:
