@@ -157,6 +157,12 @@ def _auto_order(scenario: Scenario, state: BattleCryState, side: str) -> list[Ev
         chosen = units_in_section(scenario, state, side, cur.section, ("infantry", "artillery"))
         cur.no_move += [p.id for p in chosen]
     elif card == "force-march":
+        # HERALD (digest §8 item 21): the card reads "Date ordini ad un'unità di fanteria che si
+        # trovano in una sezione ... Ogni fanteria può muovere di 2 esagoni e combattere". The
+        # singular "un'unità" disagrees with the plural verb "si trovano" and with "Ogni fanteria"
+        # ("each infantry"), which only makes sense of several units. Herald reads it as: every
+        # infantry unit in the chosen section is ordered (two verbs of three say so), and each
+        # may move 2 hexes and battle; no other kind of unit is ordered.
         chosen = units_in_section(scenario, state, side, cur.section, ("infantry",))
     else:  # Assault: all units and Generals in the section
         chosen = units_in_section(scenario, state, side, cur.section)

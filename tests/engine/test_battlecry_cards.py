@@ -244,6 +244,18 @@ def test_bc_2_4_card_10_force_march_two_hexes_and_battle():
     assert g.state.pieces["ui1"].hex == "0206"
 
 
+def test_bc_2_4_card_10_force_march_orders_every_infantry_of_the_section():
+    """"Date ordini ad un'unità di fanteria che si trovano in una sezione ... Ogni fanteria può
+    muovere di 2 esagoni e combattere": the plural verb and "Ogni fanteria" win (HERALD, cards.py):
+    every infantry unit of the section, and nothing else."""
+    units = ARMY + [("ui4", "union", "infantry", "0308")]
+    g = game(["force-march"] * 4, units=units)
+    run(g, "union: play force-march left")
+    assert set(g.state.current.ordered) == {"ui1", "ui4"}          # not uc1 (cavalry, left)
+    run(g, "union: move ui1 0207 0206", "union: move ui4 0307 0306")
+    assert g.state.pieces["ui4"].hex == "0306"
+
+
 def test_bc_2_4_card_11_hit_and_run_move_battle_move():
     g = game(["hit-and-run"] * 4)
     run(g, "union: play hit-and-run", "union: move uc1 0408 0407 0406")
