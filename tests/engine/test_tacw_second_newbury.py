@@ -129,6 +129,12 @@ def test_listed_and_loads_with_the_books_frame():
                                                     "r-douglas"}
 
 
+def test_cromwell_is_the_books_maj_gen():
+    """The book: "Ala sinistra (cavalleria) / CA: Maj. Gen. Cromwell"."""
+    cromwell = next(ld for ld in SC.leaders if ld.id == "cromwell")
+    assert cromwell.name == "Maj. Gen. Oliver Cromwell" and cromwell.special == "cromwell"
+
+
 def test_order_of_battle_is_the_books():
     mine = Counter((u.side, u.wing, u.kind, u.strength, u.gun_class or u.morale) for u in SC.units)
     assert mine == Counter(BOOK_OOB)
