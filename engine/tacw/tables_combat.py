@@ -526,14 +526,15 @@ CLOSE_COMBAT_MODIFIERS = (      # L2137-2164 and §10.3
 )
 
 # Close Combat Matrix (§10.3.8; L2169-2187): attacker row, defender column; artillery is ignored
-# (§10.5). The orphan "Testuggine -2 -1" of L2221-2223 is read as a defender-in-hedgehog column
-# replacing Heavy Infantry (cavalry -2, heavy -1); the light-infantry cell is lost (D29).
+# (§10.5). The orphan "Testuggine -2 -1 -3" of L2221-2224 (the file's last line, "-3", has no
+# newline) is read as a defender-in-hedgehog column replacing Heavy Infantry, in the matrix's row
+# order: cavalry -2, heavy -1, light -3 (D29).
 CLOSE_COMBAT_MATRIX: dict[str, dict[str, int]] = {
     "cavalry": {"cavalry": 0, "heavy": -1, "light": +2},
     "heavy": {"cavalry": +1, "heavy": 0, "light": +2},
     "light": {"cavalry": -2, "heavy": -2, "light": 0},
 }
-HEDGEHOG_COLUMN: dict[str, int] = {"cavalry": -2, "heavy": -1, "light": -2}   # light: D29
+HEDGEHOG_COLUMN: dict[str, int] = {"cavalry": -2, "heavy": -1, "light": -3}   # D29
 
 
 def matrix_modifier(attacker_kind: str, defender_kind: str, defender_hedgehog: bool = False) -> int:

@@ -557,6 +557,20 @@ def test_close_combat_results_say_what_the_book_says():
 PRINTED_MATRIX = "0 -1 +2 +1 0 +2 -2 -2 0"      # L2175-2185: rows Cav, HI, LI; columns the same
 
 
+def test_hedgehog_column_is_the_books_last_three_values():
+    """The rulebook's last page: "Testuggine / -2 / -1 / -3" (L2221-2224), one value per attacker
+    row of the matrix (cavalry, heavy, light), each one worse than the heavy-infantry column."""
+    import os
+    from pathlib import Path
+    book = Path(os.environ.get("HERALD_RULES_DIR", "/work/shared/rules")) / "tacw.it.txt"
+    if book.exists():
+        assert book.read_text(encoding="utf-8").split()[-4:] == ["Testuggine", "-2", "-1", "-3"]
+    printed = {"cavalry": -2, "heavy": -1, "light": -3}
+    assert tc.HEDGEHOG_COLUMN == printed
+    for att in printed:
+        assert tc.CLOSE_COMBAT_MATRIX[att]["heavy"] - 1 == printed[att]
+
+
 def test_close_combat_matrix_as_printed_and_the_hedgehog_column():
     cells = iter(PRINTED_MATRIX.split())
     for att in ("cavalry", "heavy", "light"):
@@ -564,7 +578,7 @@ def test_close_combat_matrix_as_printed_and_the_hedgehog_column():
             assert tc.matrix_modifier(att, dfn) == int(next(cells))
     assert tc.matrix_modifier("cavalry", "heavy", defender_hedgehog=True) == -2     # "Testuggine -2"
     assert tc.matrix_modifier("heavy", "heavy", defender_hedgehog=True) == -1       # "-1"
-    assert tc.matrix_modifier("light", "heavy", defender_hedgehog=True) == -2       # D29
+    assert tc.matrix_modifier("light", "heavy", defender_hedgehog=True) == -3       # "-3" (D29)
     with pytest.raises(ValueError):
         tc.matrix_modifier("artillery", "heavy")
     with pytest.raises(ValueError):
