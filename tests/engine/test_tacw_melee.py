@@ -382,6 +382,38 @@ def test_10_4_5_broken_unit_that_cannot_retreat_rolls_retreat_impossible(face, r
         assert p.unit("p1").hexes == ["0405"] and p.unit("r1").hexes == ["0505"]
 
 
+def _flee(p, uid, threat):
+    stream = DiceStream(p.st.seed, p.st.draws, [], strict=True)      # no die may be rolled
+    return retreat.retreat_unit(p.sc, p.st, p.unit(uid), 2, "broken", stream, threat=threat)
+
+
+def test_10_4_1_broken_unit_beset_on_front_and_both_flanks_flees_through_its_open_rear():
+    """§10.4.1 "si gira e fugge, spalle al nemico"; §10.4.5 the Retreat Impossible table is for a
+    unit that "non si può ritirare per il raggruppamento o unità nemiche" (§11.4.3: "o terreno").
+    p1 in 0405 facing E, attacked from 0505 (front), 0404 and 0406 (flanks), rear 0305/0306 empty:
+    nothing blocks it, so it flees two hexes and rolls no die (D76)."""
+    p = pos(heavy("r1", R, ["0505"], "W"), heavy("r2", R, ["0404"], "SE"), heavy("r3", R, ["0406"], "NE"),
+            heavy("p1", P, ["0405"], "E"), close=False)
+    events = _flee(p, "p1", ["0505", "0404", "0406"])
+    p1 = p.unit("p1")
+    assert [e.kind for e in events] == ["retreat"] and p1.alive
+    path = events[0].outcome["path"]
+    assert path[1] in (["0305"], ["0306"]) and len(path) == 3       # through a rear hex, 2 hexes
+    grid = p.sc.grid
+    assert all(grid.distance(p1.hexes[0], h) >= 2 for h in ("0505", "0404", "0406"))
+    assert F.relative_bearing(grid, p1.hexes, p1.facing, "0505") > 120  # back to the enemy
+
+
+def test_10_4_1_a_broken_unit_does_not_flee_sideways_along_the_enemys_front():
+    """Fleeing is going away: a hex that takes it farther from no enemy (0404 or 0506, both still
+    beside r1) is not a retreat hex; with its rear held by friends it rolls on the table."""
+    p = pos(heavy("r1", R, ["0505"], "W"), heavy("p1", P, ["0405"], "E"), heavy("p2", P, ["0305"], "E"),
+            heavy("p3", P, ["0306"], "E"), heavy("p4", P, ["0406"], "E"), close=False)
+    stream = DiceStream(p.st.seed, p.st.draws, [10], strict=True)
+    events = retreat.retreat_unit(p.sc, p.st, p.unit("p1"), 2, "broken", stream, threat=["0505"])
+    assert [e.kind for e in events] == ["retreat_impossible"] and p.unit("p1").hexes == ["0405"]
+
+
 def test_10_4_5_shaken_unit_loses_one_sp_per_hex_it_cannot_retreat():
     p = pos(*BASE, heavy("p2", P, ["0305"], "E"), heavy("p3", P, ["0306"], "E"))
     run(p, dice="7")                                         # DS2, both rear hexes held by friends

@@ -9,9 +9,11 @@ map edge (`sc.edges[side]`), then by hex id.
 Paths are recorded in `st.last_action["items"]` as {"kind": "retreat" | "rout", "path": [...]}.
 
 HERALD readings (the text does not define retreat geometry, digest R12):
-- A retreat is one hex at a time. A **Broken** unit flees: each hex must be farther from the
-  enemy than the last (any direction), and it ends facing away from the enemy (§10.4.1 "si gira
-  e fugge, spalle al nemico"). A **Shaken** unit steps back in good order: each hex is one of its
+- A retreat is one hex at a time. A **Broken** unit flees (D76): in any direction, each hex
+  takes it farther from at least one enemy hex it flees from and closer to none, and it must end
+  farther from the enemy than it started; it ends facing away from the enemy (§10.4.1 "si gira e fugge, spalle al nemico"). It
+  is blocked only by stacking, enemy units and terrain (§10.4.5, §11.4.3), so a unit attacked
+  from its front and both flanks flees through its open rear. A **Shaken** unit steps back in good order: each hex is one of its
   rear hexes, keeping its facing, and never closer to the enemy (§10.4.1 "arretra mantenendo
   formazione ed orientamento"). A double unit moves both halves (§10.4.4).
 - "The enemy" is the unit(s) it fought (`threat`), or else the nearest enemy units.
@@ -250,13 +252,24 @@ def _enterable(sc, st: TacwState, unit: Unit, carried: list[Unit], h: str, last:
     return pair and not guns_here and not unit.is_double
 
 
+def _each_dist(threat_cubes, cubes) -> list[int]:
+    """The distance from the unit (its nearest hex) to each enemy hex it retreats from."""
+    return [min(cube_distance(a, c) for c in cubes) for a in threat_cubes]
+
+
 def _steps(sc, st: TacwState, unit: Unit, kind: str, threat: list[str], carried: list[Unit],
-           last: bool, facing: int):
-    """Legal one-hex translations of the whole unit: (new hexes or None if off the map, key)."""
+           last: bool, facing: int, start_d: int | None = None):
+    """Legal one-hex translations of the whole unit: (new hexes or None if off the map, key).
+    D76: each hex of a Broken unit takes it farther from at least one enemy hex it flees from and
+    closer to none, and its last hex leaves it farther from the nearest of them than where it
+    started (`start_d`); a Shaken unit steps into a rear hex no closer to the enemy."""
     grid = sc.grid
     cubes = [grid.cube(h) for h in unit.hexes]
     threat_cubes = [grid.cube(h) for h in threat]
     d_old = _cube_dist(sc, threat_cubes, unit.hexes) if threat else 0
+    each_old = _each_dist(threat_cubes, cubes)
+    if start_d is None:
+        start_d = d_old
     on_map, off_map = [], []
     for t in range(6):
         if kind == "shaken" and t not in rear_directions(facing):
@@ -267,8 +280,16 @@ def _steps(sc, st: TacwState, unit: Unit, kind: str, threat: list[str], carried:
             d_new = min(cube_distance(a, c) for a in threat_cubes for c in new_cubes)
         else:
             d_new = d_old + 1
-        if kind == "broken" and d_new <= d_old:
-            continue
+        if kind == "broken":
+            # it turns its back and flees (§10.4.1): never toward any enemy it flees from, and
+            # away from them by the end. Only stacking, enemy units and terrain block (§10.4.5,
+            # §11.4.3), so a unit beset on its front and flanks still flees by its open rear.
+            each_new = _each_dist(threat_cubes, new_cubes)
+            if threat and (any(n < o for n, o in zip(each_new, each_old))
+                           or not any(n > o for n, o in zip(each_new, each_old))):
+                continue                 # toward an enemy, or only sideways along its front
+            if last and d_new <= start_d:
+                continue
         if kind == "shaken" and d_new < d_old:
             continue
         if any(h is None for h in new):
@@ -307,8 +328,10 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
     path = [list(unit.hexes)]
     facing = unit.facing
     done = 0
+    start_d = _cube_dist(sc, [sc.grid.cube(h) for h in threat], unit.hexes) if threat else 0
     for step in range(hexes):
-        on_map, off_map = _steps(sc, st, unit, kind, threat, carried, step == hexes - 1, facing)
+        on_map, off_map = _steps(sc, st, unit, kind, threat, carried, step == hexes - 1, facing,
+                                 start_d)
         if on_map:
             new = _choose(st, unit, on_map, section)
             events += disable_guns(st, unit, new, "retreated")
