@@ -111,6 +111,11 @@ def play_card(scenario: Scenario, state: BattleCryState, side: str, words: tuple
         raise Illegal("you have already played a card this turn", "BC §3.2")
     hand = state.hands[side]
     card, rest = resolve_card_name(words, hand)
+    taken = 1 if card in SECTION_CHOICE_CARDS else 0       # a section, for Fire and Hold, Force March
+    if rest[taken:]:             # `play skirmish-right left`: a word the card has no use for
+        from .verbs import COMMANDS
+        from engine.core.verbs import refuse_words
+        refuse_words(COMMANDS.verb("play"), rest[taken:])
     if card not in hand:
         raise Illegal(f"{card_type(card).name} is not in your hand", "BC §3.1")
     why = playable(scenario, state, side, card)

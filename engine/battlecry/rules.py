@@ -11,8 +11,10 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
+from engine.core.verbs import refuse_extra_words, refuse_words
 
 from . import campaign, cards, combat, movement, tables
+from .verbs import COMMANDS
 from .scenario import Scenario
 from .state import BattleCryState, Piece, TurnState
 
@@ -229,7 +231,8 @@ def _finish_turn(sc: Scenario, st: BattleCryState, side: str, stream: DiceStream
 def do_discard(sc: Scenario, st: BattleCryState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
     if st.phase != "card":
         raise Illegal("you may discard only instead of playing a card", "BC §3.2 step 1")
-    card, _ = cards.resolve_card_name(_args(cmd, 1, VERBS["discard"]))
+    card, rest = cards.resolve_card_name(_args(cmd, 1, VERBS["discard"]))
+    refuse_words(COMMANDS.verb("discard"), rest)
     if card not in st.hands[side]:
         raise Illegal(f"{cards.card_type(card).name} is not in your hand", "BC §3.1")
     usable = [c for c in st.hands[side] if cards.playable(sc, st, side, c) is None]
@@ -388,6 +391,7 @@ def apply(sc: Scenario, state: BattleCryState, side: str, cmd: Command) -> tuple
     handler = HANDLERS.get(cmd.verb)
     if handler is None:
         raise CannotParse(f"unknown command '{cmd.verb}'; Battle Cry commands: {', '.join(HANDLERS)}")
+    refuse_extra_words(COMMANDS, cmd.verb, cmd.args)     # `end 0105 banana`: every word is read
     if cmd.verb not in ANY_TIME:
         _need_active(state, side)
     elif state.phase == "over" and cmd.verb != "policy":

@@ -16,7 +16,7 @@ POLICIES = (
 VERBS = (
     Verb("hand", "See your command cards (only you see them)", "BC §3.1", reply="query"),
     Verb("play", "Play a command card from your hand", "BC §3.2 step 1", (
-        Option("card", "The card to play", "card"),
+        Option("card", "The card to play", "card", phrase=True),
         Option("section", "Section, for Fire and Hold or Force March", required=False, choices=SECTIONS))),
     Verb("order", "Order units or Generals under your card", "BC §4.1", (
         Option("units", "Pieces to order, space-separated ids or hexes, e.g. ui1 ui2", "piece", multi=True),)),
@@ -31,7 +31,7 @@ VERBS = (
         Option("hex", "One of the offered retreat hexes", "retreat"),)),
     Verb("end", "End your turn: discard the card and draw", "BC §3.2 step 6"),
     Verb("discard", "Discard a card when none can be used, and draw", "BC §3.2", (
-        Option("card", "The card to discard", "card"),)),
+        Option("card", "The card to discard", "card", phrase=True),)),
     Verb("rally", "Carry out Rally on a unit with losses", "BC §2.4 card 14", (
         Option("unit", "Your unit with losses", "unit"),), dice=True),
     Verb("snipe", "Carry out Sharp Shooter on an enemy General", "BC §2.4 card 15", (

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from .errors import Illegal
+
 NAME_RE = re.compile(r"^[a-z0-9_-]{1,32}$")     # Discord's option and command names, lower case
 MAX_DESCRIPTION = 100                            # Discord: a description of 1-100 characters
 MAX_CHOICE = 100                                 # an autocomplete choice's name and value
@@ -38,6 +40,8 @@ class Option:
     flag     a yes/no option: when set, this word is added to the line (e.g. "alone")
     word     the line takes the value after this word (e.g. "facing NE", "for r-left")
     compact  spaces are dropped from the value ("2905, 2906" -> "2905,2906")
+    phrase   the value may be several words (a card's name, "fire and hold"; two hexes of a double
+             unit): the handler reads it and refuses any word left over itself (see `extra_words`)
     """
     name: str
     description: str
@@ -49,6 +53,7 @@ class Option:
     flag: str = ""
     word: str = ""
     compact: bool = False
+    phrase: bool = False
 
     @property
     def is_flag(self) -> bool:
@@ -165,6 +170,61 @@ def line_for(verb: Verb, values: dict[str, Any]) -> str:
     if verb.dice and dice:
         words.append("dice=" + dice.replace(" ", ""))
     return " ".join(words)
+
+
+# == refusing words the verb has no room for ======================================================
+
+def extra_words(verb: Verb, args: Iterable[str]) -> list[str]:
+    """The words of a command (after its verb, `dice=` aside) that the verb's declaration has no
+    room for, in order: more values than it has options, a flag or a `word` option given twice.
+    A verb with a `multi` or `phrase` option reads its own words (a path, a
+    card's name) and is left to its handler: nothing is reported for it."""
+    if any(o.multi or o.phrase for o in verb.options):
+        return []
+    positional = [o for o in verb.options if not o.is_flag and not o.word]
+    flags = {o.flag for o in verb.options if o.is_flag}
+    words = {o.word for o in verb.options if o.word}
+    used: set[str] = set()
+    out: list[str] = []
+    rest = list(args)
+    while rest:
+        w = rest.pop(0)
+        if w in flags and w not in used:
+            used.add(w)
+        elif w in words and w not in used:           # its value follows (the handler asks if not)
+            used.add(w)
+            if rest:
+                rest.pop(0)
+        elif positional:
+            positional.pop(0)
+        else:
+            out.append(w)
+    return out
+
+
+def refuse_extra_words(commands: CommandSet | None, verb_name: str, args: Iterable[str],
+                       section: str = "") -> None:
+    """Refuse a command with words its verb has no room for, naming them and the verb's usage
+    (`end 0105 banana`, `activate r-centre x y`): nothing of the command happens. `section`
+    defaults to the verb's own rule section."""
+    verb = commands.verb(verb_name) if commands is not None else None
+    if verb is None:
+        return
+    extra = extra_words(verb, args)
+    if extra:
+        refuse_words(verb, extra, section)
+
+
+def refuse_words(verb: Verb, extra: Iterable[str], section: str = "") -> None:
+    """Raise the refusal of words left over by a verb (`extra_words`, or a handler that reads a
+    phrase itself): "the word 'banana' is not part of the command: usage: end (BC §3.2 step 6)"."""
+    extra = list(extra)
+    if not extra:
+        return
+    quoted = " ".join(extra)
+    what = "word" if len(extra) == 1 else "words"
+    raise Illegal(f"the {what} '{quoted}' {'is' if len(extra) == 1 else 'are'} not part of the command: "
+                  f"usage: {verb.usage}", section or verb.section)
 
 
 # == completing a whole line (/act) ==============================================================

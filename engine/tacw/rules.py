@@ -9,6 +9,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
+from engine.core.verbs import refuse_extra_words
 
 from engine.tacw import victory
 
@@ -18,6 +19,7 @@ from engine.tacw.sequence import policies as policies
 
 from engine.tacw.sequence import activation as sequence
 from engine.tacw.state import SIDES, TacwState
+from engine.tacw.verbs import COMMANDS
 
 VERBS = {
     "activate": "activate <wing>: activate a wing of the tier precedence calls (TACW §3.2, §4.2)",
@@ -242,6 +244,7 @@ def apply(sc, state: TacwState, side: str, cmd: Command,
     sc = scenario_view(sc, state, side, cmd.verb)
     if side not in SIDES:
         raise Illegal(f"'{side}' is not a side of this battle (royalist, parliament)")
+    refuse_extra_words(COMMANDS, cmd.verb, cmd.args)     # `activate r-centre x y`: every word is read
     if cmd.verb in CHOICE_VERBS:
         return _answer_choice(sc, state, side, cmd)
     handler = HANDLERS.get(cmd.verb)

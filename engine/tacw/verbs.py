@@ -110,7 +110,9 @@ VERBS = (
         _unit("Your heavy infantry of the active wing that has not acted", "salvo_unit"),
         Option("target", "Enemy hex in front (a double unit may name two) (TACW §9.4)", "salvo_target",
                multi=True, context=("unit",))), phase="actions", dice=True),
-    Verb("pistol", "Cavalry fires its pistols during a move: move ... pistol <hex>", "TACW §9.2", surface=False),
+    Verb("pistol", "Cavalry fires its pistols during a move: move ... pistol <hex>", "TACW §9.2", (
+        Option("hex", "Give it as a step of move: move <cav> ... pistol <hex>", required=False, phrase=True),),
+        surface=False),
     Verb("rally", "Rally a Shaken or Broken unit", "TACW §12.2.4-12.2.5", (
         _unit("Your Shaken or Broken unit of the active wing", "rallier"),), phase="actions", dice=True),
     Verb("reform", "Reform: formation, hedgehog, Open Order, column, pistols", "TACW §12.2.3", (
@@ -145,7 +147,8 @@ VERBS = (
     Verb("retreat", "Answer where your unit retreats or routs, hex by hex", "TACW §10.4, §12.4", (
         Option("hexes", "The offered hex, or several in order", "choice", multi=True),), phase="combat"),
     Verb("choose", "Answer an advance choice: who advances, where, which flank", "TACW §10.4.6-§10.4.8", (
-        Option("option", "One of the offered options", "choice"),), phase="combat"),
+        Option("option", "One of the offered options, or several in order", "choice", multi=True),),
+        phase="combat"),
     # -- the inactive side's answers (§7.4, §7.5, §9.7) -------------------------------------------
     Verb("react", "Answer Reaction Fire: which units fire, all, or none", "TACW §9.7", (
         Option("units", "Your units that fire, space-separated, or all, or none (TACW §9.7)", "reactor",
@@ -165,7 +168,7 @@ VERBS = (
     Verb("deploy", "Deployment phase: place a unit or leader in its area, or say done", "scenario setup, §8", (
         Option("unit", "Your unit or leader to place, or done when your deployment is complete", "deploy_unit"),
         Option("hex", "Its hex; a double unit: two adjacent hexes, e.g. 2905,2906", "deploy_hex",
-               required=False, context=("unit",), compact=True),
+               required=False, context=("unit",), compact=True, phrase=True),
         Option("facing", "The vertex it faces: E SE SW W NW NE (TACW §6.1); default: as now", "deploy_facing",
                required=False, context=("unit", "hex"), word="facing")), phase="setup"),
     Verb("assign", "Deployment phase: send a cavalry-pool brigade to one of its wings", "scenario setup", (
