@@ -66,7 +66,11 @@ class Session:
 
     def step(self, line: str) -> bool:
         """Apply one line; print the narrative or the refusal. True if accepted."""
-        side, text = split_side(line, self.game.ruleset.sides)
+        try:
+            side, text = split_side(line, self.game.ruleset.sides)
+        except HeraldError as exc:                    # `napoleon: end`: a prefix that is no side
+            print(f"! {line}: refused: {exc}", file=self.echo)
+            return False
         side = side or self.game.to_act
         if side is None:
             print(f"! the battle is over: {getattr(self.game.state, 'result', '')}", file=self.echo)

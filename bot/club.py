@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable
 
-from engine.core.commands import Command, parse, split_side
+from engine.core.commands import Command, dice_faces, parse, split_side
 from engine.core.errors import Illegal
 from engine.core.referee import (REFEREE, SECTION, apply_correction, coerce, correction_line,
                                  lookup)
@@ -192,7 +192,7 @@ def acting_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Comma
     named, line = split_side(line, loaded.ruleset.sides)     # a script line, `side: command`
     if named is not None and named != side:
         raise NotAllowed(f"the line is {named.title()}'s (`{named}:`), and you play {side.title()}")
-    cmd = parse(line)
+    cmd = parse(line, dice_faces(loaded.ruleset))
     if loaded.seats.get(side) == user_id:
         return side, cmd                        # the side's first player acts for all of it
     member = player_member(loaded, user_id)

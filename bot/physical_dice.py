@@ -60,7 +60,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from engine.core.commands import Command, parse
+from engine.core.commands import Command, dice_faces, parse
 from engine.core.dice import PHYSICAL_DICE
 from engine.core.errors import CannotParse, DiceNeeded, Illegal
 from engine.core.events import Event
@@ -181,10 +181,8 @@ class BattleDie(DieSpec):
         word = token.lower()
         if word.isdigit() and 1 <= int(word) <= 6:
             return int(word)
-        names = {name: min(n for n, f in t.DIE_FACES.items() if f == name) for name in t.FACE_SYMBOLS}
-        names.update({"inf": 1, "cav": 3, "art": 4, "sabre": 6, "saber": 6, "sabers": 6, "swords": 6})
+        names = dict(t.DIE_FACE_WORDS)          # the names `dice=` reads too
         names.update({sym.replace("\ufe0f", ""): names[name] for name, sym in t.FACE_SYMBOLS.items()})
-        names.update(t.FACE_BY_LETTER)
         if word in names:
             return names[word]
         raise Illegal(f"'{token}' is not a face of a battle die: enter {self.how}", "BC §4.4")
@@ -340,7 +338,7 @@ def needs_dice(ruleset: Any, scenario: Any, state: Any, side: str, line: str) ->
     """Whether the command `line` rolls (or rolled) a die from `state`: it carries results, or
     given none it asks for one. This sees a roll that left no trace in the events, as when a
     TACW resolution rolled, then stopped for the owner's choice (HERALD D93: replayed later)."""
-    cmd = parse(line)
+    cmd = parse(line, dice_faces(ruleset))
     if cmd.dice:
         return True
     token = PHYSICAL_DICE.set(True)

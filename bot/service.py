@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.core.commands import Command, parse, split_side
+from engine.core.commands import Command, dice_faces, parse, split_side
 from engine.core.events import Event
 from engine.core.game import Ruleset, game_options, get_ruleset, new_state, rulesets
 from engine.core.referee import apply_command
@@ -161,7 +161,7 @@ def seat_side(loaded: LoadedGame, user_id: int, line: str) -> tuple[str, Command
     named, line = split_side(line, loaded.ruleset.sides)
     if named is not None and named != side:
         raise NotAllowed(f"the line is {named.title()}'s (`{named}:`), and you play {side.title()}")
-    return side, parse(line)
+    return side, parse(line, dice_faces(loaded.ruleset))
 
 
 class GameService:

@@ -127,8 +127,8 @@ async def apply_secret(interaction: discord.Interaction, verb: Verb, line: str, 
         await refuse(interaction, exc)
         return
     if not values:                    # from /act: the options are the line's words, in order
-        _, text = split_side(line, ())
-        args = parse(text).args
+        head, sep, rest = line.partition(":")           # accepted: a `side:` prefix names a side
+        args = parse(rest if sep and " " not in head.strip() else line).args
         values = dict(zip((o.name for o in verb.options if not o.is_flag and not o.word), args))
     filled = {o.name: "" for o in verb.options}
     filled.update({k: str(v).strip() for k, v in values.items() if v is not None})
@@ -214,7 +214,10 @@ async def complete_act_line(interaction: discord.Interaction, current: str) -> l
     if commands is None:
         return []
     side = loaded.side_of(interaction.user.id)
-    named, line = split_side(current or "", loaded.ruleset.sides)
+    try:
+        named, line = split_side(current or "", loaded.ruleset.sides)
+    except HeraldError as exc:          # `napoleon: end`: say why nothing completes
+        return _choices([(f"⚠ {exc}", current or "")])
     if (current or "").endswith(" ") and line:
         line += " "                     # a finished word: complete the next argument
     prefix = f"{named}: " if named else ""
@@ -236,8 +239,8 @@ async def act(interaction: discord.Interaction, line: str) -> None:
     loaded = await _channel_game(interaction)
     commands = command_set(loaded.ruleset) if loaded is not None else None
     if commands is not None:
-        _, text = split_side(line, loaded.ruleset.sides)
         try:
+            _, text = split_side(line, loaded.ruleset.sides)
             verb = commands.verb(parse(text).verb)
         except HeraldError:
             verb = None

@@ -22,6 +22,7 @@ class BattleCryRuleset:
     sides = tables.SIDES
     verbs = rules.VERBS
     commands = COMMANDS              # the command surface as data (engine/core/verbs.py)
+    dice_faces = tables.DIE_FACE_WORDS   # `dice=flag,sabres`: the faces by name, as /dice reads them
     policies = POLICIES
 
     def scenarios(self) -> list[tuple[str, str]]:

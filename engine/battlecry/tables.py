@@ -19,6 +19,10 @@ DIE_FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "artillery", 5: "fla
 FACE_SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "flag": "🚩", "sabres": "⚔️"}
 FACE_LETTERS = {"infantry": "I", "cavalry": "C", "artillery": "A", "flag": "F", "sabres": "S"}
 FACE_BY_LETTER = {"i": 1, "c": 3, "a": 4, "f": 5, "s": 6}
+# what `dice=` and /dice read as each face (the engine's numbers 1-6 are read as well)
+DIE_FACE_WORDS = {"infantry": 1, "cavalry": 3, "artillery": 4, "flag": 5, "sabres": 6,
+                  "inf": 1, "cav": 3, "art": 4, "sabre": 6, "saber": 6, "sabers": 6, "swords": 6,
+                  **FACE_BY_LETTER}
 
 # --- BC §2.1: figures per unit -----------------------------------------------------------------
 FULL_FIGURES = {"infantry": 4, "cavalry": 3, "artillery": 2, "general": 1}

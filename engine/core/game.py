@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
-from .commands import Command, parse
+from .commands import Command, dice_faces, parse
 from .dice import PHYSICAL_DICE, DiceStream
 from .errors import Illegal
 from .events import Event
@@ -166,7 +166,7 @@ class Game:
         `dice_queue` (the CLI's --dice, or a club's physical dice) is drawn from in order; the
         results this command used are removed from it and recorded with the command, so the
         game replays exactly."""
-        cmd = parse(line) if isinstance(line, str) else line
+        cmd = parse(line, dice_faces(self.ruleset)) if isinstance(line, str) else line
         if dice_queue and not cmd.dice:
             cmd = replace(cmd, dice=tuple(dice_queue), exact_dice=False)
         from .referee import apply_command     # a referee's correction replays too

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable
 
-from .commands import Command, parse
+from .commands import Command, dice_faces, parse
 from .dice import WHAT_IF
 from .errors import CannotParse, HeraldError, Illegal
 
@@ -330,7 +330,7 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
         raise CannotParse("say which action you are considering, as you would give it"
                           + (f": {', '.join(sorted(askable))}" if askable else "")
                           + (f" (e.g. `{first}`)" if first else ""))
-    cmd = parse(line) if isinstance(line, str) else line
+    cmd = parse(line, dice_faces(ruleset)) if isinstance(line, str) else line
     if cmd.dice:
         raise CannotParse("a what-if enumerates every die: leave out dice=")
     if askable is not None and cmd.verb not in askable:

@@ -66,3 +66,39 @@ def test_tacw_refuses_trailing_words():
     refused(g, side, f"activate {wing} x y z", "'x y z'", "usage: activate <wing>")
     refused(g, side, "pass now", "'now'")
     refused(g, side, "policy bypass never please", "'please'")
+
+
+# == a bad prefix, dice by face name =============================================================
+
+def test_a_prefix_that_names_no_side_is_named():
+    from engine.core.commands import split_side
+    from engine.core.errors import CannotParse
+    sides = ("union", "confederate")
+    assert split_side("union: end", sides) == ("union", "end")
+    assert split_side("end", sides) == (None, "end")
+    assert split_side("move ui1 0404 # a note: here", sides) == (None, "move ui1 0404 # a note: here")
+    for line in ("union: napoleon: end", "napoleon: end"):
+        with pytest.raises(CannotParse) as exc:
+            split_side(line, sides)
+        assert "'napoleon:' is not a side of this battle" in str(exc.value)
+        assert "union, confederate" in str(exc.value)
+
+
+def test_script_dice_take_face_names_and_store_numbers():
+    from engine.core.commands import parse
+    from engine.core.errors import CannotParse
+    from engine.battlecry.tables import DIE_FACE_WORDS
+    assert parse("battle ui1 0607 dice=flag,sabres,i", DIE_FACE_WORDS).dice == (5, 6, 1)
+    assert parse("battle ui1 0607 dice=Flag,4", DIE_FACE_WORDS).text == "battle ui1 0607 dice=5,4"
+    with pytest.raises(CannotParse) as exc:
+        parse("battle ui1 0607 dice=flag")                  # a ruleset with no face names
+    assert "numbers" in str(exc.value)
+    with pytest.raises(CannotParse) as exc:
+        parse("battle ui1 0607 dice=banner", DIE_FACE_WORDS)
+    assert "'banner'" in str(exc.value) and "sabres" in str(exc.value)
+    # through a game: the stored command carries the numbers
+    g = Game.new("battlecry", "first-bull-run", 7)
+    g.apply("union", "play assault-centre")
+    g.apply("union", "move ui1 0404")
+    g.apply("union", "battle ui1 0607 dice=flag,sabres")
+    assert g.history[-1].text.endswith("dice=5,6")
