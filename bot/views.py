@@ -21,9 +21,12 @@ from typing import Any
 import discord
 
 from engine.core.errors import HeraldError
+from engine.core.pending import answer_hint
 
 from .names import remember as remember_name
 from .replies import INTERNAL, MAX_CONTENT, MENTIONS, clip, refusal_text, refuse, send  # noqa: F401
+from .errors import NotAllowed, Refused, StaleChoice
+from .menus import Menus, Step
 from .service import ActResult, GameService, LoadedGame, Pending, pending_of
 from .store import StoreError
 
@@ -49,11 +52,13 @@ def turn_line(game: ActResult | LoadedGame, pending: Pending | None) -> str:
     from .club import waiting_on
     waiting = waiting_on(game.ruleset, game.scenario, state, game.seats, getattr(game, "members", ()))
     user = waiting.users if waiting is not None and waiting.users else game.seats.get(side)
+    how = f"buttons below, or `/act {answer_hint(pending.answers)}`" if pending is not None and pending.answers \
+        else f"buttons below, or /act {pending.verb}" if pending is not None else ""
     if pending is not None and pending.kind != "retreat" and pending.prompt:
-        return f"**{side.title()}** {mention(user)}: {pending.prompt} (buttons below, or /{pending.verb})"
+        return f"**{side.title()}** {mention(user)}: {pending.prompt} ({how})"
     if pending is not None:
         return (f"**{side.title()}** {mention(user)} must choose a {pending.kind} hex for {pending.piece}: "
-                f"{', '.join(pending.options)} (buttons below, or /{pending.verb})")
+                f"{', '.join(pending.options)} ({how})")
     what = waiting.what if waiting is not None and waiting.kind == "turn" else "to act"   # with its wing
     return f"**{side.title()}** {what}: {mention(user)}"
 
@@ -120,6 +125,11 @@ async def result_message_parts(service: GameService, result: ActResult, actor: i
         kwargs["file"] = f
     if (view := pending_view(result)) is not None:
         kwargs["view"] = view
+    elif not result.over and result.to_act_side is not None:       # the legal next actions
+        view = await asyncio.to_thread(action_view, result.game_id, result.seq, result.ruleset,
+                                       result.scenario, result.state, result.to_act_side)
+        if view is not None:
+            kwargs["view"] = view
     # Whoever the game waits on is named every time, but pinged once per wait (bot/status_message.py).
     from .status_message import mention_kwargs, pings_for
     kwargs["allowed_mentions"] = mention_kwargs(await pings_for(service, result, actor))
@@ -138,6 +148,11 @@ async def post_board(interaction: discord.Interaction, service: GameService, loa
     pending = pending_of(loaded.state, loaded.ruleset)
     if pending is not None and loaded.row.status == "active":
         kwargs["view"] = decision_view(loaded.row.id, loaded.seq, pending)
+    elif loaded.row.status == "active" and loaded.to_act_side is not None:
+        view = await asyncio.to_thread(action_view, loaded.row.id, loaded.seq, loaded.ruleset,
+                                       loaded.scenario, loaded.state, loaded.to_act_side)
+        if view is not None:
+            kwargs["view"] = view
     await send(interaction, text, quiet=quiet, **kwargs)
     from .status_message import refresh_quietly
     await refresh_quietly(interaction.client, loaded.row.id)      # the game's one status message
@@ -250,4 +265,197 @@ def pending_view(result: ActResult) -> discord.ui.View | None:
     return decision_view(result.game_id, result.seq, result.pending)
 
 
-DYNAMIC_ITEMS = (RetreatButton, AnswerButton)
+# --- the action menus: the legal next actions, built by clicks (bot/menus.py) -------------------
+# The public message after an action carries a select of the verbs the side to act may use now
+# (custom_id herald:menu:<game>:<seq>) and a button for each verb that needs no more words
+# (herald:go:<game>:<seq>:<line>). Choosing a verb opens a private message that builds the line one
+# option at a time: a select of what may come next (herald:step:<game>:<seq>; each option's value is
+# the whole line so far), a Send button (herald:send:<game>:<seq>:<line>) once the rules accept
+# the line, and Back (herald:back:<game>:<seq>:<line>). Everything is in the custom_id and the
+# values, so the menus survive a restart; a click is refused once the game has moved on (its seq),
+# and by anyone but the player the game waits on. Send runs the line through `GameService.act`,
+# as /act does, and posts the result in public with new menus.
+MENU_PREFIX = "herald:send:"
+
+
+def _max_line(game_id: int, seq: int) -> int:
+    """The longest line a button's custom_id can carry (Discord: 100 characters)."""
+    return 100 - len(f"{MENU_PREFIX}{game_id}:{seq}:")
+
+
+def _menus(game_id: int, seq: int, ruleset: Any, scenario: Any, state: Any, side: str) -> Menus:
+    return Menus(ruleset, scenario, state, side, max_line=_max_line(game_id, seq))
+
+
+def _options(choices) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=c.label[:100] or c.line[:100], value=c.line[:100],
+                                 description=(c.description[:100] or None)) for c in choices]
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select],
+                   template=r"herald:(?P<where>menu|step):(?P<game>[0-9]+):(?P<seq>[0-9]+)"):
+    """A select of what may come next: the verbs (`menu`, on the public message) or the next word
+    of a line being built (`step`, on the player's private message). Each option's value is the
+    whole line once chosen."""
+
+    def __init__(self, where: str, game_id: int, seq: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "Choose…"):
+        self.where, self.game_id, self.seq = where, game_id, seq
+        super().__init__(discord.ui.Select(custom_id=f"herald:{where}:{game_id}:{seq}", placeholder=placeholder[:150],
+                                           options=list(options or [])))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str], /) -> "ActionSelect":
+        return cls(match["where"], int(match["game"]), int(match["seq"]), list(getattr(item, "options", [])))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        line = str(values[0]) if values else ""
+        await show_step(interaction, self.game_id, self.seq, line, edit=self.where == "step")
+
+
+class LineButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"herald:(?P<what>go|send|back):(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<line>[^\n]{0,90})"):
+    """`go` (public) and `send` (private) apply the line in the custom_id; `back` shows the
+    private builder again at that line."""
+
+    def __init__(self, what: str, game_id: int, seq: int, line: str, label: str = ""):
+        self.what, self.game_id, self.seq, self.line = what, game_id, seq, line
+        style = {"go": discord.ButtonStyle.secondary, "send": discord.ButtonStyle.success}.get(
+            what, discord.ButtonStyle.secondary)
+        super().__init__(discord.ui.Button(label=(label or line or "Back")[:80], style=style,
+                                           custom_id=f"herald:{what}:{game_id}:{seq}:{line}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str], /) -> "LineButton":
+        return cls(match["what"], int(match["game"]), int(match["seq"]), match["line"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.what == "back":
+            await show_step(interaction, self.game_id, self.seq, self.line, edit=True)
+        else:
+            await send_line(interaction, self.game_id, self.seq, self.line, edit_public=self.what == "go")
+
+
+def action_view(game_id: int, seq: int, ruleset: Any, scenario: Any, state: Any, side: str) -> discord.ui.View | None:
+    """The public menus of the side to act: a select of the verbs that need more words, a
+    button for each that needs none (at most five). Blocking (the rules try each offer): call
+    through asyncio.to_thread. None when the ruleset declares no verbs or nothing is offered."""
+    try:
+        step = _menus(game_id, seq, ruleset, scenario, state, side).step("")
+    except Exception:
+        log.exception("no action menus for game %s", game_id)
+        return None
+    limit = _max_line(game_id, seq)
+    quick = [c for c in step.choices if c.ready and len(c.line) <= limit][:5]
+    rest = [c for c in step.choices if c not in quick]
+    if not quick and not rest:
+        return None
+    view = discord.ui.View(timeout=None)
+    if rest:
+        view.add_item(ActionSelect("menu", game_id, seq, _options(rest), f"{side.title()}: choose an action…"))
+    for c in quick:
+        view.add_item(LineButton("go", game_id, seq, c.line, c.line.capitalize()))
+    return view
+
+
+def step_message(game_id: int, seq: int, step: Step) -> tuple[str, discord.ui.View | None]:
+    """The private builder's text and components for one step."""
+    head = f"`{step.line}`: {step.prompt}" if step.line else f"Choose an action ({step.prompt})."
+    lines = [head]
+    if step.line and not step.choices and not step.ready:
+        lines.append("Nothing the rules accept follows here: go Back, or type the line with /act.")
+    elif step.ready:
+        lines.append(f"**Send** applies `{step.line}`.")
+    if step.left_off:
+        lines.append(f"{step.left_off} more choice(s) not listed here: type the line with /act.")
+    view = discord.ui.View(timeout=None)
+    if step.choices:
+        view.add_item(ActionSelect("step", game_id, seq, _options(step.choices),
+                                   "Choose…" if step.line else "Choose an action…"))
+    if step.ready and len(step.line) <= _max_line(game_id, seq):
+        view.add_item(LineButton("send", game_id, seq, step.line, f"Send: {step.line}"))
+    if step.line:
+        back = " ".join(step.line.split()[:-1])
+        view.add_item(LineButton("back", game_id, seq, back, "Back"))
+    return "\n".join(lines), (view if view.children else None)
+
+
+async def _waiting_game(interaction: discord.Interaction, service: GameService, game_id: int, seq: int) -> LoadedGame:
+    """The channel's game, if the menu clicked is its latest and the clicker is the player it waits on."""
+    row = await service.game_row(interaction.channel_id)
+    if row.id != game_id:
+        raise StaleChoice("this menu belongs to an earlier game in this channel")
+    if row.status != "active":
+        raise Refused("the game is not in play")
+    loaded = await service.load_row(row)
+    if loaded.seq != seq:
+        raise StaleChoice("this menu is out of date: the game has moved on since it was posted "
+                          "(use the menus of the latest message, or /act)")
+    side = loaded.to_act_side
+    mine = loaded.side_of(interaction.user.id)
+    if side is None:
+        raise Refused("the battle is over")
+    if mine is None:
+        raise NotAllowed("only the player the game waits on may use these menus; you are not a player "
+                         "in this game")
+    if mine != side:
+        raise NotAllowed(f"the game waits on {side.title()}, not on you: these menus are theirs")
+    return loaded
+
+
+async def show_step(interaction: discord.Interaction, game_id: int, seq: int, line: str, *, edit: bool) -> None:
+    """Show the builder at `line`: on the player's private message (`edit`), or in a new one."""
+    service: GameService = interaction.client.service  # type: ignore[attr-defined]
+    await remember_name(service.store, interaction)
+    try:
+        loaded = await _waiting_game(interaction, service, game_id, seq)
+        if edit:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        step = await asyncio.to_thread(_menus(game_id, seq, loaded.ruleset, loaded.scenario, loaded.state,
+                                              loaded.to_act_side).step, line)
+        content, view = step_message(game_id, seq, step)
+        if edit:
+            await interaction.edit_original_response(content=content, view=view)
+        else:
+            await interaction.followup.send(content, ephemeral=True, **({"view": view} if view else {}))
+    except (HeraldError, StoreError) as exc:
+        await refuse(interaction, exc)
+    except Exception:
+        log.exception("menu %s:%s at %r failed", game_id, seq, line)
+        await refuse(interaction, INTERNAL)
+
+
+async def send_line(interaction: discord.Interaction, game_id: int, seq: int, line: str, *, edit_public: bool) -> None:
+    """Apply the line built by clicks, as /act would; the result in public with new menus."""
+    service: GameService = interaction.client.service  # type: ignore[attr-defined]
+    await remember_name(service.store, interaction)
+    try:
+        result = await service.applied(interaction.id)          # a click delivered again
+        if result is None:
+            await _waiting_game(interaction, service, game_id, seq)
+            result = await service.act(interaction.channel_id, interaction.user.id, line, interaction.id,
+                                       expect_game=game_id, expect_seq=seq)
+    except (HeraldError, StoreError) as exc:
+        await refuse(interaction, exc)
+        return
+    except Exception:
+        log.exception("menu line %r of game %s failed", line, game_id)
+        await refuse(interaction, INTERNAL)
+        return
+    try:
+        if not result.duplicate:          # done: the menus come off the message clicked
+            if edit_public:
+                await interaction.response.edit_message(view=None)
+            else:
+                await interaction.response.edit_message(content=f"Sent `{line}`.", view=None)
+        await post_result(interaction, service, result)
+    except Exception:
+        log.exception("could not post the result of menu line %r of game %s", line, game_id)
+
+
+DYNAMIC_ITEMS = (RetreatButton, AnswerButton, ActionSelect, LineButton)

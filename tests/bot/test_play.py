@@ -59,7 +59,8 @@ async def test_a_whole_turn_play_order_move_battle_end(d, game):
     assert not msg.ephemeral and len(msg.files) == 1 and png_size(msg.files[0][1])
     assert "5 dice" in msg.content and "3 hits, 0 flags" in msg.content
     assert all(face in msg.content for face in ("🪖", "🐎", "💣", "⚔️"))       # dice as face emoji
-    assert "ci2 loses 3 figures" in msg.content and msg.components == []
+    assert "ci2 loses 3 figures" in msg.content
+    assert msg.custom_ids == [f"herald:go:{game.id}:4:end"]      # no retreat to choose: the menus (End)
     assert (await state(d)).pieces["ci2"].figures == 1
 
     rest = await d.cmd("bc", sub="end", user=ALICE)

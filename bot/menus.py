@@ -1,0 +1,245 @@
+"""What the action menus offer (issue 12, "a turn played from a phone"): the legal next actions of
+the side the game waits on, built from the ruleset's declared verbs (engine/core/verbs.py) and its
+completions, the same ones that complete `/act` and the slash options. No Discord here: bot/views.py
+turns a `Step` into select menus and buttons.
+
+A line of the command language is built one word at a time: the verb, then each option from
+`complete_line`'s candidates. Completions are cheap but loose (Battle Cry offers every unit to
+`move`, ordered or not), so a choice is offered only when some line through it is accepted by the
+rules: a complete line is tried with `ruleset.apply` on the committed state (a pure function: the
+state is copied, the dice come from the recorded stream and the result is thrown away), and an
+incomplete one is searched depth-first for one accepted completion, within a budget of tries. A
+choice whose search runs out of budget is still offered (the rules refuse it privately at worst);
+a verb is offered only when a line through it was accepted.
+
+Which verbs: those with a slash command of their own (`surface`), applied in public (`reply`
+"action"), that are not standing policies. Answers to a pending decision keep their own buttons
+(bot/views.py `decision_view`), so menus are built only while no decision waits.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.commands import parse
+from engine.core.verbs import CommandSet, Option, Verb, command_set, complete_line
+
+MAX_CHOICES = 25            # Discord: options of a select menu
+SEARCH_TRIES = 40           # rule checks to find one accepted line through a choice
+STEP_TRIES = 200            # rule checks for all the choices of one step
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str              # what the player reads (<= 100 characters)
+    line: str               # the whole line once chosen
+    ready: bool             # that line may be sent as it is
+    description: str = ""
+
+
+@dataclass
+class Step:
+    """One step of building a line: the line so far, what may come next, whether it may be sent."""
+    line: str
+    verb: Verb | None
+    choices: list[Choice] = field(default_factory=list)
+    ready: bool = False       # the line as it stands is accepted by the rules
+    prompt: str = ""          # what to choose next
+    left_off: int = 0         # choices not offered (too many, or a line too long for a button)
+
+
+def _positional(verb: Verb) -> list[Option]:
+    return [o for o in verb.options if not o.is_flag and not o.word]
+
+
+def next_option(verb: Verb, words: list[str]) -> Option | None:
+    """The option the next word fills (None once the positional options are given)."""
+    rest = words[1:]
+    if rest and any(o.word == rest[-1] for o in verb.options if o.word):
+        return next(o for o in verb.options if o.word == rest[-1])
+    i = 0
+    for o in _positional(verb):
+        if o.multi:
+            return o
+        if i >= len(rest):
+            return o
+        i += 1
+    return None
+
+
+def line_complete(verb: Verb, words: list[str]) -> bool:
+    """Every needed option of the verb has its word(s), and no keyword waits for its value."""
+    rest = words[1:]
+    if rest and any(o.word == rest[-1] for o in verb.options if o.word):
+        return False
+    i = 0
+    for o in _positional(verb):
+        if o.multi:
+            return bool(rest[i:]) or not o.needed
+        if i >= len(rest):
+            return not o.needed
+        i += 1
+    return True
+
+
+def offered(verb: Verb) -> bool:
+    """A verb the menus may offer: a public action with its own command, not a standing policy."""
+    return (verb.surface and verb.reply == "action"
+            and not any(o.kind.startswith("policy") for o in verb.options))
+
+
+class Menus:
+    """The menus of one side on one committed state."""
+
+    def __init__(self, ruleset: Any, scenario: Any, state: Any, side: str, max_line: int = 100):
+        self.ruleset, self.scenario, self.state, self.side = ruleset, scenario, state, side
+        self.commands: CommandSet | None = command_set(ruleset)
+        self.max_line = max_line
+        self._legal: dict[str, bool] = {}
+
+    # -- the ruleset's answers ----------------------------------------------------------------
+    def complete(self, kind: str, prefix: str, context: dict, head: str = "") -> list[tuple[str, str]]:
+        return self.ruleset.completions(self.scenario, self.state, self.side, kind, prefix, context, head)
+
+    def legal(self, line: str) -> bool:
+        """Whether the rules accept `line` now (tried on a copy; nothing is kept)."""
+        if line not in self._legal:
+            try:
+                self.ruleset.apply(self.scenario, self.state, self.side, parse(line))
+                self._legal[line] = True
+            except Exception:            # a refusal, or a line the rules cannot read
+                self._legal[line] = False
+        return self._legal[line]
+
+    def verb_of(self, line: str) -> Verb | None:
+        words = line.split()
+        return self.commands.verb(words[0]) if words and self.commands is not None else None
+
+    def complete_now(self, line: str) -> bool:
+        verb = self.verb_of(line)
+        return verb is not None and line_complete(verb, line.split())
+
+    def candidates(self, line: str) -> list[tuple[str, str]]:
+        """(label, next line) for each word `complete_line` offers after `line`; no placeholders,
+        no `dice=` (Herald rolls; the players' own dice are typed)."""
+        if self.commands is None:
+            return []
+        line = line.strip()
+        out = []
+        for label, full in complete_line(self.commands, line + " ", self.complete, limit=MAX_CHOICES):
+            full = full.strip()
+            if full == line or not full.startswith(line + " ") or full.endswith("dice="):
+                continue
+            word = full[len(line) + 1:]
+            label = label[len(line) + 1:] if label.startswith(line + " ") else label
+            said = label.split(" — ", 1)
+            if len(said) == 2 and said[1].startswith(word):      # "ui1 — ui1 (Burnside) in 0503"
+                label = said[1]
+            out.append((label or word, full))
+        return list(dict.fromkeys(out))
+
+    def tried(self, line: str, budget: list[int]) -> bool:
+        """`legal`, counting a new check against the budget."""
+        if line not in self._legal:
+            budget[0] -= 1
+        return self.legal(line)
+
+    def viable(self, line: str, budget: list[int]) -> bool | None:
+        """Whether some line through `line` is accepted: True, False, or None (out of budget).
+        Each rule check and each list of candidates costs one from `budget`."""
+        if self.complete_now(line):
+            if self.tried(line, budget):
+                return True
+            if not self._may_mend(line):
+                return False
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        nexts = [full for _, full in self.candidates(line)]
+        for full in nexts:                       # the quick way: a complete next line accepted
+            if budget[0] <= 0:
+                return None
+            if self.complete_now(full) and self.tried(full, budget):
+                return True
+        unknown = False
+        for full in nexts:                       # then deeper (an optional word may make it good)
+            if budget[0] <= 0:
+                return None
+            found = self.viable(full, budget)
+            if found:
+                return True
+            unknown = unknown or found is None
+        return None if unknown else False
+
+    def _may_mend(self, line: str) -> bool:
+        """Whether more words may make a refused complete line good: an optional word may (Battle
+        Cry's Fire and Hold needs its section), more words of a list already begun may not."""
+        verb = self.verb_of(line)
+        words = line.split()
+        option = next_option(verb, words) if verb is not None else None
+        return not (option is not None and option.multi and self._list_begun(verb, words))
+
+    @staticmethod
+    def _list_begun(verb: Verb, words: list[str]) -> bool:
+        """The verb's list option already holds a word."""
+        before = 0
+        for o in _positional(verb):
+            if o.multi:
+                return len(words) - 1 > before
+            before += 1
+        return False
+
+    # -- what the player sees -------------------------------------------------------------------
+    def verbs(self) -> list[Choice]:
+        """The verbs the side may use now, each with a line through it the rules accept."""
+        if self.commands is None:
+            return []
+        out = []
+        for verb in self.commands.verbs:
+            if not offered(verb):
+                continue
+            ready = line_complete(verb, [verb.name])
+            if ready and self.legal(verb.name):
+                ok: bool | None = True
+            else:
+                ok = self.viable(verb.name, [SEARCH_TRIES])
+            if ok:
+                out.append(Choice(f"{verb.name} — {verb.description}"[:100], verb.name,
+                                  ready and self.legal(verb.name), verb.section[:100]))
+        return out
+
+    def step(self, line: str) -> Step:
+        """The choices after `line` (the verbs when it is empty), and whether it may be sent."""
+        line = " ".join(line.split())
+        if not line:
+            choices = self.verbs()
+            return Step("", None, choices[:MAX_CHOICES], False, "choose an action",
+                        max(0, len(choices) - MAX_CHOICES))
+        verb = self.verb_of(line)
+        if verb is None:
+            return Step(line, None, [], False, "not a command of this game: use /act")
+        words = line.split()
+        ready = line_complete(verb, words) and self.legal(line)
+        option = next_option(verb, words)
+        if option is not None:
+            prompt = f"choose {option.name}: {option.description}"
+        else:
+            prompt = "add an optional word, or send" if ready else "send"
+        budget = [STEP_TRIES]
+        choices, left = [], 0
+        for label, full in self.candidates(line):
+            if len(full) > self.max_line:
+                left += 1
+                continue
+            if budget[0] > 0:
+                mine = [min(SEARCH_TRIES, budget[0])]
+                given = mine[0]
+                ok: bool | None = self.viable(full, mine)
+                budget[0] -= given - mine[0]
+            else:
+                ok = None                         # not searched: offered, the rules judge it
+            if ok is False:
+                continue
+            choices.append(Choice(label[:100], full, self.complete_now(full) and self.legal(full),
+                                  full[:100]))
+        return Step(line, verb, choices[:MAX_CHOICES], ready, prompt, left + max(0, len(choices) - MAX_CHOICES))
