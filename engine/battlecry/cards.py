@@ -42,7 +42,8 @@ def resolve_card_name(words: tuple[str, ...], hand: list[str] | None = None) -> 
             return matches[0], words[1:]
         if len(matches) > 1:
             raise Ambiguous(first, matches)
-    raise Illegal(f"'{' '.join(words)}' is not a Battle Cry command card", "BC §2.4")
+    held = f": your hand holds {', '.join(dict.fromkeys(hand))}" if hand else ""
+    raise Illegal(f"'{' '.join(words)}' is not a Battle Cry command card{held}", "BC §2.4")
 
 
 def units_in_section(scenario: Scenario, state: BattleCryState, side: str, section: str,
@@ -117,7 +118,8 @@ def play_card(scenario: Scenario, state: BattleCryState, side: str, words: tuple
         from engine.core.verbs import refuse_words
         refuse_words(COMMANDS.verb("play"), rest[taken:])
     if card not in hand:
-        raise Illegal(f"{card_type(card).name} is not in your hand", "BC §3.1")
+        raise Illegal(f"{card_type(card).name} is not in your hand (it holds {', '.join(dict.fromkeys(hand))})",
+                      "BC §3.1")
     why = playable(scenario, state, side, card)
     if why:
         raise Illegal(f"{card_type(card).name} cannot be used: {why}", "BC §3.2")

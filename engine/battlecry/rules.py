@@ -55,11 +55,14 @@ def find_piece(state: BattleCryState, word: str, side: str | None = None,
         else:
             p = unit or gen
         if p is None:
-            raise Illegal(f"there is no {'General' if general else 'piece'} in {word}")
+            raise Illegal(f"there is no {'General' if general else 'piece'} in {word}; "
+                          "`units` lists every piece with its hex")
         if side is not None and p.side != side and unit is not None and gen is not None:
             p = gen if gen.side == side else unit
         return p
-    raise Illegal(f"'{word}' is neither a piece id (like ui3, cg1) nor a hex (like 0504)")
+    from engine.core.ids import unknown
+    pairs = [(p.id, f"{p.name or p.kind}, {p.hex}") for p in state.live(side)]
+    raise Illegal(unknown(word, "a piece id (like ui3, cg1) or a hex (like 0504)", pairs, query="units"))
 
 
 def own_piece(state: BattleCryState, word: str, side: str, general: bool | None = None) -> Piece:

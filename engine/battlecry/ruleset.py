@@ -135,7 +135,11 @@ class BattleCryRuleset:
         return "\n".join(lines)
 
     def query(self, scenario: Scenario, state: BattleCryState, side: str | None, command: Command) -> str:
-        """A read-only verb, answered only to the asker: `hand` (BC §3.1, the cards are secret)."""
+        """A read-only verb, answered only to the asker: `hand` (BC §3.1, the cards are secret),
+        `units` (every piece with its id, ids.py)."""
+        if command.verb == "units":
+            from engine.battlecry import ids
+            return ids.units_text(scenario, state, side, tuple(command.args))
         if command.verb != "hand":
             raise Illegal(f"'{command.verb}' is not a question Battle Cry answers")
         if side is None:
@@ -231,6 +235,9 @@ class BattleCryRuleset:
                     out.append((f"{p.label} in {p.hex}", p.id))
         elif kind == "retreat" and state.pending:
             out = [(h, h) for h in state.pending.get("options", [])]
+        elif kind == "units_filter":            # `units [filter]` (ids.py)
+            out = [(f"{s.title()} pieces", s) for s in tables.SIDES] + [("Both sides", "all")] + [
+                (f"Your {s} section", s) for s in ("left", "centre", "right")]
         elif kind == "section":
             out = [("left", "left"), ("centre", "centre"), ("right", "right")]
         elif kind == "hex":

@@ -15,6 +15,9 @@ POLICIES = (
 
 VERBS = (
     Verb("hand", "See your command cards (only you see them)", "BC §3.1", reply="query"),
+    Verb("units", "Units and Generals: id, hex, figures, section", "BC §2.1", (
+        Option("filter", "A side, a section, a piece or a hex; default: your side", "units_filter",
+               required=False),), reply="query"),
     Verb("play", "Play a command card from your hand", "BC §3.2 step 1", (
         Option("card", "The card to play", "card", phrase=True),
         Option("section", "Section, for Fire and Hold or Force March", required=False, choices=SECTIONS))),

@@ -40,14 +40,15 @@ def _need_phase_player(st: TacwState, side: str) -> None:
     if st.phase == "over":
         raise Illegal(f"the battle is over: {st.result}", "TACW Victory Determination")
     if st.pending and st.pending["side"] != side:
-        raise Illegal(f"waiting for {st.pending['side'].title()} to answer a {st.pending['kind']} decision",
-                      "TACW §4.4")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
 
 
 def _need_active(st: TacwState, side: str, steps: tuple[str, ...]) -> None:
     act = st.activation
     if act is None or act.side != side:
-        raise Illegal("you have no active wing", "TACW §3.2")
+        from engine.tacw.ids import no_active_wing
+        raise Illegal(no_active_wing(st, side), "TACW §3.2")
     if st.pending and not (st.pending.get("kind") == "close_combat" and st.pending["side"] == side):
         raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
     if act.step not in steps:

@@ -158,6 +158,11 @@ class TacwRuleset:
     def state_from_dict(self, d: dict) -> TacwState:
         return TacwState.from_dict(d)
 
+    def query(self, scenario, state: TacwState, side: str | None, command: Command) -> str:
+        """A read-only verb, answered only to the asker (ids.py): `units`, `wings`, `leaders`."""
+        from engine.tacw import ids
+        return ids.answer(scenario, state, side, command.verb, tuple(command.args))
+
     def status(self, scenario, state: TacwState, viewer: str | None = None) -> str:
         from engine.tacw.battles.second_newbury import scenario_view    # Second Newbury: optional turn limits
         scenario = scenario_view(scenario, state, public=True)
@@ -204,6 +209,9 @@ class TacwRuleset:
         elif kind == "wing":
             out = [(f"{w.name} ({ORDER_NAMES[w.order]})", w.id) for w in state.wings.values()
                    if side is None or w.side == side]
+        elif kind == "units_filter":             # `units [filter]` (ids.py)
+            out = [(f"{s.title()} units", s) for s in SIDES] + [("Both sides", "all")] + [
+                (f"{w.name} ({ORDER_NAMES[w.order]})", w.id) for w in state.wings.values()]
         elif kind == "order":
             out = [(name, key) for key, name in ORDER_NAMES.items()]
         elif kind in ("unit", "piece"):

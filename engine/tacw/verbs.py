@@ -26,7 +26,9 @@ PHASES = (
     Phase("combat", "Close combat: designate, resolve, retreat and advance (TACW §3.2 D, §10)"),
     Phase("reactions", "The inactive side's answers: fire, movement, interception (TACW §7.4, §7.5, §9.7)"),
     Phase("setup", "The deployment phase and the battles' own special rules"),
+    Phase("info", "Ids, answered only to you: units, wings, leaders"),
 )
+SIDE_FILTER = (("Royalist", "royalist"), ("Parliament", "parliament"), ("Both sides", "all"))
 
 POLICIES = (
     PolicyKind("bypass", "bypass", (("never", "never attempt a bypass (TACW §4.4)"),
@@ -181,6 +183,16 @@ VERBS = (
                required=False),), phase="setup", reply="secret",
         secret_reply="🔒 Recorded in secret: the boat bridge lies at {hex}. It appears on the map when one of "
                      "your units first crosses on it (Second Newbury special rule 5)."),
+    # -- questions: every id discoverable (ids.py) ------------------------------------------------
+    Verb("units", "Units: id, hex, facing, state, wing orders", "TACW §2.1, §6", (
+        Option("filter", "A side, a wing, a unit or a hex; default: your side", "units_filter",
+               required=False),), phase="info", reply="query"),
+    Verb("wings", "Wings: id, orders, commander, may it activate", "TACW §4.2, §5.5", (
+        Option("side", "Default: both sides", required=False, choices=SIDE_FILTER),), phase="info",
+        reply="query"),
+    Verb("leaders", "Leaders: id, role, hex, status", "TACW §5", (
+        Option("side", "Default: both sides", required=False, choices=SIDE_FILTER),), phase="info",
+        reply="query"),
     # -- any time ----------------------------------------------------------------------------------
     Verb("policy", "Answer a kind of decision automatically, or be asked", "TACW §4.4, §7.4, §9.7, §10", (
         Option("kind", "The decision: bypass, reaction, reaction_move, intercept, counter...", "policy_kind"),

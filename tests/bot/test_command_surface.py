@@ -112,7 +112,7 @@ async def test_the_limits_test_can_fail():
 async def test_a_ruleset_of_more_than_25_verbs_is_grouped_by_phase(bot):
     payload = {c["name"]: c for c in (cmd.to_dict(bot.tree) for cmd in bot.tree._get_all_commands())}
     tacw = {o["name"]: o for o in payload["tacw"]["options"]}
-    assert set(tacw) == {"activation", "actions", "combat", "reactions", "setup", "policy"}
+    assert set(tacw) == {"activation", "actions", "combat", "reactions", "setup", "info", "policy"}
     assert all(tacw[p]["type"] == 2 for p in ("activation", "actions", "combat", "reactions", "setup"))
     fire = {o["name"]: o for o in tacw["actions"]["options"]}["fire"]
     opts = {o["name"]: o for o in fire["options"]}
@@ -131,8 +131,9 @@ def test_every_engine_verb_is_declared_and_every_declared_verb_is_handled():
     import engine.tacw.rules as tacw_rules
     tacw_rules.load_action_modules()
     rs = rulesets()
-    assert problems(rs["tacw"].commands, set(tacw_rules.HANDLERS) | set(tacw_rules.CHOICE_VERBS)) == []
-    assert problems(rs["battlecry"].commands, set(bc_rules.VERBS) | {"hand"}) == []
+    assert problems(rs["tacw"].commands, set(tacw_rules.HANDLERS) | set(tacw_rules.CHOICE_VERBS)
+                    | {"units", "wings", "leaders"}) == []
+    assert problems(rs["battlecry"].commands, set(bc_rules.VERBS) | {"hand", "units"}) == []
 
 
 def test_declaration_problems_are_found():

@@ -158,7 +158,7 @@ async def test_odds_bad_input_and_no_game_are_clear_refusals(d, game):
     for action, words in (("   ", "say which action you are considering"),
                           ("zzz qq", "`zzz` cannot be asked"),
                           ("battle ui2", "usage: battle <unit>"),
-                          ("battle zz9 9999", "neither a piece id")):
+                          ("battle zz9 9999", "is not a piece id")):
         [msg] = (await d.cmd("odds", user=ALICE, action=action)).messages()
         assert msg.ephemeral and words in msg.content and "What if" not in msg.content, (action, msg.content)
         assert "issue 5" not in msg.content

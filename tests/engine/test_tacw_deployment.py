@@ -300,7 +300,7 @@ REFUSALS = [
     (R, "deploy r-foot2 1108 facing up", "'up' is not a vertex (E SE SW W NW NE) (TACW §6.1)"),
     (P, "deploy p-li 0303", "0303 is river, where no unit may stand (TACW §5.7)"),
     (R, "deploy r-foot2 9999", "9999 is not a hex of the 20x15 map (TACW §2.1)"),
-    (R, "deploy nobody 1108", "'nobody' is neither a unit nor a leader of this battle"),
+    (R, "deploy nobody 1108", "'nobody' is not one of your units or leaders: "),
     (R, "deploy r-wc 1110", "r-wc is placed with a unit of his wing (r-a); 1110 holds none "
                             "(TACW Piazzamento dei comandanti)"),
     (R, "deploy r-wc 1303", "1303 holds none"),                        # a unit of another wing

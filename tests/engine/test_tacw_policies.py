@@ -100,7 +100,7 @@ def test_a_scope_that_is_not_yours_or_not_fit_is_refused_and_nothing_changes():
     p = two_reactors()
     refused(p, P, "policy reaction never for r1", "r1 is not yours")
     refused(p, P, "policy reaction never for r-a", "not one of your wings")
-    refused(p, P, "policy reaction never for nobody", "neither a wing id nor a unit id")
+    refused(p, P, "policy reaction never for nobody", "is not one of your wings or units")
     refused(p, P, "policy bypass ask for p1", "whole wing")
     refused(p, P, "policy intercept auto for p1", "not cavalry")
     refused(p, P, "policy pistols keep for p1", "not cavalry")

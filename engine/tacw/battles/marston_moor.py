@@ -255,7 +255,10 @@ def do_enter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Even
     uid = cmd.args[0].lower()
     unit = st.units.get(uid)
     if unit is None or unit.side != side:
-        raise Illegal(f"'{uid}' is not one of your units")
+        from engine.core.ids import unknown
+        waiting = waiting_units(sc, st, side)
+        raise Illegal(unknown(uid, "one of your units waiting to enter",
+                              [(w, st.units[w].name) for w in sorted(waiting)]), ENTRY_SECTION)
     entries = waiting_units(sc, st, side)
     if uid not in entries:
         raise Illegal(f"{unit.name} is not waiting to enter the map"

@@ -473,7 +473,7 @@ def designations(st: TacwState) -> list[dict]:
 
 def _designate(sc, st: TacwState, side: str, unit_word: str, hex_word: str, combats: list[dict],
                taken: set[str]) -> tuple[Unit, Unit | None]:
-    unit = find_unit(st, unit_word)
+    unit = find_unit(st, unit_word, side)
     if unit.side != side:
         raise Illegal(f"{unit.name} is not yours", "TACW §10.1.2")
     if unit.id in taken:
@@ -577,7 +577,7 @@ def do_counter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Ev
         return resolve_all(sc, st, stream, attacks, counters)
     if len(cmd.args) != 2:
         raise CannotParse("usage: " + rules.VERBS["counter"])
-    unit = find_unit(st, cmd.args[0])
+    unit = find_unit(st, cmd.args[0], side)
     taken = {i for c in counters for i in c["attackers"]}
     if f"{unit.id} {cmd.args[1]}" not in asked_reaction_options(sc, st, attacks, counters):
         if f"{unit.id} {cmd.args[1]}" in reaction_options(sc, st, attacks, counters):

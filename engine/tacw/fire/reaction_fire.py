@@ -178,7 +178,7 @@ def do_react(sc, st, side, cmd, stream):
     elif words == ["none"]:
         chosen = []
     else:
-        chosen = [find_unit(st, w).id for w in words]
+        chosen = [find_unit(st, w, side).id for w in words]
         bad = [c for c in chosen if c not in pend["options"]]
         if bad:
             raise Illegal(f"{', '.join(bad)} cannot react now; you may choose from {', '.join(pend['options'])}",

@@ -217,7 +217,8 @@ def do_reform(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
 def _army_commander(st: TacwState, side: str, word: str) -> Leader:
     ld = st.army_commander(side) if word == "ac" else st.leaders.get(word)
     if ld is None or ld.side != side:
-        raise Illegal(f"'{word}' is not one of your leaders", "TACW §5.1")
+        from engine.tacw.ids import unknown_leader
+        raise Illegal(unknown_leader(st, word, side), "TACW §5.1")
     if ld.role != "ac":
         raise Illegal(f"{ld.name} is a Wing Commander: only the Army Commander rallies or reforms "
                       "as his own action", "TACW §5.1.2, §5.2.2")
@@ -240,7 +241,7 @@ def ac_action(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
         raise Illegal("leader actions come before close combat (step C)", "TACW §3.2")
     if act.ac_acted:
         raise Illegal(f"{ac.name} has already taken his action in this activation", "TACW §5.1.2")
-    unit = find_unit(st, cmd.args[2])
+    unit = find_unit(st, cmd.args[2], side)
     if unit.side != side:
         raise Illegal(f"{unit.name} is not yours", "TACW §12.3")
     if not _near(sc, ac, unit):

@@ -34,7 +34,8 @@ def move_leader(sc, st: TacwState, side: str, leader_id: str, path: list[str]) -
     change step (§3.2)."""
     ld = st.leaders.get(leader_id.lower())
     if ld is None or ld.side != side:
-        raise Illegal(f"'{leader_id}' is not one of your leaders")
+        from engine.tacw.ids import unknown_leader
+        raise Illegal(unknown_leader(st, leader_id.lower(), side), "TACW §5")
     if ld.status != "active" or ld.hex is None:
         raise Illegal(f"{ld.name} is not on the field", "TACW §5.3")
     act = st.activation

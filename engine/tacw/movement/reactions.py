@@ -539,7 +539,7 @@ def do_react_move(sc, st, side, cmd, stream):
         st.pending = None
         return [Event("reaction_move", side, "TACW §7.4", f"{side.title()} makes no reaction movement "
                       f"to {st.units[pend['mover']].name} in {pend['hex']}")] + mv.resume_move(sc, st, stream)
-    r = find_unit(st, cmd.args[0])
+    r = find_unit(st, cmd.args[0], side)
     if r.id not in pend["choices"]:
         raise Illegal(f"{r.name} has no reaction to make now (eligible: {', '.join(pend['choices'])})",
                       "TACW §7.4")
@@ -586,7 +586,7 @@ def do_intercept(sc, st, side, cmd, stream):
         return [Event("intercept", side, "TACW §7.5", f"{side.title()} does not intercept "
                       f"{mover.name}{' during this move' if word == 'pass' else ' in ' + pend['hex']}")] \
             + mv.resume_move(sc, st, stream)
-    cav = find_unit(st, word)
+    cav = find_unit(st, word, side)
     if cav.id not in pend["options"]:
         raise Illegal(f"{cav.name} may not intercept now (eligible: {', '.join(pend['options'])})",
                       "TACW §7.5.1")

@@ -12,8 +12,9 @@ from engine.tacw.state import TacwState, Unit
 ACTIONS = ("move", "fire", "rally", "reform")
 
 
-def find_unit(st: TacwState, word: str) -> Unit:
-    """A unit by id, or by a hex it stands in (the top unit there)."""
+def find_unit(st: TacwState, word: str, side: str | None = None) -> Unit:
+    """A unit by id, or by a hex it stands in (the top unit there). An unknown word is refused
+    with the closest ids (of `side`'s units when given; engine/tacw/ids.py)."""
     word = word.lower()
     if word in st.units:
         u = st.units[word]
@@ -23,7 +24,8 @@ def find_unit(st: TacwState, word: str) -> Unit:
     here = st.units_at(word)
     if here:
         return sorted(here, key=lambda u: (u.kind == "artillery" and not u.on_top, u.id))[0]
-    raise Illegal(f"'{word}' is neither a unit id nor a hex with a unit")
+    from engine.tacw.ids import unknown_unit
+    raise Illegal(unknown_unit(st, word, side))
 
 
 def begin_action(sc, st: TacwState, side: str, unit_word: str, action: str) -> Unit:
@@ -32,12 +34,13 @@ def begin_action(sc, st: TacwState, side: str, unit_word: str, action: str) -> U
     modify anything before this returns."""
     act = st.activation
     if act is None or act.side != side:
-        raise Illegal("you have no active wing: units act only when their wing is active", "TACW §3.2 C")
+        from engine.tacw.ids import no_active_wing
+        raise Illegal(no_active_wing(st, side), "TACW §3.2 C")
     if st.pending:
         raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
     if act.step not in ("order_change", "actions"):
         raise Illegal("unit actions come before close combat (step C)", "TACW §3.2")
-    unit = find_unit(st, unit_word)
+    unit = find_unit(st, unit_word, side)
     if unit.side != side:
         raise Illegal(f"{unit.name} is not yours", "TACW §3.2 C")
     if unit.wing != act.wing:

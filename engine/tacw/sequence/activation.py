@@ -394,7 +394,8 @@ def activate(st: TacwState, side: str, wing_id: str) -> list[Event]:
         raise Illegal(f"{st.phasing.title()} is the phasing player", "TACW §3.2")
     wing = st.wings.get(wing_id)
     if wing is None or wing.side != side:
-        raise Illegal(f"'{wing_id}' is not one of your wings", "TACW §3.2")
+        from engine.tacw.ids import unknown_wing
+        raise Illegal(unknown_wing(st, wing_id, side), "TACW §3.2")
     eligible = eligible_wings(st, side)
     if wing not in eligible:
         raise Illegal(f"{wing.name} cannot activate this turn (done, Finished or without its commander)",

@@ -422,7 +422,10 @@ def do_deploy(sc, st, side, cmd, stream):
         return deploy_leader(sc, st, side, who, hexes[0])
     u = st.units.get(who)
     if u is None or not u.alive:
-        raise Illegal(f"'{who}' is neither a unit nor a leader of this battle", section(sc))
+        from engine.core.ids import unknown
+        pairs = [(x.id, x.name) for x in st.units.values() if x.side == side and x.alive] + [
+            (ld.id, ld.name) for ld in st.leaders.values() if ld.side == side]
+        raise Illegal(unknown(who, "one of your units or leaders", pairs, query="units"), section(sc))
     return deploy_unit(sc, st, side, u, hexes, facing_word)
 
 

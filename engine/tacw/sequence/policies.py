@@ -139,8 +139,11 @@ def resolve_scope(st: TacwState, side: str, word: str, key: str, *, setting: boo
     if u is None:
         here = [x for x in st.units_at(word)] if len(word) == 4 and word.isdigit() else []
         if not here:
-            raise Illegal(f"'{word}' is neither a wing id nor a unit id (policy ... for <wing|unit>)",
-                          SECTION)
+            from engine.core.ids import unknown
+            pairs = [(w.id, w.name) for w in st.wings.values() if w.side == side] + [
+                (x.id, x.name) for x in st.units.values() if x.side == side and x.alive]
+            raise Illegal(unknown(word, "one of your wings or units (policy ... for <wing|unit>)", pairs,
+                                  query="wings"), SECTION)
         mine = [x for x in here if x.side == side]
         u = sorted(mine or here, key=lambda x: (x.kind != "cavalry", x.id))[0]
     if u.side != side:
