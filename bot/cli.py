@@ -35,16 +35,52 @@ def renderer(ruleset_id: str) -> Callable | None:
 
 def read_script(path: Path) -> tuple[str | None, list[str]]:
     """The lines of a script file and the seed its header names, if any."""
+    seed, numbered = script_lines(path)
+    return seed, [s for _, s in numbered]
+
+
+def script_lines(path: Path) -> tuple[str | None, list[tuple[int, str]]]:
+    """The commands of a script file with their line numbers, and the seed its header names.
+    A file that cannot be read is a ValueError naming it (never a traceback)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read the script {path}: {getattr(exc, 'strerror', None) or exc}") from None
     seed = None
     lines = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    for n, raw in enumerate(text.splitlines(), 1):
         s = raw.strip()
         if s.lower().startswith("# seed:"):
             seed = s.split(":", 1)[1].strip()
             continue
         if s and not s.startswith("#"):
-            lines.append(s)
+            lines.append((n, s))
     return seed, lines
+
+
+GAME_FILES = ("[0-9][0-9][0-9]-*.png", "log.json")     # what a Session writes into its folder
+
+
+def holds_a_game(folder: Path) -> bool:
+    return folder.is_dir() and any(next(folder.glob(pattern), None) is not None for pattern in GAME_FILES)
+
+
+def fresh_folder(out: Path) -> Path:
+    """The folder a new game's boards go to: `out`, or when an earlier game's boards are there,
+    the first of `out-2`, `out-3`... that holds none (never one game's images beside another's)."""
+    if not holds_a_game(out):
+        return out
+    n = 2
+    while holds_a_game(out.with_name(f"{out.name}-{n}")):
+        n += 1
+    return out.with_name(f"{out.name}-{n}")
+
+
+def clear_game(folder: Path) -> None:
+    """Remove the boards and log a Session wrote into `folder` (the demo replays the same battles)."""
+    for pattern in GAME_FILES:
+        for path in folder.glob(pattern):
+            path.unlink(missing_ok=True)
 
 
 class Session:
@@ -57,12 +93,26 @@ class Session:
         self.render_fn = renderer(game.ruleset.id) if render else None
         self.count = 0
         if out:
-            out.mkdir(parents=True, exist_ok=True)
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ValueError(f"cannot write to {out}: {exc.strerror or exc}") from None
+            what = "a board PNG after each action and log.json" if self.render_fn else "log.json"
+            print(f"(writing {what} into {out}{'/' if not str(out).endswith('/') else ''})", file=self.echo)
             self._write_png("000-start")
+
+    def _unwritable(self, exc: OSError) -> None:
+        """The folder cannot be written any more: say so once, and play on without it."""
+        print(f"! cannot write to {self.out}: {exc.strerror or exc}; the game goes on without boards or log",
+              file=self.echo)
+        self.out = None
 
     def _write_png(self, name: str) -> None:
         if self.render_fn and self.out:
-            (self.out / f"{name}.png").write_bytes(self.render_fn(self.game.scenario, self.game.state))
+            try:
+                (self.out / f"{name}.png").write_bytes(self.render_fn(self.game.scenario, self.game.state))
+            except OSError as exc:
+                self._unwritable(exc)
 
     def step(self, line: str) -> bool:
         """Apply one line; print the narrative or the refusal. True if accepted."""
@@ -99,7 +149,10 @@ class Session:
                "commands": [{"seq": i + 1, "side": r.side, "text": r.text, "dice": list(r.dice),
                              "events": [e.to_dict() for e in r.events]}
                             for i, r in enumerate(g.history)]}
-        (self.out / "log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
+        try:
+            (self.out / "log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            self._unwritable(exc)
 
 
 def run_lines(session: Session, lines: Iterable[str], stop_on_error: bool = False) -> int:
@@ -137,7 +190,11 @@ def hotseat(session: Session, stdin: TextIO | None = None) -> None:
         if hand is not None and g.state.phase == "card":
             print(g.ruleset.hand_text(g.state, side, g.scenario), file=session.echo)
         print(f"[{side}] > ", end="", file=session.echo, flush=True)
-        line = stdin.readline()
+        try:
+            line = stdin.readline()
+        except KeyboardInterrupt:                   # Ctrl-C: stop here, the game so far is kept
+            print("\n(interrupted)", file=session.echo)
+            break
         if not line:
             break
         line = line.strip()
@@ -178,6 +235,8 @@ def demo(out: Path, render: bool = True, echo: TextIO | None = None) -> Game:
         seed, lines = read_script(script)
         game = Game.new(ruleset_id, scenario_id, seed or 1)
         print(f"== demo: {game.ruleset.name}, {game.scenario.title}, seed {game.seed} ==", file=echo)
+        if (out / script.stem).is_dir():
+            clear_game(out / script.stem)         # the same battle again: no board of an earlier run stays
         session = Session(game, out / script.stem, render=render, echo=echo)
         refused = run_lines(session, lines)
         session.write_log()
@@ -188,24 +247,60 @@ def demo(out: Path, render: bool = True, echo: TextIO | None = None) -> Game:
     return last
 
 
+def load_file(path: Path) -> Game:
+    """A game from a /game export file (or a CLI log.json), replayed and verified (bot/history.py);
+    a ValueError naming what is wrong otherwise."""
+    from .history import load_game
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return load_game(data)
+
+
 def odds_command(args) -> int:
-    """`herald odds`: replay the script, then the exact what-if of one action (engine/core/odds.py)."""
+    """`herald odds`: the game (a battle's start, a script, or --load FILE), then the exact what-if
+    of one action (engine/core/odds.py)."""
     import io
     from engine.core.odds import what_if
-    seed, lines = read_script(args.script) if args.script else (None, [])
-    game = Game.new(args.ruleset, args.scenario, args.seed or seed or 1, options=args.option or None)
-    if run_lines(Session(game, None, render=False, echo=io.StringIO()), lines, stop_on_error=True):
-        print("herald: a line of the script was refused", file=sys.stderr)
-        return 2
+    words = list(args.words)
     try:
-        print(what_if(game.ruleset, game.scenario, game.state, args.side or game.to_act, args.action).text())
+        if args.load:
+            if args.option:
+                raise ValueError("--load continues the file's game: its optional rules are the file's (drop --option)")
+            if len(words) != 1:
+                raise ValueError("with --load, give only the action, quoted: herald odds --load FILE 'battle ui2 0604'")
+            action = words[0]
+            game = load_file(args.load)
+            seed, numbered = script_lines(args.script) if args.script else (None, [])
+        else:
+            if len(words) < 3:
+                raise ValueError("give a ruleset, a battle and the action: herald odds battlecry first-bull-run "
+                                 "'battle ui2 0604' (or --load FILE 'action')")
+            if words[0] not in rulesets():
+                raise ValueError(f"unknown ruleset '{words[0]}' (known: {', '.join(sorted(rulesets()))})")
+            action = " ".join(words[2:])
+            seed, numbered = script_lines(args.script) if args.script else (None, [])
+            game = Game.new(words[0], words[1], args.seed or seed or 1, options=args.option or None)
+    except (KeyError, ValueError, OSError, HeraldError) as exc:
+        print(f"herald: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
+        return 2
+    echo = io.StringIO()
+    session = Session(game, None, render=False, echo=echo)
+    for n, line in numbered:
+        if not session.step(line):
+            said = echo.getvalue().strip().splitlines()[-1].lstrip("! ")
+            print(f"herald: line {n} of {args.script} was refused: {said}", file=sys.stderr)
+            return 2
+    try:
+        print(what_if(game.ruleset, game.scenario, game.state, args.side or game.to_act, action).text())
     except HeraldError as exc:
         print(f"! refused: {exc}")
         return 1
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["sync"]:                  # register the slash commands (bot/sync.py)
         from .sync import main as sync_main
@@ -231,10 +326,13 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--out", type=Path, default=Path("herald-demo"))
     p_demo.add_argument("--no-render", action="store_true")
     sub.add_parser("scenarios", help="list the scenarios of every ruleset")
-    p_odds = sub.add_parser("odds", help="the exact odds of an action, nothing committed (a what-if)")
-    p_odds.add_argument("ruleset", choices=sorted(rulesets()))
-    p_odds.add_argument("scenario")
-    p_odds.add_argument("action", help="the command considered, e.g. 'battle ui2 0604' or 'fire r1 0605'")
+    p_odds = sub.add_parser("odds", help="the exact odds of an action, nothing committed (a what-if)",
+                            usage="herald odds RULESET SCENARIO ACTION [--script FILE] | herald odds --load FILE ACTION")
+    p_odds.add_argument("words", nargs="+", metavar="RULESET SCENARIO ACTION",
+                        help=f"a ruleset ({', '.join(sorted(rulesets()))}), a battle and the command considered, "
+                             "e.g. 'battle ui2 0604' or 'fire r1 0605'; with --load only the command")
+    p_odds.add_argument("--load", type=Path, metavar="FILE",
+                        help="the game so far from a /game export file (or a log.json)")
     p_odds.add_argument("--script", type=Path, help="the game so far: a script, as `play` reads it")
     p_odds.add_argument("--seed", default=None)
     p_odds.add_argument("--side", default=None, help="who asks (default: the side the rules wait on)")
@@ -264,7 +362,11 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{'':12s}   --option {oid:20s} {text}")
         return 0
     if args.cmd == "play":
-        seed, lines = (read_script(args.script) if args.script else (None, None))
+        try:
+            seed, lines = (read_script(args.script) if args.script else (None, None))
+        except ValueError as exc:
+            print(f"herald: {exc}", file=sys.stderr)
+            return 2
         seed = args.seed or seed or 1
         try:
             if args.load or not (args.ruleset and args.scenario):     # a game file (bot/history.py)
@@ -284,7 +386,14 @@ def main(argv: list[str] | None = None) -> int:
         except (KeyError, ValueError, OSError, HeraldError) as exc:
             print(f"herald: {exc}", file=sys.stderr)
             return 2
-        session = Session(game, args.out, render=not args.no_render, dice=parse_dice(args.dice))
+        out = fresh_folder(args.out)
+        if out != args.out:
+            print(f"({args.out} holds an earlier game: this one goes into {out})")
+        try:
+            session = Session(game, out, render=not args.no_render, dice=parse_dice(args.dice))
+        except ValueError as exc:
+            print(f"herald: {exc}", file=sys.stderr)
+            return 2
         if lines is not None:
             refused = run_lines(session, lines)
             session.write_log()
@@ -294,8 +403,30 @@ def main(argv: list[str] | None = None) -> int:
         session.write_log()
         return 0
     out = getattr(args, "out", Path("herald-demo"))
-    demo(out, render=not getattr(args, "no_render", False))
+    try:
+        demo(out, render=not getattr(args, "no_render", False))
+    except ValueError as exc:
+        print(f"herald: {exc}", file=sys.stderr)
+        return 2
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`herald ...`: no traceback, ever. Ctrl-C stops quietly; a reader that goes away
+    (`herald rules tacw retreat | head`) ends the output without a word."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nherald: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        import os
+        try:                                  # nothing more reaches the closed pipe, not even at exit
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
 
 
 if __name__ == "__main__":
