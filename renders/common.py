@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -336,25 +337,47 @@ class FlowText:
 
     def add(self, items: list[tuple], new_line: bool = False) -> None:
         """A group is kept on one line: items are ("text", str, font, colour),
-        ("box", w, h, fill, outline), ("flag", w, h, fill, outline) or ("gap", w)."""
+        ("box", w, h, fill, outline), ("flag", w, h, fill, outline), ("image", RGBA image) or
+        ("gap", w). A group wider than a line is broken after its words."""
         self.groups.append((items, new_line))
 
     @staticmethod
     def _item_width(item: tuple) -> float:
         if item[0] == "text":
             return item[2].getlength(item[1])
+        if item[0] == "image":
+            return item[1].width
         return item[1]
+
+    def _atoms(self) -> list[tuple[list[tuple], bool, bool]]:
+        """The groups, with each group wider than a line split into words (its text runs cut
+        after each space; other items stay whole), so no line is ever cut off."""
+        out: list[tuple[list[tuple], bool, bool]] = []     # (items, new line, glued to the next)
+        room = self.width - 2 * self.pad_x
+        for items, new_line in self.groups:
+            if sum(self._item_width(i) for i in items) <= room:
+                out.append((items, new_line, False))
+                continue
+            parts = []
+            for item in items:
+                if item[0] == "text":
+                    parts += [("text", w) + tuple(item[2:]) for w in re.split(r"(?<= )", item[1]) if w]
+                else:
+                    parts.append(item)
+            for n, part in enumerate(parts):
+                out.append(([part], new_line and n == 0, n < len(parts) - 1))
+        return out
 
     def layout(self) -> list[list[tuple[float, list[tuple]]]]:
         lines: list[list[tuple[float, list[tuple]]]] = [[]]
         x = self.pad_x
-        for items, new_line in self.groups:
+        for items, new_line, glued in self._atoms():
             w = sum(self._item_width(i) for i in items)
             if lines[-1] and (new_line or x + w > self.width - self.pad_x):
                 lines.append([])
                 x = self.pad_x
             lines[-1].append((x, items))
-            x += w + self.gap
+            x += w + (0 if glued else self.gap)
         return lines
 
     def height(self) -> int:
@@ -371,6 +394,10 @@ class FlowText:
                         _, w, h, fill, outline = item
                         draw.rectangle((x + 1, mid - h / 2, x + w - 3, mid + h / 2),
                                        fill=fill, outline=outline, width=2)
+                    elif item[0] == "image":
+                        im = item[1]
+                        draw._image.paste(im, (int(round(x)), int(round(mid - im.height / 2))),
+                                          im if im.mode == "RGBA" else None)
                     elif item[0] == "flag":
                         _, w, h, fill, outline = item
                         pole = x + 2

@@ -48,17 +48,19 @@ from engine.tacw.state import TacwState, Unit
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
                      ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
-                     encode_png_nearest, fit_box, font, label_box, path_arrow, ring, side_chip,
+                     encode_png_nearest, fit_box, font, path_arrow, ring,
                      trim_path)
-from .tacw_deploy import deploying_sides, draw_deployment_areas, draw_map_features
-from .tacw_art import (GOLD, LABEL_ON_DARK, NOSE, ROAD, ROAD_HEDGE, SIDE_COLOURS,
+from .tacw_deploy import (area_labels, deploying_sides, draw_deployment_areas, draw_map_features,
+                          place_labels)
+from .tacw_art import (COUNTER_HALF, GOLD, HEX_ID_PX, NOSE, NOSE_TIP, ROAD, ROAD_HEDGE, SIDE_COLOURS,
                        SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, WING_PALETTE, counter_sprite,
                        flat_hex, leader_sprite, mix, paste_at, tag_sprite,
                        terrain_tile)
 
 __all__ = ["render_board", "render_board_image", "board_geometry", "crop_geometry",
            "terrain_layer", "BoardGeometry", "SIDE_COLOURS", "TERRAIN_COLOURS", "NOSE",
-           "HEX_R", "wing_colours"]
+           "HEX_R", "wing_colours", "board_layout", "BoardLayout", "Label", "Placed",
+           "polygons_overlap", "DISPLAY_W"]
 
 HEX_R = 30              # hex radius (centre to vertex) of the full map, output pixels
 EDGE_BAND = 22          # band around the map for the friendly-edge labels
@@ -74,7 +76,9 @@ PENDING_COLOUR = (255, 230, 0)
 SQRT3 = math.sqrt(3)
 
 ZOOMS = (1.25, 1.5, 1.75, 2.0)       # crop scales (multiples of HEX_R)
-CROP_MAX_W, CROP_MAX_H = 1800, 1300  # output pixels of a crop (before the strip)
+CROP_MAX_W, CROP_MAX_H = 1100, 1150  # output pixels of a crop (before the strip): legibility
+# depends on how many hexes a crop spans, not on its zoom (text grows with the zoom); a crop of the
+# usual 16 hex radii shows its labels at >= 10 px when Discord scales it to DISPLAY_W
 
 ORDER_NAMES = {"charge": "Charge", "make_ready": "Make Ready", "receive_charge": "Receive Charge",
                "rally": "Rally"}
@@ -275,34 +279,10 @@ def _rotated_text(img: Image.Image, xy: tuple[float, float], text: str, fnt, fil
               (int(round(xy[0] - mask.width / 2)), int(round(xy[1] - mask.height / 2))), mask)
 
 
-@lru_cache(maxsize=6000)
-def _hex_label(hex_id: str, size: int, on_dark: bool) -> Image.Image:
-    """A hex id as a small RGBA image (cached: crops redraw the same ids at the same size)."""
-    fnt = font(size)
-    w, h = int(fnt.getlength(hex_id)) + 4, int(size * 1.4) + 2
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).text((w / 2, h / 2), hex_id, font=fnt, fill=255, anchor="mm")
-    out = Image.new("RGBA", (w, h), (255, 255, 255) if on_dark else (52, 56, 40))
-    out.putalpha(mask)
-    return out
-
-
 def _draw_static_text(img: Image.Image, scenario: Scenario, g: BoardGeometry, hexes: list[str]) -> None:
-    """Hex ids, victory-hex values and the friendly map edges, drawn at final scale (crisp)."""
+    """The friendly map edges, drawn at final scale (crisp). Hex ids and victory-hex values are
+    laid out with the counters (board_layout), never under one."""
     d = ImageDraw.Draw(img)
-    size = max(7, int(round(8.5 * g.zoom)))
-    for h in hexes:
-        cx, cy = g.hex_center(h)
-        label = _hex_label(h, size, scenario.terrain_at(h) in LABEL_ON_DARK)
-        img.paste(label, (int(round(cx - label.width / 2)), int(round(cy - 0.7 * g.r - label.height / 2))),
-                  label)
-    vf = font(max(8, int(round(9 * g.zoom))), True)
-    for v in scenario.victory_hexes:
-        if v.hex in hexes:
-            cx, cy = g.hex_center(v.hex)
-            who = SIDE_NAMES.get(v.side, "")[:1]
-            d.text((cx, cy + 0.66 * g.r), f"{v.vp} VP {who}".strip(), font=vf, anchor="mm",
-                   fill=(60, 40, 0), stroke_width=1, stroke_fill=GOLD)
     # friendly map edges (§12.4)
     x0, y0, x1, y1 = g.map_box
     band = EDGE_BAND * g.zoom
@@ -466,16 +446,24 @@ def _placements(scenario: Scenario, g: BoardGeometry, state: TacwState):
 
 
 # --- dynamic layers -----------------------------------------------------------------------------
-def _draw_units(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: TacwState):
-    """Counters, bottom of each stack first. Returns the hexes holding a unit and, per hex, the
-    points a leader badge should keep clear of (noses, pistols, casualty badges, markers)."""
+def _hex_ids_text(g: BoardGeometry, u: Unit, centre, angle: float) -> str:
+    """The hex id(s) a counter prints: a double's two ids in the order of its halves."""
+    if len(u.hexes) != 2:
+        return u.hexes[0]
+    a = math.radians(angle)
+    lx, ly = -math.sin(a), math.cos(a)
+    h0 = g.hex_center(u.hexes[0])
+    first = (h0[0] - centre[0]) * lx + (h0[1] - centre[1]) * ly < 0
+    return " ".join(u.hexes if first else reversed(u.hexes))
+
+
+def _draw_units(img: Image.Image, layout: BoardLayout, scenario: Scenario, state: TacwState) -> None:
+    """Counters, bottom of each stack first, each with its hex id; then their marker rows."""
+    g = layout.geometry
     colours = wing_colours(scenario, state)
-    placements, by_hex = _placements(scenario, g, state)
-    with_label = g.zoom >= 1.5
     act = state.activation if state.phase == "activation" else None
-    busy: dict[str, list[tuple[float, float]]] = {}
     markers = []
-    for u, (cx, cy), scale, angle in placements:
+    for u, (cx, cy), scale, angle in layout.units:
         r = g.r * scale
         span = g.r * SQRT3 if len(u.hexes) == 2 else 0.0
         tags, body = _unit_tags(u)
@@ -483,11 +471,22 @@ def _draw_units(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: T
             round(r, 3), u.side, u.kind, u.light_kind, _value_text(u),
             int(u.casualties), angle, round(span, 3), colours.get(u.wing, (255, 255, 255)),
             max(0, min(2, int(u.pistols))) if u.kind == "cavalry" else None, body,
-            _short(u.name) if with_label and scale == 1.0 else "",
-            act is not None and u.wing == act.wing)
+            "", act is not None and u.wing == act.wing,
+            "" if scale != 1.0 else _hex_ids_text(g, u, (cx, cy), angle))
         paste_at(img, sprite, anchor, cx, cy)
         if tags:
-            markers.append((tag_sprite(round(g.r, 3), tags), (cx, cy + 0.62 * r)))
+            markers.append((tag_sprite(round(g.r, 3), tags), _tag_xy(g, u, (cx, cy), scale, angle)))
+    _draw_stack_chips(img, layout)
+    for (sprite, anchor), (x, y) in markers:          # markers over every counter of a stack
+        paste_at(img, sprite, anchor, x, y)
+
+
+def _busy_points(g: BoardGeometry, placements) -> dict[str, list[tuple[float, float]]]:
+    """Per hex, the points a leader badge should keep clear of (noses, pistols, casualty badges,
+    markers)."""
+    busy: dict[str, list[tuple[float, float]]] = {}
+    for u, (cx, cy), scale, angle in placements:
+        r = g.r * scale
         a = math.radians(angle)
         pts = [(cx + 0.48 * r * math.cos(a + k * math.pi / 2), cy + 0.48 * r * math.sin(a + k * math.pi / 2))
                for k in (1, 3)] if len(u.hexes) == 2 else []
@@ -498,25 +497,23 @@ def _draw_units(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: T
             pts.append((cx - 0.48 * r, cy - 0.48 * r))
         if u.casualties:
             pts.append((cx + 0.43 * r, cy - 0.43 * r))
-        if tags:
-            pts.append((cx, cy + 0.62 * r))
+        pts.append((cx, cy + 0.45 * r))                  # the hex id chip
         for h in u.hexes:
             busy.setdefault(h, []).extend(pts)
-    for (sprite, anchor), (x, y) in markers:          # markers over every counter of a stack
-        paste_at(img, sprite, anchor, x, y)
-    return set(by_hex), busy
+    return busy
 
 
-def _draw_leaders(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: TacwState,
-                  occupied: set[str], busy: dict[str, list[tuple[float, float]]]) -> None:
-    """Leader badges: on a corner of the counter they stand with, clear of its nose and marks;
-    alone, larger on the hex centre."""
-    colours = wing_colours(scenario, state)
+def _leader_places(g: BoardGeometry, scenario: Scenario, state: TacwState, occupied: set[str],
+                   placements) -> list[tuple]:
+    """(leader, (x, y), big, label) of each badge: on a corner of the counter it stands with,
+    clear of its nose and marks; alone, larger, a little below the hex centre (its hex id above)."""
+    busy = _busy_points(g, placements)
     by_hex: dict[str, list] = {}
     for ld in sorted(state.leaders.values(), key=lambda ld: (ld.role != "ac", ld.id)):
         if ld.status == "active" and _hex_ok(scenario, ld.hex):
             by_hex.setdefault(ld.hex, []).append(ld)
     label_on = g.zoom >= 1.5
+    out = []
     for h, leaders in by_hex.items():
         cx, cy = g.hex_center(h)
         avoid = list(busy.get(h, []))
@@ -524,7 +521,7 @@ def _draw_leaders(img: Image.Image, g: BoardGeometry, scenario: Scenario, state:
             cands = [(-0.62, -0.5), (0.62, -0.5), (-0.62, 0.5), (0.62, 0.5), (0.0, -0.68), (0.0, 0.68)]
             big = False
         else:
-            cands = [(0.0, -0.05), (-0.45, 0.3), (0.45, 0.3), (0.0, 0.45)]
+            cands = [(0.0, 0.12), (-0.45, 0.3), (0.45, 0.3), (0.0, 0.45)]
             big = len(leaders) == 1
         for ld in leaders:
             def clearance(c):
@@ -534,12 +531,306 @@ def _draw_leaders(img: Image.Image, g: BoardGeometry, scenario: Scenario, state:
             cands = [c for c in cands if c != best] or cands
             x, y = cx + best[0] * g.r, cy + best[1] * g.r
             avoid.append((x, y))
-            wing = ld.wing if ld.role == "wc" else None
-            sprite, anchor = leader_sprite(
-                g.r, ld.side, ld.role, int(ld.value), colours.get(wing) if wing else None,
-                bool(ld.finished), bool(ld.no_continue), big,
-                _leader_label(ld) if label_on and h not in occupied else "")
-            paste_at(img, sprite, anchor, x, y)
+            out.append((ld, (x, y), big, _leader_label(ld) if label_on and h not in occupied else ""))
+    return out
+
+
+def _leader_sprite_for(g: BoardGeometry, scenario: Scenario, state: TacwState, ld, big: bool,
+                       label: str):
+    colours = wing_colours(scenario, state)
+    wing = ld.wing if ld.role == "wc" else None
+    return leader_sprite(g.r, ld.side, ld.role, int(ld.value), colours.get(wing) if wing else None,
+                         bool(ld.finished), bool(ld.no_continue), big, label)
+
+
+def _draw_leaders(img: Image.Image, layout: BoardLayout, scenario: Scenario, state: TacwState) -> None:
+    for ld, (x, y), big, label in layout.leaders:
+        sprite, anchor = _leader_sprite_for(layout.geometry, scenario, state, ld, big, label)
+        paste_at(img, sprite, anchor, x, y)
+
+
+# --- layout: counters, badges and labels, computed before anything is drawn ---------------------
+DISPLAY_W = 550         # the width Discord's client shows an image at (px)
+# label fonts in design px (a hex radius is 30): at a crop's scale each is >= ~10 px at DISPLAY_W
+LABEL_PX = {"hex": 11.0, "vp": 10.0, "result": 11.0, "caption": 9.5, "place": 10.5, "area": 11.0,
+            "elim": 10.0}
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text drawn on the map: its box (left, top, right, bottom) in the view's pixels, font
+    size in px and style (hex, vp, result, caption, place, area, elim; colour: the box fill)."""
+    text: str
+    box: tuple[float, float, float, float]
+    size: int
+    style: str
+    colour: tuple = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A counter (unit), leader badge or marker row: its outline (a convex polygon) in the
+    view's pixels, and what it is ("unit", "leader", "markers") with its id."""
+    kind: str
+    id: str
+    polygon: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Everything `render_board_image` draws over the terrain that can hide something: every
+    counter, badge and marker row, and every label. No label overlaps any of them or another
+    label (tests/renders check it)."""
+    geometry: BoardGeometry
+    counters: tuple[Placed, ...]
+    labels: tuple[Label, ...]
+    units: tuple            # (unit, centre, scale, angle) in drawing order
+    leaders: tuple          # (leader, (x, y), big, label) in drawing order
+
+
+def _hull(points) -> list[tuple[float, float]]:
+    pts = sorted(set((round(x, 3), round(y, 3)) for x, y in points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross3(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross3(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross3(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _box_poly(b) -> list[tuple[float, float]]:
+    return [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]
+
+
+def polygons_overlap(a, b) -> bool:
+    """Two convex polygons share interior points (separating axis test; touching is not)."""
+    for poly in (a, b):
+        n = len(poly)
+        for i in range(n):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+            ax, ay = y0 - y1, x1 - x0
+            pa = [ax * x + ay * y for x, y in a]
+            pb = [ax * x + ay * y for x, y in b]
+            if max(pa) <= min(pb) + 1e-6 or max(pb) <= min(pa) + 1e-6:
+                return False
+    return True
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _counter_polygon(g: BoardGeometry, u: Unit, centre, scale: float, angle: float):
+    """The outline of a counter as drawn (body, halo and noses)."""
+    r = g.r * scale
+    span = g.r * SQRT3 if len(u.hexes) == 2 else 0.0
+    hd = COUNTER_HALF * r + 3.4 * r / 30
+    hw = hd + span / 2
+    a = math.radians(angle)
+    fx, fy, lx, ly = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    cx, cy = centre
+    pts = [(cx + al * fx + ac * lx, cy + al * fy + ac * ly) for al in (-hd, hd) for ac in (-hw, hw)]
+    for b in ((0.0,) if not span else (-span / 2, span / 2)):
+        pts.append((cx + NOSE_TIP * r * fx + b * lx, cy + NOSE_TIP * r * fy + b * ly))
+    return tuple(_hull(pts))
+
+
+def _label_font_px(g: BoardGeometry, style: str) -> int:
+    return max(7, int(round(LABEL_PX[style] * g.zoom)))
+
+
+def _text_box(text: str, size: int, x: float, y: float, pad: float) -> tuple[float, float, float, float]:
+    w = font(size, True).getlength(text)
+    h = size * 1.15
+    return (x - w / 2 - pad, y - h / 2 - pad * 0.6, x + w / 2 + pad, y + h / 2 + pad * 0.6)
+
+
+def board_layout(scenario: Scenario, state: TacwState, size: str = "full") -> BoardLayout:
+    """Where `render_board_image` puts every counter, badge, marker row and label (the view's
+    pixels, before the information strip)."""
+    if size not in ("full", "crop"):
+        raise ValueError("size must be 'full' or 'crop'")
+    from engine.tacw.battles.second_newbury import scenario_view
+    scenario = scenario_view(scenario, state, public=True)
+    g = crop_geometry(scenario, state) if size == "crop" else None
+    return _layout(scenario, state, g or board_geometry(scenario))
+
+
+def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayout:
+    placements, by_hex = _placements(scenario, g, state)
+    placed: list[Placed] = []
+    for u, centre, scale, angle in placements:
+        placed.append(Placed("unit", u.id, _counter_polygon(g, u, centre, scale, angle)))
+        tags, _ = _unit_tags(u)
+        if tags:
+            sprite, anchor = tag_sprite(round(g.r, 3), tags)
+            x, y = _tag_xy(g, u, centre, scale, angle)
+            x0, y0 = x - anchor[0], y - anchor[1]
+            placed.append(Placed("markers", u.id, tuple(_box_poly((x0, y0, x0 + sprite.width,
+                                                                    y0 + sprite.height)))))
+    for h in _stacked_hexes(by_hex):
+        placed.append(Placed("stack", h, tuple(_box_poly(_stack_chip_box(g, h)))))
+    leaders = _leader_places(g, scenario, state, set(by_hex), placements)
+    for ld, (x, y), big, label in leaders:
+        sprite, anchor = _leader_sprite_for(g, scenario, state, ld, big, label)
+        x0, y0 = x - anchor[0], y - anchor[1]
+        # the badge itself (the sprite's canvas is wider than what it draws)
+        rr = (11 if ld.role == "ac" else 10) * g.r / 30 * (1.3 if big else 1.0) + 2
+        bottom = y + rr + ((13 if (ld.finished or ld.no_continue) else 5) * g.r / 30 if label else
+                           (8 * g.r / 30 if (ld.finished or ld.no_continue) else 0))
+        half = rr
+        if label:
+            half = max(rr, font(max(6, int(round(7 * g.r / 30 * (1.3 if big else 1.0)))), True).getlength(label) / 2 + 2)
+            bottom += 5 * g.r / 30
+        placed.append(Placed("leader", ld.id, tuple(_box_poly((x - half, y - rr, x + half, bottom)))))
+    labels: list[Label] = []
+    blockers = [p.polygon for p in placed]
+    view = (0.0, 0.0, float(g.width), float(g.height))
+
+    def free(box) -> bool:
+        if box[0] < view[0] or box[1] < view[1] or box[2] > view[2] or box[3] > view[3]:
+            return False
+        poly = _box_poly(box)
+        if any(_boxes_overlap(box, lb.box) for lb in labels):
+            return False
+        return not any(polygons_overlap(poly, b) for b in blockers)
+
+    def put(text, style, spots, pad, colour=(255, 255, 255)) -> bool:
+        sz = _label_font_px(g, style)
+        for x, y in spots:
+            box = _text_box(text, sz, x, y, pad)
+            if free(box):
+                labels.append(Label(text, box, sz, style, colour))
+                return True
+        return False
+
+    z = g.zoom
+    r = g.r
+    around = [(0, -1.0), (0, 1.0), (-1.0, -0.5), (1.0, -0.5), (-1.0, 0.5), (1.0, 0.5)]
+    around += [(round(1.75 * math.cos(math.radians(a)), 3), round(1.75 * math.sin(math.radians(a)), 3))
+               for a in range(-90, 270, 30)]
+    around += [(round(2.6 * math.cos(math.radians(a)), 3), round(2.6 * math.sin(math.radians(a)), 3))
+               for a in range(-90, 270, 20)]
+    # 1. results of the last action, beside the target hex, clear of every counter
+    occupied = set(by_hex)
+    results: dict[str, list[tuple[str, tuple]]] = {}
+    for item in _action_items(state):
+        kind = item.get("kind")
+        if kind in ("fire", "close_combat") and _hex_ok(scenario, item.get("to")):
+            text = item.get("text")
+            if isinstance(text, str) and text:
+                results.setdefault(item["to"], []).append(
+                    (text, FIRE_COLOUR if kind == "fire" else COMBAT_COLOUR))
+        elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")) and item["hex"] in occupied:
+            # a unit advanced into the hex: no cross over it, a label beside it instead
+            results.setdefault(item["hex"], []).append(("Eliminated", COMBAT_COLOUR))
+    for h, texts in results.items():
+        cx, cy = g.hex_center(h)
+        for text, colour in texts:
+            put(text, "result", [(cx + dx * r, cy + dy * r) for dx, dy in around], 4 * z, colour)
+    # 2. hex ids of the hexes without a counter (a counter prints its own hex id)
+    shown = _hexes_in_view(scenario, g)
+    for h in shown:
+        if h in occupied:
+            continue
+        cx, cy = g.hex_center(h)
+        put(h, "hex", [(cx, cy - 0.5 * r), (cx, cy), (cx, cy + 0.5 * r)], 1)
+    # 3. victory hexes, area ids, place names
+    for v in scenario.victory_hexes:
+        if v.hex in scenario.grid:
+            cx, cy = g.hex_center(v.hex)
+            who = SIDE_NAMES.get(v.side, "")[:1]
+            put(f"{v.vp} VP {who}".strip(), "vp",
+                [(cx, cy + 0.6 * r), (cx, cy - 0.6 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2)
+    for text, h, side in area_labels(g, scenario, state):
+        cx, cy = g.hex_center(h)
+        put(text, "area", [(cx, cy - 0.3 * r), (cx, cy + 0.3 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around],
+            2, SIDE_DARK.get(side, (40, 40, 40)))
+    for text, h, _ in place_labels(g, scenario):
+        cx, cy = g.hex_center(h)
+        put(text, "place", [(cx, cy + 0.5 * r), (cx, cy - 0.5 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2)
+    # 4. unit ids above (or below) their counters, in a crop
+    if g.zoom >= 1.5:
+        for u, (cx, cy), scale, angle in placements:
+            poly = next(p.polygon for p in placed if p.kind == "unit" and p.id == u.id)
+            top = min(y for _, y in poly)
+            bottom = max(y for _, y in poly)
+            mark = [p.polygon for p in placed if p.kind == "markers" and p.id == u.id]
+            if mark:
+                bottom = max(bottom, max(y for _, y in mark[0]))
+            sz = _label_font_px(g, "caption")
+            put(u.id, "caption", [(cx, top - 0.62 * sz - 1), (cx, bottom + 0.62 * sz + 1)], 1)
+    return BoardLayout(g, tuple(placed), tuple(labels), tuple(placements), tuple(leaders))
+
+
+def _stacked_hexes(by_hex: dict[str, list[Unit]]) -> list[str]:
+    """Hexes with two or more one-hex units: their counters are drawn smaller, side by side, and
+    the hex id once, full size, on a chip between them."""
+    return sorted(h for h, us in by_hex.items() if sum(len(u.hexes) == 1 for u in us) >= 2)
+
+
+def _stack_chip_box(g: BoardGeometry, h: str) -> tuple[float, float, float, float]:
+    size = max(7, int(round(HEX_ID_PX * g.zoom)))
+    cx, cy = g.hex_center(h)
+    w = font(size, True).getlength(h)
+    return (cx - w / 2 - 2 * g.zoom, cy - 0.6 * size - 1.5 * g.zoom, cx + w / 2 + 2 * g.zoom,
+            cy + 0.6 * size + 1.5 * g.zoom)
+
+
+def _draw_stack_chips(img: Image.Image, layout: BoardLayout) -> None:
+    d = ImageDraw.Draw(img)
+    g = layout.geometry
+    for p in layout.counters:
+        if p.kind == "stack":
+            box = _stack_chip_box(g, p.id)
+            d.rounded_rectangle(box, radius=2 * g.zoom, fill=(250, 248, 236), outline=(14, 14, 14),
+                                width=max(1, int(round(g.zoom))))
+            d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 0.3 * g.zoom), p.id,
+                   font=font(max(7, int(round(HEX_ID_PX * g.zoom))), True), fill=(20, 20, 20),
+                   anchor="mm")
+
+
+def _tag_xy(g: BoardGeometry, u: Unit, centre, scale: float, angle: float) -> tuple[float, float]:
+    """Where a counter's marker row goes: just below the counter (its lowest point)."""
+    poly = _counter_polygon(g, u, centre, scale, angle)
+    return centre[0], max(y for _, y in poly) + 6.5 * g.r / 30
+
+
+def _draw_labels(img: Image.Image, layout: BoardLayout) -> None:
+    d = ImageDraw.Draw(img)
+    z = layout.geometry.zoom
+    for lb in layout.labels:
+        x0, y0, x1, y1 = lb.box
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        f = font(lb.size, True)
+        if lb.style == "result":
+            d.rounded_rectangle(lb.box, radius=4 * z, fill=lb.colour, outline=(255, 255, 255),
+                                width=max(1, int(1.5 * z)))
+            d.text((x, y), lb.text, font=f, fill=(255, 255, 255), anchor="mm")
+        elif lb.style == "hex":
+            d.text((x, y), lb.text, font=f, fill=(44, 48, 34), anchor="mm",
+                   stroke_width=max(1, int(round(1.5 * z))), stroke_fill=(232, 236, 204))
+        elif lb.style == "vp":
+            d.text((x, y), lb.text, font=f, fill=(60, 40, 0), anchor="mm",
+                   stroke_width=max(1, int(round(1.5 * z))), stroke_fill=GOLD)
+        elif lb.style == "area":
+            d.text((x, y), lb.text, font=f, fill=(255, 255, 255), anchor="mm",
+                   stroke_width=max(1, int(round(2 * z))), stroke_fill=lb.colour)
+        elif lb.style == "caption":
+            d.text((x, y), lb.text, font=f, fill=(255, 255, 255), anchor="mm",
+                   stroke_width=max(1, int(round(1.5 * z))), stroke_fill=(20, 20, 20))
+        else:
+            d.text((x, y), lb.text, font=f, fill=(40, 34, 20), anchor="mm",
+                   stroke_width=max(1, int(round(2 * z))), stroke_fill=(246, 240, 220))
 
 
 def _leader_label(ld) -> str:
@@ -581,9 +872,10 @@ def _overlay_under(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
 
 
 def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
-                  state: TacwState) -> None:
-    """Target rings, close-combat arrows, result labels and elimination crosses, on top of the
-    counters."""
+                  state: TacwState, occupied: set[str]) -> None:
+    """Target rings, close-combat arrows and elimination crosses, on top of the counters (the
+    result labels are laid out by board_layout, beside the target). A cross is drawn only over an
+    empty hex: over a unit that advanced into it, the label "Eliminated" says it instead."""
     z = g.zoom
     for item in _action_items(state):
         kind = item.get("kind")
@@ -601,14 +893,7 @@ def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
                     p1 = (ax + (bx - ax) * t1, ay + (by - ay) * t1)
                     arrow(d, [p0, p1], COMBAT_COLOUR, width=max(4, int(5 * z)), head=14 * z,
                           outline=(255, 255, 255))
-            text = item.get("text")
-            if isinstance(text, str) and text:
-                cx, cy = g.hex_center(item["to"])
-                top = cy - 0.86 * g.r - 8 * z
-                label_box(d, text, font(max(9, int(round(11 * z))), True), colour, x=cx,
-                          text_y=top + 0.5, top=top - 7 * z, bottom=top + 7 * z, pad=4 * z,
-                          radius=4 * z, width=max(1, int(1.5 * z)))
-        elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")):
+        elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")) and item["hex"] not in occupied:
             cross(d, g.hex_center(item["hex"]), 0.42 * g.r,
                   ((int(9 * z), (255, 255, 255)), (int(5 * z), COMBAT_COLOUR)))
 
@@ -627,27 +912,38 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+STRIP_TEXT_PX = 10.5     # the strip's body text at DISPLAY_W, whatever the image's width
+
+
+def strip_scale(width: int) -> float:
+    """How much the strip's 16 px text is enlarged so that it reads at STRIP_TEXT_PX px once the
+    image is shown DISPLAY_W px wide."""
+    return max(1.0, width * STRIP_TEXT_PX / (DISPLAY_W * 16))
+
+
 def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
-    big, bold, reg = font(20, True), font(16, True), font(16)
-    flow = FlowText(width, 28)
+    k = strip_scale(width)
+    big, bold, reg = font(round(20 * k), True), font(round(16 * k), True), font(round(16 * k))
+    flow = FlowText(width, round(28 * k), pad_x=round(14 * k), gap=round(18 * k))
     colours = wing_colours(scenario, state)
 
     def chip(side: str) -> list[tuple]:
-        return side_chip(SIDE_COLOURS.get(side, (128, 128, 128)),
-                         SIDE_NAMES.get(side, str(side).title() or "?"), bold)
+        return [("box", round(16 * k), round(14 * k), SIDE_COLOURS.get(side, (128, 128, 128)),
+                 (230, 230, 230)), ("gap", round(4 * k)),
+                ("text", SIDE_NAMES.get(side, str(side).title() or "?"), bold, STRIP_FG)]
 
     def wing_label(wid: str) -> str:
         w = state.wings.get(wid)
         return _wing_short(w.name, w.side) if w else str(wid)
 
-    flow.add([("text", scenario.title, big, STRIP_FG), ("gap", 14),
+    flow.add([("text", scenario.title, big, STRIP_FG), ("gap", round(14 * k)),
               ("text", f"Turn {state.turn} of {scenario.turns}", bold, STRIP_DIM)])
     flow.add([("text", PHASE_NAMES.get(state.phase, str(state.phase).title()), bold, STRIP_FG)])
     if state.phasing and state.phase != "over":
         flow.add([("text", "Phasing ", reg, STRIP_DIM)] + chip(state.phasing))
     if deploying_sides(state):
         flow.add([("text", "Deploying (areas shaded) ", reg, STRIP_DIM)]
-                 + [x for s in deploying_sides(state) for x in chip(s) + [("gap", 6)]])
+                 + [x for s in deploying_sides(state) for x in chip(s) + [("gap", round(6 * k))]])
     pend = state.pending if isinstance(state.pending, dict) else None
     act = state.activation
     if state.winner or state.phase == "over":
@@ -659,7 +955,7 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
     if act is not None and state.phase != "over":
         w = state.wings.get(act.wing)
         items = [("text", "Active ", reg, STRIP_DIM),
-                 ("box", 18, 12, colours.get(act.wing, (255, 255, 255)), (20, 20, 20)), ("gap", 3),
+                 ("box", round(18 * k), round(12 * k), colours.get(act.wing, (255, 255, 255)), (20, 20, 20)), ("gap", round(3 * k)),
                  ("text", f"{SIDE_NAMES.get(act.side, act.side)} {wing_label(act.wing)}", bold, STRIP_FG)]
         if w is not None:
             items += [("text", f"  {ORDER_NAMES.get(w.order, w.order)}", bold,
@@ -695,7 +991,7 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
             elif w.done:
                 status = " (done)"
             items = ([("text", f"{SIDE_NAMES.get(side, side)} wings: ", reg, STRIP_DIM)] if lead else [])
-            items += [("box", 18, 12, colours.get(w.id, (255, 255, 255)), (20, 20, 20)), ("gap", 3),
+            items += [("box", round(18 * k), round(12 * k), colours.get(w.id, (255, 255, 255)), (20, 20, 20)), ("gap", round(3 * k)),
                       ("text", _wing_short(w.name, side), reg, STRIP_FG if not w.done else STRIP_DIM),
                       ("text", f" {ORDER_NAMES.get(w.order, w.order).upper()}", bold,
                        ORDER_COLOURS.get(w.order, STRIP_FG)),
@@ -742,8 +1038,8 @@ def crop_geometry(scenario: Scenario, state: TacwState) -> BoardGeometry | None:
     g1 = _map_geometry(scenario.cols, scenario.rows, 1.0)
     xs, ys = zip(*(g1.hex_center(h) for h in hexes))
     r = g1.r
-    x0, x1 = min(xs) - 2.6 * r, max(xs) + 2.6 * r
-    y0, y1 = min(ys) - 2.4 * r, max(ys) + 2.4 * r
+    x0, x1 = min(xs) - 2.0 * r, max(xs) + 2.0 * r
+    y0, y1 = min(ys) - 2.0 * r, max(ys) + 2.0 * r
     x0, x1, y0, y1 = fit_box(x0, x1, y0, y1, 16 * r, 14 * r)
     if x1 - x0 > 1.6 * (y1 - y0):                 # no thin panoramas: at most 1.6:1 ...
         c = (y0 + y1) / 2
@@ -780,13 +1076,15 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
         box = (int(g.offset[0]), int(g.offset[1]), int(g.offset[0]) + g.width,
                int(g.offset[1]) + g.height)
         board = _terrain_view(_scenario_key(scenario), g.zoom, box).copy()
-    draw_map_features(board, g, scenario)              # roads, place names (renders/tacw_deploy.py)
+    draw_map_features(board, g, scenario)              # roads (renders/tacw_deploy.py)
     draw_deployment_areas(board, g, scenario, state)   # the areas of the sides still deploying
+    layout = _layout(scenario, state, g)
     d = ImageDraw.Draw(board)
     _overlay_under(d, g, scenario, state)
-    occupied, busy = _draw_units(board, g, scenario, state)
-    _draw_leaders(board, g, scenario, state, occupied, busy)
-    _overlay_over(d, g, scenario, state)
+    _draw_units(board, layout, scenario, state)
+    _draw_leaders(board, layout, scenario, state)
+    _overlay_over(d, g, scenario, state, {h for u, *_ in layout.units for h in u.hexes})
+    _draw_labels(board, layout)
     return board_with_strip(board, _strip(scenario, state, board.width), STRIP_BG)
 
 

@@ -187,6 +187,7 @@ def terrain_tile(name: str, r: float) -> Image.Image:
 
 # --- counters -----------------------------------------------------------------------------------
 COUNTER_HALF = 0.6      # half the side of a one-hex counter, in hex radii
+HEX_ID_PX = 9.5         # the hex id printed on a counter, in design px (a hex radius is 30)
 NOSE_TIP = 0.9          # the nose reaches this far toward the facing vertex, in hex radii
 
 
@@ -230,7 +231,7 @@ def _nato(d: ImageDraw.ImageDraw, box, kind: str, light_kind: str, fg, w: int, z
 def counter_sprite(r: float, side: str, kind: str, light_kind: str, value: str,
                    casualties: int, angle: float, span: float, wing_colour: tuple,
                    pistols: int | None, body: str, label: str = "",
-                   active: bool = False) -> tuple[Image.Image, tuple[float, float]]:
+                   active: bool = False, hex_id: str = "") -> tuple[Image.Image, tuple[float, float]]:
     """RGBA counter sprite and the offset of the unit's centre inside it.
 
     r: hex radius (output px); angle: screen angle of the facing vertex (degrees); span: distance
@@ -238,8 +239,10 @@ def counter_sprite(r: float, side: str, kind: str, light_kind: str, value: str,
     under the symbol ("18-7", guns "SAK-5"); casualties > 0 adds a red badge (markers: `tag_sprite`);
     pistols: None (not cavalry) or shots left 0..2; body: "normal", "disordered" (flipped:
     lighter), "broken" (formation broken: dimmed) or "grey" (fired/disabled gun), with "+x" for a
-    cross (disabled/captured gun) and "+hog" for hedgehog pikes; label: a caption (zoomed crops);
-    active: a yellow halo (the unit belongs to the wing being activated).
+    cross (disabled/captured gun) and "+hog" for hedgehog pikes; label: a caption above the
+    counter (unused by the board, which lays its captions out itself); active: a yellow halo (the
+    unit belongs to the wing being activated); hex_id: the hex the counter stands in, printed on a
+    light chip along its lower edge (the hex ids of the map are never drawn under a counter).
     """
     k = SS
     z = r / 30.0 * k                       # 1 "design pixel" at r=30, supersampled
@@ -322,12 +325,30 @@ def counter_sprite(r: float, side: str, kind: str, light_kind: str, value: str,
     fg = (255, 255, 255)
     text_stroke = dark if kind_body != "disordered" else mix(base, (0, 0, 0), 0.3)
     w = max(1, int(round(1.3 * z)))
-    _nato(d, (ox - 8 * z, oy - 12 * z, ox + 8 * z, oy - 3 * z), kind, light_kind, fg, w, z)
+    if hex_id:                             # symbol, value and the hex id on a chip below
+        _nato(d, (ox - 7 * z, oy - 15 * z, ox + 7 * z, oy - 7 * z), kind, light_kind, fg, w, z)
+        value_y = oy + 0.5 * z
+        hf = font(max(6, int(round(HEX_ID_PX * z))), True)
+        ids = hex_id.split()
+        if span and len(ids) == 2:         # a double: each half's id in the middle of that half
+            spots = [P(0, -span * k / 2, 0, 4 * z), P(0, span * k / 2, 0, 4 * z)]
+        else:
+            spots = [(ox, oy + hd - 6.2 * z)]
+            ids = [" ".join(ids)]
+        for text, (hx, hy) in zip(ids, spots):
+            tw = hf.getlength(text)
+            d.rounded_rectangle((hx - tw / 2 - 2 * z, hy - 5.4 * z, hx + tw / 2 + 2 * z, hy + 5.4 * z),
+                                radius=2 * z, fill=(250, 248, 236), outline=(14, 14, 14),
+                                width=max(1, int(0.8 * z)))
+            d.text((hx, hy + 0.3 * z), text, font=hf, fill=(20, 20, 20), anchor="mm")
+    else:
+        _nato(d, (ox - 8 * z, oy - 12 * z, ox + 8 * z, oy - 3 * z), kind, light_kind, fg, w, z)
+        value_y = oy + 7.5 * z
     if value:
         size = int(round(11 * z))
         while size > 6 and font(size, True).getlength(value) > 2 * hd - 3 * z:
             size -= 1
-        d.text((ox, oy + 7.5 * z), value, font=font(size, True), fill=fg,
+        d.text((ox, value_y), value, font=font(size, True), fill=fg,
                anchor="mm", stroke_width=max(1, int(z)), stroke_fill=text_stroke)
     if pistols is not None:                # two small dots, filled while loaded
         for i in range(2):

@@ -10,7 +10,6 @@ from PIL import Image, ImageDraw
 from engine.tacw.scenario.schema import Scenario
 from engine.tacw.state import TacwState
 
-from .common import font
 from .tacw_art import ROAD, SIDE_COLOURS, SIDE_DARK
 
 SHADE_ALPHA = 64          # 0..255: the area tint over the terrain
@@ -26,26 +25,39 @@ def deploying_sides(state: TacwState) -> list[str]:
 
 
 def draw_map_features(img: Image.Image, g, scenario: Scenario) -> None:
-    """Roads (a track from hex centre to hex centre) and place names (under the hex)."""
+    """Roads (a track from hex centre to hex centre); the place names are laid out by the board
+    with its other labels, clear of the counters (place_labels)."""
     d = ImageDraw.Draw(img)
     grid = scenario.grid
-    z = g.zoom
     for road in scenario.roads:
         pts = [g.hex_center(h) for h in road.hexes if h in grid]
         if len(pts) >= 2:
             d.line(pts, fill=TRACK, width=max(3, int(round(0.2 * g.r))), joint="curve")
             d.line(pts, fill=ROAD, width=max(2, int(round(0.12 * g.r))), joint="curve")
-    lf = font(max(8, int(round(10 * z))), True)
-    for lb in scenario.labels:
-        if lb.hex in grid:
-            cx, cy = g.hex_center(lb.hex)
-            d.text((cx, cy + 0.5 * g.r), lb.text, font=lf, anchor="mm", fill=(40, 34, 20),
-                   stroke_width=max(1, int(round(2 * z))), stroke_fill=(246, 240, 220))
+
+
+def place_labels(g, scenario: Scenario) -> list[tuple[str, str, str]]:
+    """(text, hex, style) of each place name: the board lays them out clear of the counters."""
+    return [(lb.text, lb.hex, "place") for lb in scenario.labels if lb.hex in scenario.grid]
+
+
+def area_labels(g, scenario: Scenario, state: TacwState) -> list[tuple[str, str, str]]:
+    """(area id, middle hex, side) of each area shaded by `draw_deployment_areas`."""
+    sides = deploying_sides(state)
+    out = []
+    for a in scenario.deployment_areas.values():
+        if a.side not in sides or not a.hexes:
+            continue
+        xs = [g.hex_center(h) for h in a.hexes]
+        mx, my = sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)
+        mid = min(sorted(a.hexes), key=lambda h: (g.hex_center(h)[0] - mx) ** 2 + (g.hex_center(h)[1] - my) ** 2)
+        out.append((a.id, mid, a.side))
+    return out
 
 
 def draw_deployment_areas(img: Image.Image, g, scenario: Scenario, state: TacwState) -> None:
     """The areas of the sides still deploying: a tint over their hexes, the area's outline (the
-    sides between an area hex and a hex outside it) and the area id at its middle hex."""
+    sides between an area hex and a hex outside it); the ids: area_labels."""
     sides = deploying_sides(state)
     if not sides:
         return
@@ -63,7 +75,6 @@ def draw_deployment_areas(img: Image.Image, g, scenario: Scenario, state: TacwSt
     img.paste(overlay, (0, 0), overlay)
     d = ImageDraw.Draw(img)
     w = max(2, int(round(2.5 * g.zoom)))
-    lf = font(max(8, int(round(10 * g.zoom))), True)
     for a in areas:
         dark = SIDE_DARK.get(a.side, (40, 40, 40))
         for h in a.hexes:
@@ -71,9 +82,4 @@ def draw_deployment_areas(img: Image.Image, g, scenario: Scenario, state: TacwSt
                 n = grid.neighbor(h, direction)
                 if n is None or n not in a.hexes:
                     d.line(g.side_segment(h, direction, 0.97), fill=dark, width=w)
-        xs = [g.hex_center(h) for h in a.hexes]
-        mx, my = sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)
-        mid = min(sorted(a.hexes), key=lambda h: (g.hex_center(h)[0] - mx) ** 2 + (g.hex_center(h)[1] - my) ** 2)
-        cx, cy = g.hex_center(mid)
-        d.text((cx, cy - 0.32 * g.r), a.id, font=lf, anchor="mm", fill=(255, 255, 255),
-               stroke_width=max(1, int(round(2 * g.zoom))), stroke_fill=dark)
+    # the area ids are laid out by the board with its other labels (area_labels)

@@ -92,6 +92,24 @@ def count_close(img: Image.Image, scenario, hex_id: str, colour, dy: float, half
     return sum(close(raw[i:i + 3], colour, tol) for i in range(0, len(raw), 3))
 
 
+def body(img: Image.Image, scenario, hex_id: str = "", g=None, xy=None, half: float = 0.45):
+    """The commonest colour within `half` hex radii of a point: a counter's body colour (its
+    centre carries its value and hex id)."""
+    g = g or geom(scenario)
+    x, y = xy or g.hex_center(hex_id)
+    d = half * g.r
+    box = img.crop((int(x - d), int(y - d), int(x + d), int(y + d)))
+    return max(box.getcolors(box.width * box.height))[1]
+
+
+def marker_y(scenario, st, uid: str, size: str = "full") -> float:
+    """Where the layout puts a unit's marker row, below the centre of its hex."""
+    lay = tacw.board_layout(scenario, st, size)
+    poly = next(p.polygon for p in lay.counters if p.kind == "markers" and p.id == uid)
+    ys = [y for _, y in poly]
+    return (min(ys) + max(ys)) / 2 - lay.geometry.hex_center(st.units[uid].hexes[0])[1]
+
+
 def strip(img: Image.Image, scenario) -> Image.Image:
     return img.crop((0, geom(scenario).height, img.width, img.height))
 
@@ -133,7 +151,7 @@ def test_bad_size_is_refused(scenario, state):
 
 # --- counters -----------------------------------------------------------------------------------
 def test_counters_show_their_side_colour(scenario, base):
-    royal, parl = at(base, scenario, "3106"), at(base, scenario, "1512")
+    royal, parl = body(base, scenario, "3106"), body(base, scenario, "1512")
     assert close(royal, SIDE_COLOURS["royalist"]), royal
     assert close(parl, SIDE_COLOURS["parliament"]), parl
     assert not close(royal, parl, 60)
@@ -179,7 +197,7 @@ def test_double_unit_is_one_long_counter_over_both_hexes(scenario, state, base):
     a, b = state.units[DOUBLE].hexes
     mid = tuple((p + q) / 2 for p, q in zip(g.hex_center(a), g.hex_center(b)))
     for point in (g.hex_center(a), g.hex_center(b), mid):                 # no hex line between
-        assert close(px(base, point), SIDE_COLOURS["royalist"]), point
+        assert close(body(base, scenario, xy=point), SIDE_COLOURS["royalist"]), point
     # a nose in front of each half (facing West)
     for h in (a, b):
         assert close(px(base, g.vertex_point(h, 3, 0.75)), NOSE, WHITE_TOL)
@@ -192,7 +210,7 @@ def test_double_unit_is_one_long_counter_over_both_hexes(scenario, state, base):
     img = render(scenario, st)
     mid = tuple((p + q) / 2 for p, q in zip(g.hex_center(c), g.hex_center(d)))
     for point in (g.hex_center(c), g.hex_center(d), mid):
-        assert close(px(img, point), SIDE_COLOURS["royalist"]), point
+        assert close(body(img, scenario, xy=point), SIDE_COLOURS["royalist"]), point
     for h in (c, d):
         assert close(px(img, g.vertex_point(h, st.units[DOUBLE].facing, 0.75)), NOSE, WHITE_TOL)
     assert close(at(img, scenario, a), TERRAIN_COLOURS["clear"])            # gone from 3109/3110
@@ -244,20 +262,22 @@ def test_casualties_pistols_and_markers(scenario, state, base):
     assert not close(at(img, scenario, "3106", *dot), (255, 255, 255), 80)
     # the Shaken marker below the counter, in its orange
     orange = TAGS["shaken"][1]
-    assert count_close(img, scenario, "3106", orange, 0.62 * g.r) > 40
-    assert count_close(base, scenario, "3106", orange, 0.62 * g.r) == 0
+    dy = marker_y(scenario, st, ROYAL_HORSE)
+    assert 0.6 * g.r < dy < 1.2 * g.r                                      # below the counter
+    assert count_close(img, scenario, "3106", orange, dy) > 40
+    assert count_close(base, scenario, "3106", orange, dy) == 0
 
 
 def test_disordered_counter_is_lighter_and_tagged(scenario, state, base):
     st = state.copy()
     st.units[PARL_HORSE].formation = "disordered"
     img = render(scenario, st)
-    before, after = at(base, scenario, "1512"), at(img, scenario, "1512")
+    before, after = body(base, scenario, "1512"), body(img, scenario, "1512")
     assert sum(after) > sum(before) + 60, (before, after)
-    g = geom(scenario)
     yellow = TAGS["disordered"][1]
-    assert count_close(img, scenario, "1512", yellow, 0.62 * g.r) > 15
-    assert count_close(base, scenario, "1512", yellow, 0.62 * g.r) == 0
+    dy = marker_y(scenario, st, PARL_HORSE)
+    assert count_close(img, scenario, "1512", yellow, dy) > 15
+    assert count_close(base, scenario, "1512", yellow, dy) == 0
 
 
 def test_fired_and_captured_guns_are_greyed(scenario, state, base):
@@ -269,7 +289,7 @@ def test_fired_and_captured_guns_are_greyed(scenario, state, base):
         h = st.units[uid].hexes[0]
         assert not same(region(img, scenario, h), region(base, scenario, h)), uid
     h = st.units["r-culverins"].hexes[0]
-    p, q = at(img, scenario, h), at(base, scenario, h)                    # plain body at the centre
+    p, q = body(img, scenario, h), body(base, scenario, h)                # the counter's body
     assert max(p) - min(p) < 40, p                                          # grey ...
     assert close(q, SIDE_COLOURS["royalist"]), q                            # ... not crimson
 
@@ -407,6 +427,7 @@ def test_last_action_overlays_are_drawn(scenario, state):
         {"kind": "fire", "from": "1812", "to": "2512", "text": "2 hits"},
         {"kind": "close_combat", "from": "2806", "to": "2706"},
         {"kind": "retreat", "path": ["2210", "2110", "2010"]},
+        {"kind": "eliminated", "hex": "0505"},
         {"kind": "eliminated", "hex": "1805"},
         {"kind": "charge_of_the_light_brigade", "hex": "0101"},
     ]}
@@ -417,12 +438,18 @@ def test_last_action_overlays_are_drawn(scenario, state):
         p = _midpoint(g, x, y)
         assert px(a, p) != px(b, p), (x, y)
     assert close(at(a, scenario, "3006"), tacw.MOVE_COLOUR, 30)
-    assert close(at(a, scenario, "1805"), tacw.COMBAT_COLOUR, 40)          # the elimination cross
+    assert close(at(a, scenario, "0505"), tacw.COMBAT_COLOUR, 40)          # the elimination cross
+    # 1805 still holds a unit (a stack lost one of two): no cross over it, a label beside it
+    assert not close(at(a, scenario, "1805"), tacw.COMBAT_COLOUR, 40)
+    lay = tacw.board_layout(scenario, st)
+    texts = {lb.text: lb for lb in lay.labels if lb.style == "result"}
+    assert set(texts) == {"2 hits", "Eliminated"}
     ring = at(a, scenario, "2706", dx=0.86 * g.r - 2)
     assert close(ring, tacw.COMBAT_COLOUR, 40), ring
-    label_y = -0.86 * g.r - 8                                                 # "2 hits" label
-    assert count_close(a, scenario, "2512", tacw.FIRE_COLOUR, label_y, 20, 3) > 30
-    assert count_close(b, scenario, "2512", tacw.FIRE_COLOUR, label_y, 20, 3) == 0
+    x0, y0, x1, y1 = texts["2 hits"].box                                    # "2 hits" label
+    assert math.dist(((x0 + x1) / 2, (y0 + y1) / 2), g.hex_center("2512")) < 3 * g.r
+    inside = a.crop((int(x0) + 2, int(y0) + 2, int(x1) - 2, int(y1) - 2))
+    assert sum(close(c, tacw.FIRE_COLOUR, 30) for c in inside.getdata()) > 30
     assert same(region(a, scenario, "0101"), region(b, scenario, "0101"))     # unknown kind ignored
 
 
@@ -448,7 +475,7 @@ def test_crop_zooms_on_the_last_action(scenario, state, base):
         x, y = cg.hex_center(h)
         assert cg.r < x < cg.width - cg.r and cg.r < y < cg.height - cg.r, h
     # the moved counter, at the crop's scale, on its new hex
-    assert close(px(crop, cg.hex_center("2906")), SIDE_COLOURS["royalist"]), px(crop, cg.hex_center("2906"))
+    assert close(body(crop, scenario, "2906", g=cg), SIDE_COLOURS["royalist"])
     assert close(px(crop, cg.vertex_point("2906", 3, 0.75)), NOSE, WHITE_TOL)
 
 
@@ -475,3 +502,73 @@ def test_renderer_imports_no_discord_or_sqlite():
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+# --- legible at Discord's size (issue 12) --------------------------------------------------------
+def _played_state(scenario, state):
+    """A close combat that eliminated a unit, the winner advancing into its hex, and a missed
+    shot at that hex: the crop the bot posts after such an action."""
+    st = state.copy()
+    st.units["p-essex"].status, st.units["p-essex"].hexes = "eliminated", []
+    st.units[ROYAL_HORSE].hexes = ["1512"]
+    st.last_action = {"items": [
+        {"kind": "close_combat", "from": "1612", "to": "1512", "text": "DE"},
+        {"kind": "eliminated", "hex": "1512"},
+        {"kind": "move", "unit": ROYAL_HORSE, "path": ["1612", "1512"]},
+        {"kind": "fire", "from": "1411", "to": "1512", "text": "Miss"}]}
+    return st
+
+
+@pytest.mark.parametrize("which", ["start", "played"])
+def test_no_label_under_or_over_a_counter_and_none_overlap(scenario, state, which):
+    st = state if which == "start" else _played_state(scenario, state)
+    for size in ("full", "crop"):
+        lay = tacw.board_layout(scenario, st, size)
+        assert lay.labels and lay.counters
+        for i, lb in enumerate(lay.labels):
+            poly = [(lb.box[0], lb.box[1]), (lb.box[2], lb.box[1]), (lb.box[2], lb.box[3]),
+                    (lb.box[0], lb.box[3])]
+            for p in lay.counters:
+                assert not tacw.polygons_overlap(poly, p.polygon), (size, lb.text, p.kind, p.id)
+            for other in lay.labels[i + 1:]:
+                b = other.box
+                assert not (lb.box[0] < b[2] and b[0] < lb.box[2] and lb.box[1] < b[3]
+                            and b[1] < lb.box[3]), (lb.text, other.text)
+        # every empty hex in view shows its id; an occupied one shows it on its counter
+        ids = {lb.text for lb in lay.labels if lb.style == "hex"}
+        occupied = {h for u, *_ in lay.units for h in u.hexes}
+        assert not ids & occupied
+        if size == "crop":
+            assert len(ids) > 40
+
+
+def test_crop_labels_read_at_discords_display_width(scenario, state):
+    """Discord's client shows an image about 550 px wide: every label of the action crop, the
+    hex ids printed on the counters and the strip's text are >= 9.5 px tall at that width."""
+    st = _played_state(scenario, state)
+    lay = tacw.board_layout(scenario, st, "crop")
+    img = render(scenario, st, size="crop")
+    k = tacw.DISPLAY_W / img.width
+    assert img.width <= 1100
+    for lb in lay.labels:
+        assert lb.size * k >= 9.5, (lb.text, lb.size, img.width)
+    from renders.tacw_art import HEX_ID_PX
+    assert HEX_ID_PX * lay.geometry.zoom * k >= 9.5
+    assert 16 * tacw.strip_scale(img.width) * k >= 9.5
+    # the result labels name both results, and the X is not drawn over the unit that advanced
+    results = {lb.text for lb in lay.labels if lb.style == "result"}
+    assert results == {"DE", "Miss", "Eliminated"}
+    assert close(body(img, scenario, "1512", g=lay.geometry), SIDE_COLOURS["royalist"])
+
+
+def test_strip_text_fits_the_image_and_wraps(scenario, state):
+    st = state.copy()
+    st.winner, st.phase = "royalist", "over"
+    st.result = "Royalist decisive victory: " + "a very long explanation of the result " * 6
+    for size in ("full", "crop"):
+        img = render(scenario, st, size=size)
+        flow = tacw._strip(scenario, st, img.width)
+        for line in flow.layout():
+            for x, items in line:
+                assert x + sum(flow._item_width(i) for i in items) <= img.width - 1
+        assert flow.height() <= img.height - tacw.board_geometry(scenario).height or size == "crop"
