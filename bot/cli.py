@@ -21,6 +21,7 @@ from typing import Callable, Iterable, TextIO
 from engine.core.commands import parse, split_side
 from engine.core.errors import HeraldError
 from engine.core.game import Game, game_options, get_ruleset, rulesets
+from engine.core.pending import waiting_line
 from renders import board_module
 
 DEMO_DIR = Path(__file__).parent / "demos"
@@ -125,6 +126,14 @@ class Session:
         if side is None:
             print(f"! the battle is over: {getattr(self.game.state, 'result', '')}", file=self.echo)
             return False
+        if query_verb(self.game.ruleset, text):       # a question (units, a hand): answered, nothing applied
+            try:
+                answer = self.game.ruleset.query(self.game.scenario, self.game.state, side, parse(text))
+            except HeraldError as exc:
+                print(f"! {side}: {text}: refused: {exc}", file=self.echo)
+                return False
+            print(answer, file=self.echo)
+            return True
         try:
             events = self.game.apply(side, text, dice_queue=self.dice)
         except HeraldError as exc:
@@ -134,6 +143,9 @@ class Session:
         print(f"> {side}: {self.game.history[-1].text}", file=self.echo)
         for e in events:
             print(f"  {e.narrative}", file=self.echo)
+        decision = waiting_decision(self.game)
+        if decision is not None:                       # the game waits on a player: say who, and how to answer
+            print(f"  ⏳ {waiting_line(decision)}", file=self.echo)
         if self.out:
             verb = text.split()[0] if text.split() else "cmd"
             self._write_png(f"{self.count:03d}-{side}-{verb}")
@@ -172,6 +184,12 @@ def help_text(ruleset) -> str:
     if commands is None:
         return "\n".join("  " + v for v in ruleset.verbs.values())
     return "\n".join(f"  {v.usage}: {v.description} ({v.section})" for v in commands.verbs)
+
+
+def waiting_decision(game: Game):
+    """The decision the game waits on (a bypass window, a retreat, a reaction), or None."""
+    pending = getattr(game.ruleset, "pending", None)
+    return pending(game.state) if pending is not None and game.to_act is not None else None
 
 
 def query_verb(ruleset, line: str) -> bool:

@@ -225,7 +225,7 @@ async def complete_act_line(interaction: discord.Interaction, current: str) -> l
     pending = getattr(loaded.ruleset, "pending", None)
     decision = pending(loaded.state) if pending else None
     if decision is not None and decision.side == side:
-        first = [a.command.split()[0] for a in decision.answers]
+        first = [a.line.split()[0] for a in decision.answers]
     try:
         found = complete_line(commands, line, _completer(loaded, side), first=first)
     except Exception:

@@ -226,7 +226,7 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     rest = await bc.cmd("bc", sub="battle", user=ALICE, unit="ui3", target="ci2", dice="5")   # 5: the flag face
     text = public(rest)
     assert "ui3 (Sherman's brigade) battles ci2 (Hampton's Legion) at 0807 with 1 die" in text and "1 flag" in text
-    assert f"**Confederate** <@{BOB}> must choose a retreat hex for ci2: 0808, 0708 (buttons below, or /retreat)" in text
+    assert f"**Confederate** <@{BOB}> must choose a retreat hex for ci2: 0808, 0708 (buttons below, or `/act retreat 0808|0708`)" in text
     assert pinged(rest.last) == [BOB] and len(rest.last.custom_ids) == 2
     retreat_buttons = rest.last
     refused(await bc.cmd("bc", sub="end", user=ALICE), "waiting for Confederate to choose a retreat hex for ci2")
@@ -258,7 +258,7 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     # the correction moved the game on: the retreat buttons offered before it are out of date, and the
     # correction's own post offers them again
     refused(await bc.click(retreat_buttons.custom_ids[0], retreat_buttons.components, user=BOB), "out of date")
-    assert len(rest.last.custom_ids) == 2 and "(buttons below, or /retreat)" in text
+    assert len(rest.last.custom_ids) == 2 and "(buttons below, or `/act retreat " in text
     retreat_buttons = rest.last
     log = public(await bc.game("log", user=CAROL))
     assert ("#7 ⚖️ Referee correction: pieces.ui3.figures: 4 → 3. Reason: ui3 lost a figure crossing Bull Run; "
