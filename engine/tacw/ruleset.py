@@ -44,7 +44,8 @@ class TacwRuleset:
 
     def game_options(self, scenario) -> list[tuple[str, str]]:
         """The scenario's optional and alternative rules (digest §8): (id, what it does)."""
-        return [(r.id, r.name) for r in scenario.optional_rules]
+        from engine.tacw.setup import all_optional_rules
+        return [(r.id, r.name) for r in all_optional_rules(scenario)]
 
     def apply(self, scenario, state: TacwState, side: str, command: Command):
         return rules.apply(scenario, state, side, command)

@@ -17,6 +17,22 @@ from engine.tacw.scenario.schema import OptionalRule, Scenario, ScenarioError, l
 from engine.tacw.state import ORDERS, Leader, TacwState, Unit, Wing
 
 
+# Optional rules of the whole game, offered with every battle's own (`game_options`): a later
+# game of the Musket & Pike series may be chosen, never the default.
+SERIES_OPTIONS: tuple[OptionalRule, ...] = (
+    OptionalRule("series-charge-nearest", "Later series Charge: closer to the closest unengaged enemy",
+                 "The later Musket & Pike series card: a Charge unit must end at least 1 hex closer "
+                 "to the closest enemy unit not already engaged (D42). This Accursed Civil War's "
+                 "errata [5.6.1] say only \"closer to an enemy unit\", which is the default."),
+)
+
+
+def all_optional_rules(scenario: Scenario) -> list[OptionalRule]:
+    """The battle's optional rules, then the game's own (SERIES_OPTIONS)."""
+    own = {r.id for r in scenario.optional_rules}
+    return list(scenario.optional_rules) + [r for r in SERIES_OPTIONS if r.id not in own]
+
+
 def _chosen_rules(scenario: Scenario,
                   options: Mapping[str, Any] | Iterable[str] | None) -> list[OptionalRule]:
     """The scenario's optional rules switched on by `options`: a list of rule ids, or a mapping
@@ -29,12 +45,12 @@ def _chosen_rules(scenario: Scenario,
         wanted = [options]
     else:
         wanted = list(options)
-    known = {r.id: r for r in scenario.optional_rules}
+    known = {r.id: r for r in all_optional_rules(scenario)}
     for rid in wanted:
         if rid not in known:
             raise ScenarioError(f"{scenario.id}: no optional rule '{rid}' "
                                 f"(known: {', '.join(known) or 'none'})")
-    return [r for r in scenario.optional_rules if r.id in wanted]
+    return [r for r in all_optional_rules(scenario) if r.id in wanted]
 
 
 def _wing_orders(scenario: Scenario, orders: Mapping[str, str] | None) -> dict[str, str]:
@@ -75,7 +91,7 @@ def new_state(scenario: Scenario | str, seed: int | str,
     # Moor's York contingent, the first by default); units left out, or waiting off the map to
     # enter (D123); units in play only with their optional rule (Naseby's optional guns, D117).
     chosen, _ = special.resolve_choice(scenario, [r.id for r in rules])
-    rules = [r for r in scenario.optional_rules if r.id in chosen]
+    rules = [r for r in all_optional_rules(scenario) if r.id in chosen]
     absent, waiting = special.setup_plan(scenario, set(chosen))
     wing_orders = _wing_orders(scenario, orders)
 

@@ -391,6 +391,37 @@ def test_tacw_5_6_1_charge_must_end_closer():
     p.go("royalist", "move r-cav 0604")
 
 
+def test_tacw_5_6_1_charge_closer_to_any_enemy_unit_even_an_engaged_one():
+    """Errata [5.6.1]: "at least 1 hex closer to an enemy unit" (D42): p-near, 3 hexes off, is
+    already engaged by r-friend, but the errata do not care: closing on it is a charge. The later
+    series card ("the closest enemy unit not already engaged", here p-far) is the optional rule
+    series-charge-nearest, and under it the same move is refused."""
+    units = (("r-cav", "royalist", "r-a", "cavalry", ["0505"], "E"),
+             ("r-friend", "royalist", "r-a", "heavy", ["0705"], "E"),
+             ("p-near", "parliament", "p-a", "heavy", ["0805"], "W"),
+             ("p-far", "parliament", "p-a", "heavy", ["0509"], "NW"))
+    assert (GRID.distance("0505", "0805"), GRID.distance("0604", "0805")) == (3, 2)
+    assert (GRID.distance("0505", "0509"), GRID.distance("0604", "0509")) == (4, 5)
+    p = pos(*units)
+    p.go("royalist", "move r-cav 0604")
+    assert p.unit("r-cav").hexes == ["0604"]
+    q = pos(*units)
+    q.st.options[movement.SERIES_CHARGE_OPTION] = {"name": "later series Charge"}
+    with pytest.raises(Illegal, match=r"closer to the nearest enemy unit not already engaged.*5\.6\.1"):
+        q.go("royalist", "move r-cav 0604")
+
+
+@pytest.mark.parametrize("battle", ["edgehill", "first-newbury", "naseby", "marston-moor", "second-newbury"])
+def test_tacw_5_6_1_the_later_series_charge_is_an_option_of_every_battle_off_by_default(battle):
+    from engine.core.game import game_options, get_ruleset
+    from engine.tacw.setup import new_state
+    ruleset = get_ruleset("tacw")
+    sc = ruleset.load_scenario(battle)
+    assert movement.SERIES_CHARGE_OPTION in [oid for oid, _ in game_options(ruleset, sc)]
+    assert movement.SERIES_CHARGE_OPTION not in new_state(sc, 1).options
+    assert movement.SERIES_CHARGE_OPTION in new_state(sc, 1, options=[movement.SERIES_CHARGE_OPTION]).options
+
+
 def test_tacw_5_6_1_charge_adjacent_only_faces():
     p = pos(("r-cav", "royalist", "r-a", "cavalry", ["0505"], "E"),
             ("p-foe", "parliament", "p-a", "heavy", ["0604"], "W"))
@@ -426,6 +457,21 @@ def test_tacw_5_6_4_rally_may_not_end_closer():
     with pytest.raises(Illegal, match=r"Rally orders: r-cav may not end its move closer.*5\.6\.4"):
         p.go("royalist", "move r-cav 0604")
     p.go("royalist", "move r-cav 0604 face W 0504 0404")   # out and back: ends no closer
+
+
+def test_tacw_5_6_4_rally_may_end_closer_to_no_enemy_unit_not_only_the_nearest():
+    """§5.6.4 "non possono terminare il movimento più vicine ad unità nemiche" (D43): every enemy
+    unit counts. 0504 stays 3 hexes from p-foe, the nearest, but comes 1 hex nearer p-north."""
+    p = pos(("r-cav", "royalist", "r-a", "cavalry", ["0505"], "E"),
+            ("p-foe", "parliament", "p-a", "heavy", ["0805"], "W"),
+            ("p-north", "parliament", "p-a", "heavy", ["0501"], "SE"), orders={"r-a": "rally"})
+    assert [GRID.distance(h, "0805") for h in ("0505", "0504")] == [3, 3]
+    assert [GRID.distance(h, "0501") for h in ("0505", "0504")] == [4, 3]
+    with pytest.raises(Illegal, match=r"Rally orders: r-cav may not end its move closer to enemy "
+                                      r"units \(p-north.*4 hexes at the start, 3 at the end.*5\.6\.4"):
+        p.go("royalist", "move r-cav face NW 0504")
+    p.go("royalist", "move r-cav face W 0404")               # 4 from both: no closer to either
+    assert p.unit("r-cav").hexes == ["0404"]
 
 
 def test_tacw_5_4_3_out_of_command():

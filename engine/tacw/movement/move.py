@@ -54,10 +54,11 @@ Command language (one move action per unit):
 
 HERALD readings where the text is silent (sections of the Italian rulebook; the readings on
 paths and stacking are in those modules):
-- §5.6.1 (errata) "closer": to the closest enemy unit(s) not already engaged (adjacent to
-  another friendly unit), measured between the nearest hexes; a Charge unit not adjacent may
-  not make a move that only turns or forms a hedgehog. §5.6.4 Rally: the distance to the
-  nearest enemy unit may not shrink. Make Ready / Receive Charge / out of command: no hex
+- §5.6.1 (errata) "at least 1 hex closer to an enemy unit": to any one enemy unit, measured
+  between the nearest hexes (D42; the later series card's "closest enemy unit not already
+  engaged" is the optional rule `series-charge-nearest`); a Charge unit not adjacent may not
+  make a move that only turns or forms a hedgehog. §5.6.4 Rally "non possono terminare il
+  movimento più vicine ad unità nemiche": no enemy unit may end nearer than it started (D43). Make Ready / Receive Charge / out of command: no hex
   entered may be adjacent to an enemy unit (starting adjacent and only turning is allowed).
 - §5.4.3 out of command: the path must end in command or closer to it ("in comando o più
   vicina ad essere in comando", the Reform bullet; digest R8): nearer its Wing Commander or an
@@ -80,7 +81,7 @@ from engine.core.events import Event
 
 from engine.tacw import tables
 from engine.tacw.sequence.actions import begin_action, find_unit
-from engine.tacw.geometry import adjacent_to_enemy, distance_units, enemies, command_distance, in_command, nearest_enemy_distance
+from engine.tacw.geometry import adjacent_to_enemy, distance_units, enemies, command_distance, in_command
 from engine.tacw.movement.leaders import LEADER_KINDS, move_leader, overrun_leaders  # noqa: F401  (re-exported)
 from engine.tacw.movement.paths import (  # noqa: F401  (re-exported: movement/reactions.py, the bot, the tests use mv.X)
     FACING_KIND, FREE, HEDGEHOG_COST, STEP_HELP, _accepts, _central, _column, _enter, _hex,
@@ -122,23 +123,38 @@ def set_restrictions(sc, st: TacwState, ctx: dict, unit: Unit) -> dict:
     if lim.must_end_closer and not adjacent:
         ctx["closer_than"] = _charge_reference(sc, st, unit)
     if not lim.may_end_closer_to_enemy:
-        ctx["not_closer_than"] = nearest_enemy_distance(sc, st, unit.hexes, unit.side)
+        ctx["not_closer_than"] = enemy_distances(sc, st, unit)
     return info
 
 
-def _charge_reference(sc, st: TacwState, unit: Unit) -> list | None:
-    """Errata [5.6.1] (series card wording): the closest enemy unit(s) not already engaged
-    (HERALD: engaged = adjacent to another unit of the mover's side), all enemies if every one
-    is engaged. Returns [distance, [ids]]."""
+# Optional rule (D42): the later Musket & Pike series card's Charge wording, offered by every
+# scenario file's [[optional_rules]]; never the default.
+SERIES_CHARGE_OPTION = "series-charge-nearest"
+
+
+def enemy_distances(sc, st: TacwState, unit: Unit) -> dict[str, int]:
+    """Each enemy unit's distance from `unit` (nearest hexes of the two), by id."""
+    return {e.id: distance_units(sc, unit.hexes, e.hexes) for e in enemies(st, unit.side)}
+
+
+def _charge_reference(sc, st: TacwState, unit: Unit) -> dict[str, int] | None:
+    """The enemy units a Charge unit must end at least 1 hex closer to, with their distances
+    now. Errata [5.6.1]: "closer to an enemy unit": every enemy unit counts (D42). With the
+    optional rule `series-charge-nearest` (the later series card): only the closest enemy
+    unit(s) not already engaged (HERALD: engaged = adjacent to another unit of the mover's
+    side), all enemies if every one is engaged."""
+    dists = enemy_distances(sc, st, unit)
+    if not dists:
+        return None
+    if SERIES_CHARGE_OPTION not in st.options:
+        return dists
     group_ids = {unit.id} | ({p.id} if (p := partner_of(st, unit)) else set())
     friends = [u for u in st.units.values() if u.alive and u.side == unit.side and u.id not in group_ids]
     foes = enemies(st, unit.side)
     free = [e for e in foes if not any(distance_units(sc, e.hexes, f.hexes) <= 1 for f in friends)]
     pool = free or foes
-    if not pool:
-        return None
-    d = min(distance_units(sc, unit.hexes, e.hexes) for e in pool)
-    return [d, [e.id for e in pool if distance_units(sc, unit.hexes, e.hexes) == d]]
+    d = min(dists[e.id] for e in pool)
+    return {e.id: d for e in pool if dists[e.id] == d}
 
 
 def final_checks(sc, before: TacwState, sim: TacwState, ctx: dict, opts: dict) -> None:
@@ -164,19 +180,27 @@ def final_checks(sc, before: TacwState, sim: TacwState, ctx: dict, opts: dict) -
         if opts["top"] not in (u.id, arts[0].id):
             raise Illegal(f"'top' names {u.id} or {arts[0].id}", "TACW §8.3")
     ref = ctx.get("closer_than")
+    if isinstance(ref, list):                # a move suspended before D42's reading: [d, [ids]]
+        ref = {e: ref[0] for e in ref[1]}
     if ref:
-        d, ids = ref
-        now = nearest_enemy_distance(sc, sim, u.hexes, side, among=ids)
-        if now is None or now > d - 1:
-            raise Illegal(f"Charge orders: {u.name} must end at least 1 hex closer to the nearest "
-                          f"enemy unit not already engaged (now {d} hex{'es' if d != 1 else ''}, "
-                          f"this path ends {now})", "TACW §5.6.1 (errata)")
+        now = enemy_distances(sc, sim, u)
+        if not any(e in now and now[e] <= d - 1 for e, d in ref.items()):
+            nearest = min(ref.values())
+            whom = ("the nearest enemy unit not already engaged" if SERIES_CHARGE_OPTION in before.options
+                    else "an enemy unit")
+            raise Illegal(f"Charge orders: {u.name} must end at least 1 hex closer to {whom} "
+                          f"(the nearest is {nearest} hex{'es' if nearest != 1 else ''} away; this "
+                          f"path gains on none)", "TACW §5.6.1 (errata)")
+    if isinstance(ctx.get("not_closer_than"), int):     # suspended before D43's reading
+        ctx["not_closer_than"] = {e.id: ctx["not_closer_than"] for e in enemies(before, side)}
     if ctx.get("not_closer_than") is not None:
-        now = nearest_enemy_distance(sc, sim, u.hexes, side)
-        if now is not None and now < ctx["not_closer_than"]:
+        now = enemy_distances(sc, sim, u)
+        nearer = sorted(e for e, d in ctx["not_closer_than"].items() if e in now and now[e] < d)
+        if nearer:
+            e = sim.units[nearer[0]]
             raise Illegal(f"Rally orders: {u.name} may not end its move closer to enemy units "
-                          f"({ctx['not_closer_than']} hexes at the start, {now} at the end)",
-                          "TACW §5.6.4 (D6)")
+                          f"({e.name}: {ctx['not_closer_than'][e.id]} hexes at the start, "
+                          f"{now[e.id]} at the end)", "TACW §5.6.4 (D6)")
     if ctx["need_command"] and not in_command(sc, sim, u):
         before_d, now_d = ctx.get("command_distance"), command_distance(sc, sim, u, u.hexes)
         if before_d is None or now_d is None or now_d >= before_d:
@@ -506,7 +530,7 @@ def artillery_avoidance_hexes(sc, st: TacwState, cav: Unit) -> list[str]:
         return []
     order = st.wings[cav.wing].order
     lim = tables.order_limits(order)
-    before = nearest_enemy_distance(sc, st, cav.hexes, cav.side)
+    before = enemy_distances(sc, st, cav)
     group = [cav] + ([p] if (p := partner_of(st, cav)) else [])
     out = []
     for h in F.arcs(sc.grid, cav.hexes, cav.facing)["flank"]:
@@ -517,8 +541,7 @@ def artillery_avoidance_hexes(sc, st: TacwState, cav: Unit) -> list[str]:
             continue
         if not lim.may_move_adjacent_to_enemy and adjacent_to_enemy(sc, st, [h], cav.side):
             continue
-        after = nearest_enemy_distance(sc, st, [h], cav.side)
-        closer = before is not None and after is not None and after < before
+        closer = any(distance_units(sc, [h], e.hexes) < before[e.id] for e in enemies(st, cav.side))
         if closer and (order in ("make_ready", "rally")):
             continue
         out.append(h)
