@@ -693,16 +693,37 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
             bottom += 5 * g.r / 30
         placed.append(Placed("leader", ld.id, tuple(_box_poly((x - half, y - rr, x + half, bottom)))))
     labels: list[Label] = []
-    blockers = [p.polygon for p in placed]
     view = (0.0, 0.0, float(g.width), float(g.height))
+    cell = 2 * g.r                     # a grid of buckets: a label is checked against its neighbours
+    buckets: dict[tuple[int, int], list] = {}
+
+    def cells(box):
+        for i in range(int(box[0] // cell), int(box[2] // cell) + 1):
+            for j in range(int(box[1] // cell), int(box[3] // cell) + 1):
+                yield (i, j)
+
+    def index(box, thing) -> None:
+        for c in cells(box):
+            buckets.setdefault(c, []).append(thing)
+
+    for p in placed:
+        xs, ys = [x for x, _ in p.polygon], [y for _, y in p.polygon]
+        index((min(xs), min(ys), max(xs), max(ys)), ("poly", p.polygon, (min(xs), min(ys), max(xs), max(ys))))
 
     def free(box) -> bool:
         if box[0] < view[0] or box[1] < view[1] or box[2] > view[2] or box[3] > view[3]:
             return False
-        poly = _box_poly(box)
-        if any(_boxes_overlap(box, lb.box) for lb in labels):
-            return False
-        return not any(polygons_overlap(poly, b) for b in blockers)
+        poly = None
+        for c in cells(box):
+            for kind, shape, bb in buckets.get(c, ()):
+                if not _boxes_overlap(box, bb):
+                    continue
+                if kind == "box":
+                    return False
+                poly = poly or _box_poly(box)
+                if polygons_overlap(poly, shape):
+                    return False
+        return True
 
     def put(text, style, spots, pad, colour=(255, 255, 255)) -> bool:
         sz = _label_font_px(g, style)
@@ -710,6 +731,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
             box = _text_box(text, sz, x, y, pad)
             if free(box):
                 labels.append(Label(text, box, sz, style, colour))
+                index(box, ("box", None, box))
                 return True
         return False
 
