@@ -51,6 +51,8 @@ __all__ = [
 class FireResult:
     """One cell of a fire table. `code` is printed ("Mancato", "1", "2", "FH", "FH + MC"):
     hits are casualties (§9.6.1), FH a formation hit, MC a morale check printed in the cell.
+    `code` keeps the table as transcribed; what a player reads (the log, /explain, the board) is
+    `label`, in English ("Miss" for "Mancato").
     The morale checks that casualties and Salvo cause (§9.6.2-9.6.5) are not in the cell:
     see `fire_morale_checks`."""
     code: str

@@ -188,7 +188,7 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
                     inputs={"firer": gun.id, "target": victim.id, "from": gun.hexes[0], "to": h,
                             "range": rng, "ricochet": ricochet, "reaction": reaction},
                     base=roll, modifiers=mods, dice=[DieRoll(f"artillery fire, {gun.name}", "d10", roll)],
-                    table=table.name, row=row.label, outcome={"result": res.code})]
+                    table=table.name, row=row.label, outcome={"result": res.label})]
     st.last_action.setdefault("items", []).append({"kind": "fire", "from": gun.hexes[0], "to": h, "text": res.label})
     source = f"{gun.name}'s {'ricochet' if ricochet else 'artillery fire'}"
     present = list(st.leaders_at(h))         # §9.11: the leaders there when it struck (D127)

@@ -157,7 +157,7 @@ def _small_arms_roll(sc, st, firer: Unit, frm: str, to: str, target: Unit, strea
                inputs={"firer": firer.id, "target": target.id, "from": frm, "to": to,
                        "column": column, "salvo": salvo, "reaction": reaction},
                base=roll, modifiers=mods, dice=[DieRoll(f"fire, {firer.name}", "d10", roll)],
-               table=table.name, row=row.label, outcome={"result": res.code, "hits": res.hits})
+               table=table.name, row=row.label, outcome={"result": res.label, "hits": res.hits})
     st.last_action.setdefault("items", []).append({"kind": "fire", "from": frm, "to": to, "text": text})
     return ev, res
 
