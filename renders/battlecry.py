@@ -242,6 +242,11 @@ def _hex_ok(scenario: Scenario, h: Any) -> bool:
 
 
 def _action_items(state: BattleCryState) -> list[dict]:
+    """The last action's overlay items; none once the turn has ended (`end` or `discard` leave
+    the next player at the card phase of a later turn) or the battle was conceded (`resign`):
+    the last command was not an action on the board."""
+    if state.conceded or (state.phase == "card" and state.turn > 1):
+        return []
     la = state.last_action or {}
     if not isinstance(la, dict):
         return []

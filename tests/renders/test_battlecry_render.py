@@ -340,3 +340,39 @@ def test_renderer_imports_no_discord_or_sqlite():
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+# --- issue 12: what the board says after end and resign, and a strip that never cuts a line ------
+def test_last_action_overlay_clears_after_end_and_resign(scenario, state):
+    st = state.copy()
+    st.phase = "actions"
+    st.last_action = {"items": [{"kind": "move", "piece": "ui1", "path": ["0708", "0707"]}]}
+    bare = st.copy()
+    bare.last_action = {}
+    assert render(scenario, st).tobytes() != render(scenario, bare).tobytes()
+    ended = st.copy()                       # `end`: the other side is at the card phase of turn 2
+    ended.phase, ended.turn, ended.active = "card", 2, "confederate"
+    ended_bare = ended.copy()
+    ended_bare.last_action = {}
+    assert render(scenario, ended).tobytes() == render(scenario, ended_bare).tobytes()
+    resigned = st.copy()                    # `resign`: the battle is over, conceded
+    resigned.phase, resigned.winner, resigned.conceded = "over", "confederate", True
+    resigned.result = "Union resigns"
+    resigned_bare = resigned.copy()
+    resigned_bare.last_action = {}
+    assert render(scenario, resigned).tobytes() == render(scenario, resigned_bare).tobytes()
+
+
+def test_long_victory_line_wraps_inside_the_image(scenario, state):
+    st = state.copy()
+    st.phase, st.winner = "over", "confederate"
+    st.result = ("Confederate victory: Union resigns; a resignation concedes the battle and every "
+                 "flag still to be won, " * 3)
+    img = render(scenario, st)
+    flow = bc._strip(scenario, st, img.width, None)
+    words = []
+    for line in flow.layout():
+        for x, items in line:
+            assert x + sum(flow._item_width(i) for i in items) <= img.width - 1
+            words += [i[1] for i in items if i[0] == "text"]
+    assert "".join(words).count("concedes the battle") == 3     # nothing cut off
