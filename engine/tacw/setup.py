@@ -116,7 +116,8 @@ def new_state(scenario: Scenario | str, seed: int | str,
         state.leaders[ld.id] = Leader(
             id=ld.id, side=ld.side, name=ld.name, role=ld.role, value=ld.value,
             hex=scenario.leader_hex(ld), wing=ld.wing, special=ld.special,
-            replacement=ld.replacement,
+            replacement=ld.replacement, replacement_value=ld.replacement_value,
+            later=[list(x) for x in ld.later_replacements],
         )
     for w in scenario.wings:
         state.wings[w.id] = Wing(

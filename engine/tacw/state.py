@@ -91,8 +91,10 @@ class Leader:
     removed_turn: int | None = None   # §5.3: removed this turn, replacement roll pending
     status: str = "active"        # active / removed / dead
     special: str = ""             # "cromwell" (§10.7.5), "king" (50 VP)
-    replacement: str = ""         # name of the scenario's replacement WC
+    replacement: str = ""         # name of the scenario's replacement (WC, or AC when named, §5.3.5)
     generic: bool = False         # a generic replacement leader (§5.3.3)
+    replacement_value: int | None = None   # the named replacement's value (None: the scenario's)
+    later: list = field(default_factory=list)  # [[name, value], ...]: who replaces the replacement
 
 
 @dataclass

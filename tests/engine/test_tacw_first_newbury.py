@@ -454,3 +454,29 @@ def test_the_board_shades_the_areas_of_the_sides_still_deploying(sc):
     assert tinted(_pixel(sc, both, royal), R) and tinted(_pixel(sc, both, parl), P)
     assert plain(_pixel(sc, parl_only, royal)) and tinted(_pixel(sc, parl_only, parl), P)
     assert plain(_pixel(sc, none, royal)) and plain(_pixel(sc, none, parl))
+
+
+@pytest.mark.parametrize("face, outcome", [(6, "dead"), (2, "away")])
+def test_5_3_5_lord_forth_takes_the_army_when_the_king_falls(face, outcome):
+    """"Comandante di Armata: Re carlo I (rimpiazzo: Lord Forth)"; §5.3.5: the senior WC replaces
+    a fallen Army Commander "a meno che che non sia indicato diversamente nelle regole della
+    battaglia". Forth commands the army and Rupert (senior WC) keeps the left wing (D37). On
+    "returns next turn" (roll 1) Forth stands in for the turn and stands down when the King comes
+    back."""
+    from engine.core.dice import DiceStream
+    from engine.tacw.sequence.endturn import marker_removal
+    g = Game.new("tacw", "first-newbury", 5)
+    st = g.state.copy()
+    king = st.leaders["charles"]
+    king.status, king.removed_turn, king.hex = "removed", st.turn, None
+    events = marker_removal(g.scenario, st, DiceStream(st.seed, st.draws, [face]))   # face-1: 5 / 1
+    assert king.status == outcome
+    forth = st.army_commander("royalist")
+    assert forth.name == "Lord Forth" and forth.role == "ac" and forth.value == 0 and forth.hex
+    assert st.leaders["rupert"].role == "wc" and st.wings["r-left"].commander == "rupert"
+    assert "Lord Forth" in " ".join(e.narrative for e in events)
+    if outcome == "away":
+        st.turn += 1
+        marker_removal(g.scenario, st, DiceStream(st.seed, st.draws, []))
+        assert king.status == "active" and st.army_commander("royalist") is king
+        assert forth.status == "stood_down"

@@ -513,3 +513,24 @@ def test_a_fallen_allied_army_commander_is_replaced_by_his_own_senior_wing_comma
     events = endturn._promote_senior_wc(sc, st, st.leaders["manchester"])
     assert "Cromwell" in events[0].narrative and st.leaders["cromwell"].role == "ac"
     assert st.leaders["lumsden"].role == "wc"
+
+
+@pytest.mark.parametrize("wc, chain", [("tillier", ["Newcastle", "Eythin"]),
+                                       ("lumsden", ["Crawford", "Baillie", "Hamilton"])])
+def test_5_3_5_the_books_replacement_chains_keep_every_name(wc, chain):
+    """"CA: SgtMaj.Gen. Henry Tillier. CA di rimpiazzo: Newcastle, Eythin"; "CA: Lumsden
+    (rimpiazzi Crawford, Baillie, poi Hamilton)": each replacement who falls is replaced by the
+    next name, and only after the last comes a generic leader (D119)."""
+    from engine.core.dice import DiceStream
+    from engine.tacw.sequence.endturn import marker_removal
+    sc, st, _ = game()
+    wing = st.leaders[wc].wing
+    names = []
+    for _ in range(len(chain) + 1):
+        ld = st.leaders[st.wings[wing].commander]
+        ld.status, ld.removed_turn, ld.hex = "removed", st.turn, None
+        marker_removal(sc, st, DiceStream(st.seed, st.draws, [6]))      # a roll of 5: eliminated
+        new = st.leaders[st.wings[wing].commander]
+        names.append(new.name)
+        assert new.role == "wc" and new.wing == wing and new.status == "active"
+    assert names[:-1] == chain and st.leaders[st.wings[wing].commander].generic

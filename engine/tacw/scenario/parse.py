@@ -484,7 +484,8 @@ def _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units,
         lw = f"{where} leaders[{i}]"
         _check_type(ld, dict, lw)
         _keys(ld, {"id", "side", "name", "role", "value", "hex", "with_unit", "wing", "special",
-                   "replacement", "replacement_value", "value_source", "area"}, lw)
+                   "replacement", "replacement_value", "later_replacements", "value_source",
+                   "area"}, lw)
         lid = _ident(ld.get("id"), lw + ".id")
         lw = f"{where} leaders[{i}] ({lid})"
         if lid in ids:
@@ -504,6 +505,17 @@ def _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units,
         rvalue = _opt(ld, "replacement_value", int, lw, None)
         if rvalue is not None and rvalue not in LEADER_VALUES:
             raise ScenarioError(f"{lw}.replacement_value: must be 0, -1 or -2, got {rvalue}")
+        later = []
+        for j, x in enumerate(_opt(ld, "later_replacements", list, lw, [])):
+            xw = f"{lw}.later_replacements[{j}]"
+            _check_type(x, dict, xw)
+            _keys(x, {"name", "value"}, xw)
+            xv = _need(x, "value", int, xw)
+            if xv not in LEADER_VALUES:
+                raise ScenarioError(f"{xw}.value: must be 0, -1 or -2, got {xv}")
+            later.append((_need(x, "name", str, xw), xv))
+        if later and not ld.get("replacement"):
+            raise ScenarioError(f"{lw}.later_replacements: name the first one as 'replacement'")
         source = _opt(ld, "value_source", str, lw, "herald")
         if source not in VALUE_SOURCES:
             raise ScenarioError(f"{lw}.value_source: must be \"book\" or \"herald\"")
@@ -546,7 +558,8 @@ def _parse_leaders(data, where, hex_on_map, wing_ids, unit_ids, units,
             raise ScenarioError(f"{lw}: his suggested place {start} lies outside his area '{area}'")
         leaders.append(LeaderSetup(lid, side, _need(ld, "name", str, lw), role, value, hex_id,
                                    with_unit, wing if role == "wc" else None, special,
-                                   _opt(ld, "replacement", str, lw, ""), rvalue, source, area))
+                                   _opt(ld, "replacement", str, lw, ""), rvalue, source, area,
+                                   tuple(later)))
     return leaders
 
 

@@ -24,7 +24,9 @@ from 01, on a FLAT-top map whose odd (0-based) columns are shoved down half a he
                    generic_leader_value (0: the §5.3.3 generic WC, not in the text)
     [[leaders]]    id, side, name, role ("ac" | "wc"), value (0 | -1 | -2), hex | with_unit,
                    wing (WCs), special ("" | "king" | "cromwell"), replacement, replacement_value,
-                   value_source ("book" | "herald")
+                   later_replacements ([{name, value}]: the book's chain after the first),
+                   value_source ("book" | "herald"). An Army Commander's replacement takes the
+                   army instead of the senior WC (§5.3.5 "unless the battle's rules say otherwise")
     [[wings]]      id, side, name, commander, cavalry, historical_order?
     [[units]]      id?, side, wing, kind, name, strength, morale, hexes, facing, light_kind,
                    gun_class, ricochet_range, max_range, pistols (2), no_hedgehog, salvo_allowed
@@ -168,6 +170,7 @@ class LeaderSetup:
     replacement_value: int | None = None
     value_source: str = "herald"
     area: str = ""                 # free setup: the deployment area he may be redeployed in
+    later_replacements: tuple = ()  # ((name, value), ...): the book's chain after `replacement` (D119)
 
 
 @dataclass(frozen=True)

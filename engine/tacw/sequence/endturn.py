@@ -79,17 +79,54 @@ def _apply_replacement(sc, st: TacwState, ld, outcome: str) -> list[Event]:
     # at the next Marker Removal phase; "eliminated": the replacement stays (VP for the leader).
     ld.status = "away" if outcome == "returns_next_turn" else "dead"
     if ld.role == "ac":
+        if ld.replacement:                   # the battle names him (First Newbury: Lord Forth)
+            return _named_army_commander(sc, st, ld, spot)
         return _promote_senior_wc(sc, st, ld) if ld.status == "dead" else []
     if ld.role != "wc":
         return []
-    setup = next((x for x in getattr(sc, "leaders", []) if x.id == ld.id), None)
-    if ld.replacement:
-        name, value = ld.replacement, getattr(setup, "replacement_value", 0) or 0
-        _new_wing_commander(st, f"{ld.id}-r", ld.side, name, value, spot, ld.wing, generic=False)
+    name, value, later = _named_replacement(sc, ld)
+    if name:
+        _new_wing_commander(st, f"{ld.id}-r", ld.side, name, value, spot, ld.wing, generic=False,
+                            later=later)
     else:
         name = f"generic leader ({ld.name}'s wing)"
         _new_wing_commander(st, f"{ld.id}-r", ld.side, name, _generic_value(sc, ld.side), spot, ld.wing)
     return [Event("leader_replacement", ld.side, "TACW §5.3.3", f"{name} takes command of the wing at {spot}")]
+
+
+def _named_replacement(sc, ld) -> tuple[str, int, list]:
+    """The battle's named replacement of `ld`: (name, value, the rest of the book's chain). A
+    replacement who falls is replaced by the next name of the chain (Marston Moor: Tillier,
+    Newcastle, then Eythin; Lumsden, Crawford, Baillie, then Hamilton; D119), and after the last
+    by a generic leader."""
+    if not ld.replacement:
+        return "", 0, []
+    setup = next((x for x in getattr(sc, "leaders", []) if x.id == ld.id), None)
+    value = ld.replacement_value
+    if value is None:
+        value = getattr(setup, "replacement_value", 0) or 0
+    later = ld.later or [list(x) for x in getattr(setup, "later_replacements", ())]
+    return ld.replacement, value, later
+
+
+def _named_army_commander(sc, st: TacwState, ac, spot: str) -> list[Event]:
+    """§5.3.5: the senior WC replaces a fallen Army Commander "a meno che che non sia indicato
+    diversamente nelle regole della battaglia": a battle that names the AC's replacement (First
+    Newbury: "Re Carlo I (rimpiazzo: Lord Forth)") puts him in command of the army, with any unit
+    of the army (§5.3.4), and the senior WC keeps his wing (D37). On "returns next turn" he
+    commands for that turn and stands down when the original comes back (`_return_leader`)."""
+    from engine.tacw.state import Leader
+    name, value, later = _named_replacement(sc, ac)
+    new_id = f"{ac.id}-r"
+    while new_id in st.leaders:
+        new_id += "r"
+    nxt = later[0] if later else None
+    st.leaders[new_id] = Leader(new_id, ac.side, name, "ac", value, spot,
+                                replacement=nxt[0] if nxt else "",
+                                replacement_value=nxt[1] if nxt else None, later=[list(x) for x in later[1:]])
+    when = " for a turn" if ac.status == "away" else ""
+    return [Event("leader_replacement", ac.side, "TACW §5.3.5",
+                  f"{name}, {ac.name}'s named replacement, takes command of the army{when} at {spot}")]
 
 
 def _generic_value(sc, side: str) -> int:
@@ -99,13 +136,18 @@ def _generic_value(sc, side: str) -> int:
 
 
 def _new_wing_commander(st: TacwState, base_id: str, side: str, name: str, value: int, hex_id: str | None,
-                        wing: str, generic: bool = True) -> None:
-    """Put a replacement Wing Commander in command of `wing` (an unused id from `base_id`)."""
+                        wing: str, generic: bool = True, later: list | None = None) -> None:
+    """Put a replacement Wing Commander in command of `wing` (an unused id from `base_id`);
+    `later`: the rest of the book's chain of named replacements, the first of which replaces him."""
     from engine.tacw.state import Leader
     new_id = base_id
     while new_id in st.leaders:
         new_id += base_id[-1]
-    st.leaders[new_id] = Leader(new_id, side, name, "wc", value, hex_id, wing=wing, generic=generic)
+    nxt = later[0] if later else None
+    st.leaders[new_id] = Leader(new_id, side, name, "wc", value, hex_id, wing=wing, generic=generic,
+                                replacement=nxt[0] if nxt else "",
+                                replacement_value=nxt[1] if nxt else None,
+                                later=[list(x) for x in (later or [])[1:]])
     st.wings[wing].commander = new_id
 
 
@@ -123,6 +165,8 @@ def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
                       f"{ac.name} is dead and no senior Wing Commander can take the army")]
     wing = senior.wing
     senior.role, senior.wing = "ac", None
+    # his named replacement was his wing's (Edgehill: Rupert's is Maurice), not the army's
+    senior.replacement, senior.replacement_value, senior.later = "", None, []
     events = [Event("leader_replacement", ac.side, "TACW §5.3.5",
                     f"{senior.name}, the senior Wing Commander, takes command of the army")]
     if wing:
@@ -134,8 +178,11 @@ def _promote_senior_wc(sc, st: TacwState, ac) -> list[Event]:
 
 
 def _return_leader(sc, st: TacwState, ld) -> list[Event]:
-    """The original leader of a 'returns next turn' result takes his wing back."""
+    """The original leader of a 'returns next turn' result takes his wing (or army) back."""
     stand_in = st.leaders.get(st.wings[ld.wing].commander) if ld.wing else None
+    if ld.role == "ac":                      # a named replacement who stood in for the AC (§5.3.5)
+        stand_in = next((x for x in st.leaders.values() if x.role == "ac" and x.side == ld.side
+                         and x.status == "active" and x.id.startswith(f"{ld.id}-r")), None)
     stand_in = stand_in if stand_in is not None and stand_in.id != ld.id else None
     spot = stand_in.hex if stand_in is not None and stand_in.hex else None
     if spot is None:
