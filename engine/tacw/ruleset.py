@@ -110,14 +110,16 @@ class TacwRuleset:
         for opt in p.get("options", []):
             if opt == "none":
                 continue
-            name = state.wings[opt].name if opt in state.wings else (
-                state.units[opt].name if opt in state.units else p.get("labels", {}).get(opt, opt))
+            name = state.wings[opt].name if opt in state.wings else (     # a unit's name with its id:
+                f"{state.units[opt].name} ({opt})" if opt in state.units   # six Commanded Shot, two Fieldings
+                else p.get("labels", {}).get(opt, opt))
             answers.append(Answer(f"{verb.replace('_', ' ').title()}: {name}", f"{verb} {opt}"))
         if p["kind"] not in ("retreat", "advance"):   # an owner's choice has no "no" (sequence/choices.py)
             answers.append(Answer("No", f"{verb} none"))
         what = {"bypass": "attempt a bypass", "reaction_fire": "fire in reaction", "intercept": "intercept",
                 "reaction_move": "react", "reaction_attack": "attack in reaction",
-                "retreat": f"choose where {state.units[p['unit']].name} retreats" if p.get("unit") in state.units
+                "retreat": f"choose where {state.units[p['unit']].name} ({p['unit']}) retreats"
+                if p.get("unit") in state.units
                 else "choose a retreat hex",
                 "advance": "choose an advance"}.get(p["kind"], p["kind"])
         if p["kind"] in ("retreat", "advance") and p.get("prompt"):
@@ -174,21 +176,28 @@ class TacwRuleset:
         for side in SIDES:
             wings = [w for w in state.wings.values() if w.side == side]
             lines.append(f"{side.title()}: " + ", ".join(
-                f"{w.name} ({ORDER_NAMES[w.order]}{', done' if w.done else ''})" for w in wings))
+                f"`{w.id}` {w.name} ({ORDER_NAMES[w.order]}{', done' if w.done else ''})" for w in wings))
         if state.phase == "deployment":
             from engine.tacw.sequence.deployment import deploying
             lines.append("Deployment phase: " + ", ".join(f"**{s.title()}**" for s in deploying(state))
                          + " still deploying (`deploy`, `assign`, `deploy done`)")
         if state.pending:
             p = state.pending
-            lines.append(f"Waiting for **{p['side'].title()}**: {p['kind']} ({', '.join(p.get('options', []))})")
+            decision = self.pending(state)
+            if decision is not None:             # who, what, and the command that answers
+                from engine.core.pending import answer_hint
+                lines.append(f"Waiting for **{p['side'].title()}**: {decision.prompt} "
+                             f"({decision.section}): `{answer_hint(decision.answers)}`")
+            else:
+                lines.append(f"Waiting for **{p['side'].title()}**: {p['kind'].replace('_', ' ')}")
         if state.activation:
             a = state.activation
-            lines.append(f"Active: {state.wings[a.wing].name}, activation {a.number}, step {a.step}")
+            lines.append(f"Active: `{a.wing}` {state.wings[a.wing].name}, activation {a.number}, step {a.step}")
         elif state.phase == "activation":
             side, tier = next_to_activate(state)
             if side:
                 lines.append(f"**{side.title()}** to activate a wing (or pass)")
+        lines.append("Ids: `units`, `wings`, `leaders` (a unit is named by its id or its hex)")
         return "\n".join(lines)
 
     def completions(self, scenario, state: TacwState, side: str | None, kind: str, prefix: str,

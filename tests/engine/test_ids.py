@@ -210,3 +210,23 @@ def test_a_side_that_must_answer_is_told_the_answer_not_only_that_it_has_no_wing
             "may attempt a bypass (TACW §4.4). Answer: `bypass p-left|p-centre|p-right|none`")
     refused(edgehill, R, "move r-rupert 3008", "waiting for Parliament: may attempt a bypass",
             "`bypass p-left|p-centre|p-right|none`")
+
+
+def test_status_names_the_wing_ids_the_questions_and_the_answer_awaited(edgehill):
+    text = edgehill.ruleset.status(edgehill.scenario, edgehill.state)
+    assert "Royalist: `r-right` Royalist right wing (cavalry) (Charge), `r-centre` Royalist centre (Charge)" in text
+    assert "Ids: `units`, `wings`, `leaders`" in text
+    edgehill.apply(P, "policy bypass ask")
+    edgehill.apply(R, "activate r-right")
+    text = edgehill.ruleset.status(edgehill.scenario, edgehill.state)
+    assert ("Waiting for **Parliament**: Parliament may attempt a bypass (TACW §4.4): "
+            "`bypass p-left|p-centre|p-right|none`") in text
+    assert "Active: `r-right` Royalist right wing (cavalry)" in text
+
+
+def test_a_decisions_buttons_name_each_unit_with_its_id():
+    """Six Commanded Shot at Edgehill: a button names the unit's id beside its name."""
+    g = Game.new("tacw", "edgehill", 1)
+    g.state.pending = {"kind": "reaction_fire", "side": P, "options": ["p-commanded-shot-1", "p-commanded-shot-2"]}
+    labels = [a.label for a in g.ruleset.pending(g.state).answers]
+    assert labels == ["React: Commanded Shot (p-commanded-shot-1)", "React: Commanded Shot (p-commanded-shot-2)", "No"]
