@@ -50,7 +50,8 @@ def _need_active(st: TacwState, side: str, steps: tuple[str, ...]) -> None:
         from engine.tacw.ids import no_active_wing
         raise Illegal(no_active_wing(st, side), "TACW §3.2")
     if st.pending and not (st.pending.get("kind") == "close_combat" and st.pending["side"] == side):
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step not in steps:
         raise Illegal(f"not now: the activation is at step '{act.step}'", "TACW §3.2")
 

@@ -271,7 +271,8 @@ def do_enter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Even
         raise Illegal(f"{unit.name} enters during an activation of its own wing "
                       f"({st.wings[unit.wing].name})", "TACW §3.2 C, §4.2.3")
     if st.pending:
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step not in ("order_change", "actions"):
         raise Illegal("units act before close combat (step C)", "TACW §3.2")
     here = st.units_at(rf.hex)

@@ -495,7 +495,8 @@ def do_attack(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
         raise Illegal("only the active wing's units attack now; answer reaction attacks with `counter`",
                       "TACW §10.1.2")
     if st.pending and st.pending.get("kind") != "close_combat":
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step != "close_combat":
         raise Illegal("close combat comes after all other actions: use `close` first", "TACW §10.1.1")
     if cmd.args[:1] == ("none",):
@@ -546,7 +547,8 @@ def do_resolve(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Ev
     if act is None or act.side != side:
         raise Illegal("the active player resolves close combat", "TACW §10.2")
     if st.pending and st.pending.get("kind") != "close_combat":
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step != "close_combat":
         raise Illegal("close combat comes after all other actions: use `close` first", "TACW §10.1.1")
     attacks = designations(st)

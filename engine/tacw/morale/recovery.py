@@ -236,7 +236,8 @@ def ac_action(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
     if act is None or act.side != side:
         raise Illegal("the Army Commander acts when a wing of his army is activated", "TACW §5.1.1")
     if st.pending:
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step not in ("order_change", "actions"):
         raise Illegal("leader actions come before close combat (step C)", "TACW §3.2")
     if act.ac_acted:

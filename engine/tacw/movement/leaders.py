@@ -42,7 +42,8 @@ def move_leader(sc, st: TacwState, side: str, leader_id: str, path: list[str]) -
     if act is None or act.side != side:
         raise Illegal("leaders move only when a wing of their army is active", "TACW §5.1.1, §5.2.2")
     if st.pending:
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step not in ("order_change", "actions"):
         raise Illegal("leaders move in the actions step, before close combat", "TACW §3.2 C")
     if ld.role == "ac":

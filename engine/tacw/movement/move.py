@@ -501,7 +501,8 @@ def do_resume(sc, st, side, cmd, stream):
     if rec is None:
         raise Illegal("no move is waiting to resume")
     if st.pending:
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if rec["ctx"]["side"] != side:
         raise Illegal("the halted move is not yours")
     return resume_move(sc, st, stream)

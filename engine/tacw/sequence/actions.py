@@ -37,7 +37,8 @@ def begin_action(sc, st: TacwState, side: str, unit_word: str, action: str) -> U
         from engine.tacw.ids import no_active_wing
         raise Illegal(no_active_wing(st, side), "TACW §3.2 C")
     if st.pending:
-        raise Illegal(f"waiting for {st.pending['side'].title()}: {st.pending['kind']}", "TACW §3.2")
+        from engine.tacw.ids import waiting_note
+        raise Illegal(waiting_note(st), "TACW §3.2")
     if act.step not in ("order_change", "actions"):
         raise Illegal("unit actions come before close combat (step C)", "TACW §3.2")
     unit = find_unit(st, unit_word, side)
