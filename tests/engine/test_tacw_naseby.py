@@ -247,8 +247,8 @@ def test_bard_takes_no_penalty_from_infantry(sc):
 
 # == the red wagon (HERALD: stacking, capture, VP) ================================================
 
-def _wagon_game():
-    sc, st, _ = game()
+def _wagon_game(**kw):
+    sc, st, _ = game(**kw)
     st.units["p-baggage-guard"].hexes = ["3913"]            # the guard has walked off
     st.units["r-rupert"].hexes = ["3815"]                  # Rupert's horse next to the wagon
     st.leaders["rupert"].hex = "3815"
@@ -268,17 +268,28 @@ def test_wagon_moves_two_mp_and_stacks_with_its_guard(sc):
     assert [u.id for u in st.units_at("3915")] == ["p-baggage-guard"]
 
 
-def test_unguarded_wagon_next_to_the_enemy_is_captured_at_the_end_of_the_activation(sc):
-    sc, st = _wagon_game()
+@pytest.mark.parametrize("options, vp", [(None, 0), (["red-wagon-prize"], 10)])
+def test_unguarded_wagon_next_to_the_enemy_is_captured_at_the_end_of_the_activation(sc, options, vp):
+    """The book gives the wagon a hex ("1 x Vagone rosso in 3915") and no victory points: its
+    10 VP are the optional rule red-wagon-prize, off by default (D115)."""
+    sc, st = _wagon_game(options=options)
     st, _ = go(sc, st, R, "activate r-right")
     assert st.units["p-red-wagon"].alive                   # not during the activation
     st, events = go(sc, st, R, "stop")
     (ev,) = [e for e in events if e.kind == "wagon_captured"]
-    assert ev.actor == R and "10 VP" in ev.narrative and "HERALD" in ev.section
+    assert ev.actor == R and "HERALD" in ev.section and ev.outcome["vp"] == vp
+    assert ("10 VP to the Royalist" in ev.narrative) == bool(vp)
     wagon = st.units["p-red-wagon"]
     assert (wagon.status, wagon.captured_by, wagon.hexes) == ("eliminated", R, [])
-    assert victory.victory_points(sc, st)[R] == {"wagons captured": 10}
-    assert st.vp == {R: 10, P: 0}
+    assert victory.victory_points(sc, st)[R] == ({"wagons captured": 10} if vp else {})
+    assert st.vp == {R: vp, P: 0}
+
+
+def test_the_wagon_prize_is_an_optional_rule_off_by_default(sc):
+    from engine.core.game import game_options, get_ruleset
+    assert "red-wagon-prize" in [oid for oid, _ in game_options(get_ruleset("tacw"), sc)]
+    assert special_of(sc).wagons[0].vp_option == "red-wagon-prize"
+    assert "red-wagon-prize" not in game()[1].options
 
 
 def test_guarded_or_safe_wagon_is_not_captured(sc):

@@ -58,11 +58,20 @@ def wagon_captures(sc, st) -> list[Event]:
             continue
         taker = takers[0]
         u.status, u.hexes, u.gun_state, u.captured_by = "eliminated", [], "captured", taker.side
+        vp = _capture_vp(w, st)
+        worth = (f"{vp} VP to the {taker.side.title()}" if vp else
+                 f"no VP (the book gives the wagon none; {w.capture_vp} VP with the optional rule "
+                 f"{w.vp_option})")
         out.append(Event("wagon_captured", taker.side, WAGON_SECTION,
-                         f"{u.name} in {h}, unguarded, is captured by {taker.name}: "
-                         f"{w.capture_vp} VP to the {taker.side.title()}",
-                         outcome={"wagon": u.id, "hex": h, "by": taker.id, "vp": w.capture_vp}))
+                         f"{u.name} in {h}, unguarded, is captured by {taker.name}: {worth}",
+                         outcome={"wagon": u.id, "hex": h, "by": taker.id, "vp": vp}))
     return out
+
+
+def _capture_vp(w, st) -> int:
+    """The book gives the wagon a hex and no victory points: its capture VP count only with the
+    optional rule the file names (`vp_option`, Naseby's `red-wagon-prize`; D115)."""
+    return w.capture_vp if not w.vp_option or w.vp_option in st.options else 0
 
 
 def wagon_vp(sc, st) -> dict[str, int]:
@@ -70,6 +79,6 @@ def wagon_vp(sc, st) -> dict[str, int]:
     vp: dict[str, int] = {}
     for w in special_of(sc).wagons:
         u = st.units.get(w.unit)
-        if u is not None and u.gun_state == "captured" and u.captured_by:
-            vp[u.captured_by] = vp.get(u.captured_by, 0) + w.capture_vp
+        if u is not None and u.gun_state == "captured" and u.captured_by and _capture_vp(w, st):
+            vp[u.captured_by] = vp.get(u.captured_by, 0) + _capture_vp(w, st)
     return vp

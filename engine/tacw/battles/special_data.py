@@ -28,7 +28,9 @@ block carries what the engine needs to play them. Schema (every key optional):
     [[special.absent]]              option, units: not used when that optional rule is chosen
     [[special.option_units]]        option, units: used ONLY when that optional rule is chosen
                                     (Naseby optional Royalist artillery)
-    [[special.wagons]]              unit (kind "wagon"), capture_vp (HERALD: digest G6, D115)
+    [[special.wagons]]              unit (kind "wagon"), capture_vp, vp_option (HERALD: digest G6,
+                                    D115): the VP count only when the optional rule vp_option is
+                                    chosen ("" = always)
     [[special.setup_stacks]]        hex, unit, reason: the book stacks this unit where §8 would
                                     not allow it; kept at setup only (Naseby 1516, D116)
 
@@ -107,6 +109,7 @@ class OptionUnits:
 class Wagon:
     unit: str
     capture_vp: int
+    vp_option: str = ""           # the capture VP score only with this optional rule ("" = always)
 
 
 @dataclass(frozen=True)
@@ -298,11 +301,11 @@ def parse_raw(raw: Any, where: str) -> Special:
     for i, w in enumerate(_opt(raw, "wagons", list, sw, [])):
         ww = f"{sw}.wagons[{i}]"
         _typed(w, dict, ww)
-        _keys(w, {"unit", "capture_vp"}, ww)
+        _keys(w, {"unit", "capture_vp", "vp_option"}, ww)
         vp = _need(w, "capture_vp", int, ww)
         if not 0 <= vp <= 100:
             raise ScenarioError(f"{ww}.capture_vp: {vp} is not 0..100")
-        wagons.append(Wagon(_need(w, "unit", str, ww), vp))
+        wagons.append(Wagon(_need(w, "unit", str, ww), vp, _opt(w, "vp_option", str, ww, "")))
     stacks = []
     for i, s in enumerate(_opt(raw, "setup_stacks", list, sw, [])):
         xw = f"{sw}.setup_stacks[{i}]"
@@ -391,6 +394,7 @@ def finish(sp: Special, sc, where: str) -> Special:
             by_hex.setdefault(h, []).append(u)
     for i, w in enumerate(sp.wagons):
         ww = f"{sw}.wagons[{i}]"
+        option(w.vp_option, ww + ".vp_option", blank=True)
         u = unit(w.unit, ww + ".unit")
         if u.kind != "wagon":
             raise ScenarioError(f"{ww}.unit: '{w.unit}' is a {u.kind}, not a wagon")
