@@ -534,3 +534,23 @@ def test_5_3_5_the_books_replacement_chains_keep_every_name(wc, chain):
         names.append(new.name)
         assert new.role == "wc" and new.wing == wing and new.status == "active"
     assert names[:-1] == chain and st.leaders[st.wings[wing].commander].generic
+
+
+def test_the_senior_wc_who_took_a_fallen_acs_place_answers_to_his_row_of_the_rivalry_table():
+    """D120: Manchester falls and Cromwell, his senior WC, takes his place (§5.3.5); a roll of
+    0-3 ("Manchester") then activates Cromwell, who acts and influences red units as Manchester
+    did, instead of leaving the Allies with no Army Commander for good on that row."""
+    from engine.tacw.sequence import endturn as endturn
+    from engine.tacw.battles.marston_moor import activated_ac
+    sc, st, _ = game()
+    st.leaders["manchester"].status, st.leaders["manchester"].hex = "dead", None
+    endturn._promote_senior_wc(sc, st, st.leaders["manchester"])
+    st, events = go(sc, st, P, "activate p-centre dice=1")                  # 0: Manchester's row
+    (ev,) = [e for e in events if e.kind == "command_rivalry"]
+    assert ev.outcome["army_commander"] == "manchester"
+    assert "Oliver Cromwell is the Army Commander who acts in the Earl of Manchester's place" in ev.narrative
+    assert activated_ac(sc, st, P) == (True, st.leaders["cromwell"])
+    hex_now = st.leaders["cromwell"].hex
+    nxt = next(h for h in sc.grid.neighbors(hex_now) if not st.units_at(h))
+    st, _ = go(sc, st, P, f"leader ac move {nxt}")
+    assert st.leaders["cromwell"].hex == nxt

@@ -7,7 +7,8 @@ digest §7.3, §8, G4, R23; DECISIONS.md D120-D123). The file's `[special]` bloc
                          which one acts (`rivalry_roll`); only he moves, rallies or reforms
                          (`ac_action_refusal`, the `leader` check below), he influences only
                          units of his colour (`leader_may_influence`, `influencing_ac`), and an
-                         eliminated one is replaced by his own senior WC (`senior_wc_of`) (D120)
+                         eliminated one is replaced by his own senior WC (`senior_wc_of`), who
+                         then answers to his row of the table (`acting_for`) (D120)
     2. surprise          -1 to the Allies' continuation and bypass rolls on turn 1
                          (`roll_modifiers`, the file's `[[special.roll_modifiers]]`) (D121)
     the reserve          commanded by Rupert himself, the Army Commander (`[special] ac_wings`):
@@ -84,8 +85,19 @@ def activated_ac(sc, st, side: str):
     act = st.activation
     if not rec or act is None or act.side != side or rec.get("key") != _current_key(st):
         return True, None
-    ld = st.leaders.get(rec.get("leader") or "")
+    ld = acting_for(sc, st, rec.get("leader") or "")
     return True, (ld if ld is not None and ld.status == "active" and ld.hex else None)
+
+
+def acting_for(sc, st, ac_id: str):
+    """The leader who answers to the rivalry table's row for Army Commander `ac_id`: the AC
+    himself, or, once he is dead, his own senior WC who has taken his place (§5.3.5, D120)."""
+    ld = st.leaders.get(ac_id) if ac_id else None
+    if ld is not None and ld.status == "dead":
+        sub = st.leaders.get(senior_wc_of(sc, ld))
+        if sub is not None and sub.role == "ac" and sub.status == "active":
+            return sub
+    return ld
 
 
 def colour_of(sc, piece_id: str) -> str:
@@ -163,14 +175,16 @@ def rivalry_roll(sc, st, stream) -> list[Event]:
         return []
     roll = stream.roll(10, "command rivalry", r.side) - 1
     row = r.row(roll)
-    ld = st.leaders.get(row.army_commander) if row.army_commander else None
+    ld = acting_for(sc, st, row.army_commander)
     st.options[RIVALRY_KEY] = {"key": key, "leader": row.army_commander}
     wing = st.wings[act.wing]
     if ld is None:
         who = "no Army Commander acts in this activation"
     else:
         colour = r.colours.get(ld.id, "")
-        who = f"{ld.name} is the Army Commander who acts (he influences only {colour} units)"
+        instead = (f" in {st.leaders[row.army_commander].name}'s place"
+                   if ld.id != row.army_commander else "")
+        who = f"{ld.name} is the Army Commander who acts{instead} (he influences only {colour} units)"
         if ld.status != "active" or not ld.hex:
             who = f"{ld.name} would act, but he is not on the field: no Army Commander acts"
     return [Event("command_rivalry", act.side, RIVALRY_SECTION,
