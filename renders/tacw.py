@@ -53,7 +53,7 @@ from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG,
 from .tacw_deploy import (area_labels, deploying_sides, draw_deployment_areas, draw_map_features,
                           place_labels)
 from .tacw_art import (COUNTER_HALF, GOLD, HEX_ID_PX, NOSE, NOSE_TIP, ROAD, ROAD_HEDGE, SIDE_COLOURS,
-                       SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, WING_PALETTE, counter_sprite,
+                       SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, TAGS, WING_PALETTE, counter_sprite,
                        flat_hex, leader_sprite, mix, paste_at, tag_sprite,
                        terrain_tile)
 
@@ -920,6 +920,105 @@ def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
                   ((int(9 * z), (255, 255, 255)), (int(5 * z), COMBAT_COLOUR)))
 
 
+# --- legend (in the strip): what the map's drawings mean -----------------------------------------
+TERRAIN_NAMES = {"wood": "wood", "marsh": "marsh", "thicket": "thicket", "hedge_road": "hedged lane",
+                 "hedge": "enclosures", "ploughed": "ploughed field", "river": "river",
+                 "village": "village", "bridge": "bridge", "castle": "castle",
+                 "entrenchment": "entrenchment"}
+HEXSIDE_NAMES = {"hedge": "hedge", "slope": "slope (ticks point downhill)", "stream": "stream"}
+TAG_NAMES = {"disordered": "disordered", "formation_broken": "formation broken",
+             "shaken": "shaken", "routed": "routed", "open": "open order", "column": "column",
+             "hedgehog": "hedgehog", "salvo": "salvo used", "fired": "gun fired",
+             "disabled": "gun disabled", "captured": "gun captured"}
+
+
+@lru_cache(maxsize=64)
+def _terrain_swatch(name: str, h: int) -> Image.Image:
+    r = h / SQRT3 * SS
+    tile = terrain_tile(name, r)
+    return downsample(tile, SS)
+
+
+@lru_cache(maxsize=16)
+def _hexside_swatch(kind: str, h: int, faded: bool) -> Image.Image:
+    w = int(2.2 * h)
+    img = Image.new("RGBA", (w * SS, h * SS), TERRAIN_COLOURS["clear"] + (255,))
+    d = ImageDraw.Draw(img)
+    r = h * SS / 0.9 / 1.0
+    a, b = (0.1 * w * SS, 0.35 * h * SS), (0.9 * w * SS, 0.35 * h * SS)
+    bg = TERRAIN_COLOURS["clear"]
+    fade = 0.55 if faded else 0.0
+    if kind == "hedge":
+        d.line([a, b], fill=mix(HEDGE_DARK, bg, fade), width=int(0.2 * r))
+        d.line([a, b], fill=mix(HEDGE_GREEN, bg, fade), width=int(0.09 * r))
+    elif kind == "slope":
+        col = mix(SLOPE, bg, fade)
+        d.line([a, b], fill=col, width=int(0.07 * r))
+        for i in range(5):
+            x = a[0] + (b[0] - a[0]) * (i + 0.5) / 5
+            d.line([(x, a[1]), (x, a[1] + (0.3 if i % 2 == 0 else 0.2) * r)], fill=col, width=int(0.05 * r))
+    elif kind == "stream":
+        d.line([a, b], fill=mix(STREAM, bg, fade), width=int(0.07 * r))
+    return downsample(img, SS)
+
+
+def _legend(scenario: Scenario, state: TacwState, g: BoardGeometry, layout: "BoardLayout") -> list[tuple]:
+    """Legend entries for what this view shows: [(swatch image, text)], terrain first, then
+    hexsides, then the markers on its counters."""
+    hexes = set(_hexes_in_view(scenario, g))
+    out: list[tuple[str, Any, str]] = []
+    terrains = sorted({scenario.terrain_at(h) for h in hexes} - {"clear"},
+                      key=lambda t: list(TERRAIN_NAMES).index(t) if t in TERRAIN_NAMES else 99)
+    for t in terrains:
+        out.append(("terrain", t, TERRAIN_NAMES.get(t, t.replace("_", " "))))
+    sides = sorted({(hs.type, bool(hs.no_effect)) for hs in scenario.hexsides.values()
+                    if hs.hex in hexes or hs.other in hexes})
+    for kind, faded in sides:
+        name = HEXSIDE_NAMES.get(kind, kind)
+        out.append(("hexside", (kind, faded), name + (" (no effect)" if faded else "")))
+    tags = set()
+    for u, *_ in layout.units:
+        tags |= set(_unit_tags(u)[0])
+    for t in TAGS:
+        if t in tags:
+            out.append(("tag", t, TAG_NAMES.get(t, t)))
+    if scenario.victory_hexes and any(v.hex in hexes for v in scenario.victory_hexes):
+        out.append(("vp", None, "victory hex"))
+    return out
+
+
+def _legend_groups(entries, k: float, reg, dim) -> list[list[tuple]]:
+    h = round(18 * k)
+    groups = []
+    for kind, what, text in entries:
+        if kind == "terrain":
+            sw = _terrain_swatch(what, h)
+        elif kind == "hexside":
+            sw = _hexside_swatch(what[0], h, what[1])
+        elif kind == "tag":
+            sw = _tag_swatch(what, k)
+        else:
+            sw = _vp_swatch(h)
+        groups.append([("image", sw), ("gap", round(5 * k)), ("text", text, reg, dim)])
+    return groups
+
+
+@lru_cache(maxsize=32)
+def _tag_swatch(tag: str, k: float) -> Image.Image:
+    sprite, _ = tag_sprite(round(30 * k * 2.0, 3), (tag,))   # its text at the strip's size
+    return sprite
+
+
+@lru_cache(maxsize=8)
+def _vp_swatch(h: int) -> Image.Image:
+    img = Image.new("RGBA", (h * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    pts = flat_hex(h * SS / 2, h * SS / 2, h * SS / 2 - SS)
+    d.polygon(pts, fill=TERRAIN_COLOURS["clear"])
+    d.line(pts + pts[:2], fill=GOLD, width=int(0.16 * h * SS), joint="curve")
+    return downsample(img, SS)
+
+
 # --- information strip --------------------------------------------------------------------------
 def _wing_short(name: str, side: str) -> str:
     n = str(name)
@@ -943,7 +1042,7 @@ def strip_scale(width: int) -> float:
     return max(1.0, width * STRIP_TEXT_PX / (DISPLAY_W * 16))
 
 
-def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
+def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None = None) -> FlowText:
     k = strip_scale(width)
     big, bold, reg = font(round(20 * k), True), font(round(16 * k), True), font(round(16 * k))
     flow = FlowText(width, round(28 * k), pad_x=round(14 * k), gap=round(18 * k))
@@ -1020,6 +1119,15 @@ def _strip(scenario: Scenario, state: TacwState, width: int) -> FlowText:
                       ("text", status, reg, STRIP_DIM)]
             flow.add(items, new_line=lead)
             lead = False
+    small = font(round(14 * k))
+    flow.add([("text", "Map key:", bold, STRIP_DIM)], new_line=True)
+    for group in _legend_groups(legend or [], k, small, STRIP_FG):
+        flow.add(group)
+    flow.add([("text", "Counters: strength-morale (guns: class-morale); the white point faces the "
+                       "facing vertex; the rear stripe is the wing's colour (above); the chip is "
+                       "the hex, which names the unit in commands; red disc: casualties; dots: "
+                       "pistols; yellow halo: the active wing. Leaders: discs with their command "
+                       "value (gold: army commander).", small, STRIP_DIM)], new_line=True)
     return flow
 
 
@@ -1107,7 +1215,8 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     _draw_leaders(board, layout, scenario, state)
     _overlay_over(d, g, scenario, state, {h for u, *_ in layout.units for h in u.hexes})
     _draw_labels(board, layout)
-    return board_with_strip(board, _strip(scenario, state, board.width), STRIP_BG)
+    legend = _legend(scenario, state, g, layout)
+    return board_with_strip(board, _strip(scenario, state, board.width, legend), STRIP_BG)
 
 
 def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = None,

@@ -126,7 +126,7 @@ def test_start_state_png_decodes_at_a_wide_but_legible_size(scenario, state):
     img = decode(png)
     g = geom(scenario)
     assert 1600 <= img.width <= 2000, img.size
-    assert 1300 <= img.height <= 1800, img.size
+    assert 1300 <= img.height <= 2300, img.size       # the strip's text reads at 550 px wide
     assert img.width == g.width and img.height > g.height        # the strip is below the map
     assert len(png) < 400 * 1024
     # every hex of the 40x26 map fits inside the image
@@ -572,3 +572,23 @@ def test_strip_text_fits_the_image_and_wraps(scenario, state):
             for x, items in line:
                 assert x + sum(flow._item_width(i) for i in items) <= img.width - 1
         assert flow.height() <= img.height - tacw.board_geometry(scenario).height or size == "crop"
+
+
+def test_legend_explains_terrain_hexsides_markers_and_wings(scenario, state):
+    st = state.copy()
+    st.units[PARL_HORSE].formation = "disordered"
+    g = tacw.board_geometry(scenario)
+    lay = tacw.board_layout(scenario, st)
+    entries = tacw._legend(scenario, st, g, lay)
+    names = {text for _, _, text in entries}
+    assert {"wood", "village", "ploughed field", "hedged lane", "hedge", "stream (no effect)",
+            "slope (ticks point downhill)", "disordered"} <= names
+    flow = tacw._strip(scenario, st, g.width, entries)
+    words = " ".join(i[1] for line in flow.layout() for _, items in line for i in items if i[0] == "text")
+    for name in ("Map key:", "wood", "disordered", "rear stripe is the wing's colour",
+                 "Royalist wings:", "Parliament wings:"):
+        assert name in words, name
+    # a crop's key names only what the crop shows
+    crop_lay = tacw.board_layout(scenario, _played_state(scenario, state), "crop")
+    crop_names = {t for _, _, t in tacw._legend(scenario, st, crop_lay.geometry, crop_lay)}
+    assert crop_names < names | {"formation broken", "gun fired"}
