@@ -20,7 +20,7 @@ from typing import Callable, Iterable, TextIO
 
 from engine.core.commands import parse, split_side
 from engine.core.errors import HeraldError
-from engine.core.game import Game, game_options, get_ruleset, rulesets
+from engine.core.game import Game, game_options, get_ruleset, option_name, rulesets
 from engine.core.pending import waiting_line
 from renders import board_module
 
@@ -177,13 +177,23 @@ def run_lines(session: Session, lines: Iterable[str], stop_on_error: bool = Fals
     return refused
 
 
-def help_text(ruleset) -> str:
+def help_text(ruleset, scenario=None) -> str:
     """The ruleset's command language, from its declared verbs (engine/core/verbs.py): the same
-    list `/act` completes and the slash commands are built from."""
+    list `/act` completes and the slash commands are built from; given the battle being played,
+    only the verbs it has (no Second Newbury `boatbridge` at Edgehill), and the standing policies
+    with their values (engine/*/verbs.py POLICIES)."""
+    from engine.core.verbs import available
     commands = getattr(ruleset, "commands", None)
     if commands is None:
         return "\n".join("  " + v for v in ruleset.verbs.values())
-    return "\n".join(f"  {v.usage}: {v.description} ({v.section})" for v in commands.verbs)
+    lines = [f"  {v.usage}: {v.description} ({v.section})" for v in commands.verbs
+             if available(v, ruleset, scenario)]
+    policies = getattr(ruleset, "policies", ())
+    if policies:
+        lines.append("  policies: " + "; ".join(f"policy {p.kind} {'|'.join(v for v, _ in p.values)}"
+                                                  for p in policies))
+    lines.append("  at this prompt also: help, status (or ?), quit")
+    return "\n".join(lines)
 
 
 def waiting_decision(game: Game):
@@ -222,7 +232,7 @@ def hotseat(session: Session, stdin: TextIO | None = None) -> None:
             print(g.ruleset.status(g.scenario, g.state), file=session.echo)
             continue
         if line == "help":
-            print(help_text(g.ruleset), file=session.echo)
+            print(help_text(g.ruleset, g.scenario), file=session.echo)
             continue
         if query_verb(g.ruleset, line):         # a question (a hand of cards): answered, nothing applied
             try:
@@ -377,7 +387,7 @@ def _main(argv: list[str] | None = None) -> int:
             for sid, title in rs.scenarios():
                 print(f"{rid:12s} {sid:24s} {title}")
                 for oid, text in game_options(rs, rs.load_scenario(sid)):
-                    print(f"{'':12s}   --option {oid:20s} {text}")
+                    print(f"{'':12s}   --option {option_name(oid):20s} {text}")
         return 0
     if args.cmd == "play":
         try:

@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.core.commands import Command, dice_faces, parse, split_side
 from engine.core.events import Event
-from engine.core.game import Ruleset, game_options, get_ruleset, new_state, rulesets
+from engine.core.game import Ruleset, canonical_options, game_options, get_ruleset, new_state, option_name, rulesets
 from engine.core.referee import apply_command
 
 from .errors import NoGame, NotAllowed, Refused, StaleChoice
@@ -369,13 +369,14 @@ class GameService:
         if side is not None and side not in rs.sides:
             raise Refused(f"'{side}' is not a side of {rs.name} ({', '.join(rs.sides)})")
         seed = _new_seed(seed)
-        options = [o.strip() for o in options or [] if o and o.strip()]
+        options = canonical_options(rs, sc, [o.strip() for o in options or [] if o and o.strip()])
         if options:
             known = dict(game_options(rs, sc))
             unknown = [o for o in options if o not in known]
             if unknown:
                 raise Refused(f"{getattr(sc, 'title', scenario_id)} has no optional rule "
-                              f"{', '.join(repr(o) for o in unknown)} (it has: {', '.join(known) or 'none'})")
+                              f"{', '.join(repr(o) for o in unknown)} (it has: "
+                              f"{', '.join(option_name(k) for k in known) or 'none'})")
             _check_first_state(rs, sc, seed, options)
         game_id = await self.store.create_game(guild_id, channel_id, rs.id, scenario_id, seed, user_id,
                                                scenario_text=scenario_text,

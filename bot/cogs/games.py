@@ -39,7 +39,7 @@ async def _scenario_autocomplete(interaction: discord.Interaction, current: str)
 async def _options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """/game new options: the chosen scenario's optional rules, completing the last of a
     comma-separated list (the words already typed are kept)."""
-    from engine.core.game import game_options
+    from engine.core.game import game_options, option_name
     rid = getattr(interaction.namespace, "ruleset", None) or "battlecry"
     sid = getattr(interaction.namespace, "scenario", None)
     try:
@@ -51,9 +51,11 @@ async def _options_autocomplete(interaction: discord.Interaction, current: str) 
         return []
     typed = [w.strip() for w in (current or "").split(",")]
     done, last = [w for w in typed[:-1] if w], typed[-1].lower()
-    head = ",".join(done + [""]) if done else ""
+    head = ",".join([option_name(w) for w in done] + [""]) if done else ""
+    known = [(option_name(oid), text) for oid, text in known]         # one style: eight-turns, york-1
+    done_names = {option_name(w) for w in done}
     return [app_commands.Choice(name=f"{head}{oid}: {text}"[:100], value=f"{head}{oid}"[:100])
-            for oid, text in known if oid not in done and (last in oid.lower() or last in text.lower())][:25]
+            for oid, text in known if oid not in done_names and (option_name(last) in oid or last in text.lower())][:25]
 
 
 async def _side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -107,7 +109,8 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
             return
         rs, sc = loaded.ruleset, loaded.scenario
         seated = f" {interaction.user.mention} takes {side.title()}." if side else ""
-        rules = f"\nOptional rules: {', '.join(chosen)}." if chosen else ""
+        from engine.core.game import option_name
+        rules = f"\nOptional rules: {', '.join(option_name(o) for o in chosen)}." if chosen else ""
         rules += mode_note(mode)
         await send(interaction, f"New game #{loaded.row.id}: **{rs.name}**, {getattr(sc, 'title', loaded.row.scenario_id)}."
                    f"{seated}{rules}\nSides: {', '.join(s.title() for s in rs.sides)}. "

@@ -24,7 +24,7 @@ from discord import app_commands
 from engine.core.commands import parse, split_side
 from engine.core.errors import HeraldError
 from engine.core.game import rulesets
-from engine.core.verbs import (CommandSet, Option, Verb, command_set, complete_line, line_for,
+from engine.core.verbs import (CommandSet, Option, Verb, available, command_set, complete_line, line_for,
                                slash_description)
 
 from ..store import StoreError
@@ -227,7 +227,8 @@ async def complete_act_line(interaction: discord.Interaction, current: str) -> l
     if decision is not None and decision.side == side:
         first = [a.line.split()[0] for a in decision.answers]
     try:
-        found = complete_line(commands, line, _completer(loaded, side), first=first)
+        found = complete_line(commands, line, _completer(loaded, side), first=first,
+                              offered=lambda v: available(v, loaded.ruleset, loaded.scenario))
     except Exception:
         log.debug("no line completions", exc_info=True)
         return []

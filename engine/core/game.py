@@ -98,6 +98,22 @@ def game_options(rs: Ruleset, scenario: Any) -> list[tuple[str, str]]:
     return list(fn(scenario)) if fn else []
 
 
+def option_name(option_id: str) -> str:
+    """How an optional rule is shown and typed, one style for all: lower case, words joined by
+    hyphens (`eight-turns`, `york-1`, `series-charge-nearest`)."""
+    return str(option_id).strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def canonical_options(rs: Ruleset, scenario: Any, options: Any) -> Any:
+    """The chosen optional rules as the ruleset knows them, whichever spelling was typed
+    (`eight-turns`, `eight_turns`, `Eight-Turns`); a word that names none is left as it is, for
+    the caller's refusal. Options that are not a list of ids (Battle Cry's seats) are unchanged."""
+    if not isinstance(options, (list, tuple)):
+        return options
+    by_name = {option_name(oid): oid for oid, _ in game_options(rs, scenario)}
+    return [by_name.get(option_name(o), o) for o in options]
+
+
 def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list[Event]]) -> tuple[Any, list[Event]]:
     """The frame every ruleset's `apply` shares (DESIGN principle 1): work on a copy of the
     state, draw dice from the recorded stream (the command's own results first), refuse results
@@ -158,6 +174,7 @@ class Game:
         """A new game; `options` are the game options chosen at creation (optional rules)."""
         rs = get_ruleset(ruleset_id)
         sc = scenario if scenario is not None else rs.load_scenario(scenario_id)
+        options = canonical_options(rs, sc, options)
         return cls(rs, sc, seed, new_state(rs, sc, seed, options), options=options)
 
     def apply(self, side: str, line: str | Command, dice_queue: list[int] | None = None) -> list[Event]:

@@ -76,6 +76,10 @@ class Verb:
     dice     the verb may roll: a `dice` option takes the players' own results (physical dice)
     surface  False: the verb is in the command language (and /act) but gets no slash command of
              its own (a step word explained by its usage, a verb another command covers)
+    when     the feature of a battle the verb belongs to (a scenario's special rule, e.g. First
+             Newbury's "halt"): the CLI's `help` and /act's completion offer it only in a battle
+             that has it (the ruleset's `offers(scenario, when)`, `available`); the slash
+             commands keep every verb
     """
     name: str
     description: str
@@ -86,6 +90,7 @@ class Verb:
     reply: str = "action"
     secret_reply: str = ""
     surface: bool = True
+    when: str = ""
 
     @property
     def usage(self) -> str:
@@ -131,6 +136,19 @@ class CommandSet:
 
     def needs_phases(self) -> bool:
         return len(self.surface_verbs) > 25
+
+
+def available(verb: Verb, ruleset: Any, scenario: Any) -> bool:
+    """Whether the verb belongs to the battle being played: a verb with no `when` always does;
+    one with a `when` does when the ruleset `offers(scenario, when)` (a ruleset without `offers`
+    offers every verb)."""
+    if not verb.when or scenario is None:
+        return True
+    offers = getattr(ruleset, "offers", None)
+    try:
+        return bool(offers(scenario, verb.when)) if offers is not None else True
+    except Exception:           # a scenario of another shape: offer the verb, its handler refuses
+        return True
 
 
 def slash_description(verb: Verb) -> str:
@@ -259,13 +277,15 @@ def _verb_label(verb: Verb) -> str:
 
 
 def complete_line(commands: CommandSet, line: str, complete: Completer, *,
-                  first: Iterable[str] = (), limit: int = 25) -> list[tuple[str, str]]:
+                  first: Iterable[str] = (), limit: int = 25,
+                  offered: Any = None) -> list[tuple[str, str]]:
     """Completions of a whole line of the command language: (label, full line) pairs.
 
     The verb first (those in `first`, e.g. the answer the game waits for, ahead of the rest),
     then the verb's options in order, each from the ruleset's completions with the options already
     typed as context; a multi-word option completes its last word; once the required options are
-    given, the optional words (flags, `facing ...`, `dice=`) are offered."""
+    given, the optional words (flags, `facing ...`, `dice=`) are offered. `offered(verb)`: whether
+    a verb is offered as the first word (`available` in the battle being played)."""
     text = line or ""
     words = text.split()
     partial = "" if (not words or text.endswith(" ")) else words.pop()
@@ -274,7 +294,7 @@ def complete_line(commands: CommandSet, line: str, complete: Completer, *,
         out = []
         for name in order:
             v = commands.verb(name)
-            if v is not None and v.name.startswith(partial.lower()):
+            if v is not None and v.name.startswith(partial.lower()) and (offered is None or offered(v)):
                 out.append(_choice(_verb_label(v), v.name + (" " if v.options or v.dice else "")))
         return out[:limit]
     verb = commands.verb(words[0])

@@ -166,7 +166,7 @@ def summary(sc, before, after, events, side: str) -> str:
                                                  "dead": "lost for good", "away": "away for a turn",
                                                  "stood_down": "stands down"}.get(b.status, b.status))
         if b.finished and not a.finished:
-            parts.append(f"{a.name} Finishes")
+            parts.append(f"{a.name} is Finished (his wing acts no more this turn)")
         if b.no_continue and not a.no_continue:
             parts.append(f"{a.name} gets No Continue")
     for wid in sorted(before.wings):

@@ -42,6 +42,15 @@ class TacwRuleset:
         st, _ = rules.start(scenario, new_state(scenario, seed, options=options))
         return st
 
+    def offers(self, scenario, feature: str) -> bool:
+        """Whether the battle has the feature a verb belongs to (engine/core/verbs.py `when`): a
+        special rule of that kind (First Newbury's halt, Second Newbury's boat bridge), or units
+        waiting to enter (Marston Moor's York contingent, `reinforcements`)."""
+        if feature == "reinforcements":
+            from engine.tacw.battles.special_data import special_of
+            return bool(special_of(scenario).reinforcements)
+        return any(getattr(r, "kind", "") == feature for r in getattr(scenario, "special_rules", ()) or ())
+
     def game_options(self, scenario) -> list[tuple[str, str]]:
         """The scenario's optional and alternative rules (digest §8): (id, what it does)."""
         from engine.tacw.setup import all_optional_rules
@@ -178,9 +187,12 @@ class TacwRuleset:
             lines.append(f"{side.title()}: " + ", ".join(
                 f"`{w.id}` {w.name} ({ORDER_NAMES[w.order]}{', done' if w.done else ''})" for w in wings))
         if state.phase == "deployment":
-            from engine.tacw.sequence.deployment import deploying
+            from engine.tacw.sequence.deployment import deploying, summary
             lines.append("Deployment phase: " + ", ".join(f"**{s.title()}**" for s in deploying(state))
                          + " still deploying (`deploy`, `assign`, `deploy done`)")
+            for s in deploying(state):           # the area ids, and what is left to deploy
+                if viewer is None or viewer == s:
+                    lines += summary(scenario, state, s)
         if state.pending:
             p = state.pending
             decision = self.pending(state)

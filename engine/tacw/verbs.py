@@ -135,7 +135,7 @@ VERBS = (
          "Marston Moor special rules", (
              Option("unit", "Your unit waiting to enter (Marston Moor's York contingent)", "enter_unit"),
              Option("steps", "Optional: the steps of its move from the entry hex, as for move", required=False,
-                    multi=True)), phase="actions", dice=True),
+                    multi=True)), phase="actions", dice=True, when="reinforcements"),
     # -- close combat (§3.2 D, §10) ---------------------------------------------------------------
     Verb("attack", "Designate a close combat, in the close combat step", "TACW §10.1-10.2", (
         Option("unit", "Your unit of the active wing, or none to withdraw every designation", "attacker"),
@@ -177,12 +177,12 @@ VERBS = (
         Option("brigade", "Your cavalry-pool brigade (it goes to one wing as a whole)", "brigade"),
         Option("wing", "The wing it joins", "pool_wing", context=("brigade",))), phase="setup"),
     Verb("halt", "First Newbury: the Royalist declares a 4-turn Halt", "First Newbury special rule 1",
-         phase="setup"),
+         phase="setup", when="halt"),
     Verb("boatbridge", "Second Newbury: record in secret where the boat bridge lies", "Second Newbury special rule 5", (
         Option("hex", "A Lambourn hex between Shaw and the east edge; leave empty to be reminded", "boat_hex",
                required=False),), phase="setup", reply="secret",
         secret_reply="🔒 Recorded in secret: the boat bridge lies at {hex}. It appears on the map when one of "
-                     "your units first crosses on it (Second Newbury special rule 5)."),
+                     "your units first crosses on it (Second Newbury special rule 5).", when="boat_bridge"),
     # -- questions: every id discoverable (ids.py) ------------------------------------------------
     Verb("units", "Units: id, hex, facing, state, wing orders", "TACW §2.1, §6", (
         Option("filter", "A side, a wing, a unit or a hex; default: your side", "units_filter",

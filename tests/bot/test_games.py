@@ -176,14 +176,14 @@ async def test_new_with_optional_rules_completes_checks_stores_and_replays_them(
     word, refused when unknown or exclusive (nothing stored), and kept for the game's replay."""
     choices = await d.complete("game", "options", sub="new", ruleset="tacw", scenario="second-newbury",
                                options="eight_turns,ax")
-    assert [c["value"] for c in choices] == ["eight_turns,axis_a", "eight_turns,axis_b", "eight_turns,axis_c"]
+    assert [c["value"] for c in choices] == ["eight-turns,axis-a", "eight-turns,axis-b", "eight-turns,axis-c"]
     rest = await new(d, ruleset="tacw", scenario="second-newbury", options="axis_a,axis_b")
     assert rest.last.ephemeral and "exclude each other" in rest.last.content
     rest = await new(d, ruleset="tacw", scenario="second-newbury", options="no_such_rule")
     assert rest.last.ephemeral and "no optional rule 'no_such_rule'" in rest.last.content
     assert await d.bot.store.active_game(d.channel_id) is None
-    rest = await new(d, ruleset="tacw", scenario="second-newbury", options="eight_turns, axis_a")
-    assert not rest.last.ephemeral and "Optional rules: eight_turns, axis_a" in rest.last.content
+    rest = await new(d, ruleset="tacw", scenario="second-newbury", options="eight-turns, axis_a")   # either spelling
+    assert not rest.last.ephemeral and "Optional rules: eight-turns, axis-a" in rest.last.content
     row = await d.bot.store.active_game(d.channel_id)
     assert row.options["game_options"] == ["eight_turns", "axis_a"]
     loaded = await d.bot.service.load(d.channel_id)

@@ -86,7 +86,8 @@ async def test_tacw_odds_of_an_order_change_and_a_continuation(d):
     assert "-2  Wing Commander Prince Rupert (TACW §4.3.3)" in msg.content
     shown = outcomes(msg.content)
     again = shown["Royalist right wing (cavalry) activates again"]
-    assert again + shown["Prince Rupert Finishes; Royalist right wing (cavalry)'s activation ends"] == 1
+    assert again + shown["Prince Rupert is Finished (his wing acts no more this turn); Royalist right wing (cavalry)'s "
+                         "activation ends"] == 1
     assert 0 < again < 1 and (10 * again).denominator == 1
     assert await seq(d, game) == before and (await state(d)).activation.number == 1
     # Parliament is not active: the rules' own refusal, privately

@@ -34,3 +34,17 @@ def test_the_edgehill_demo_log_has_no_italian_word():
         text = json.dumps({"narrative": e.narrative, "outcome": e.outcome,
                            "modifiers": [m.reason for m in e.modifiers]}, ensure_ascii=False)
         assert not ITALIAN.search(text), text
+
+
+def test_a_failed_continuation_says_what_finished_means():
+    seed, lines = read_script(DEMO_DIR / "tacw--edgehill.txt")
+    g = Game.new("tacw", "edgehill", seed or 1)
+    said = []
+    for line in lines:
+        side, text = split_side(line, g.ruleset.sides)
+        try:
+            said += [e.narrative for e in g.apply(side or g.to_act, text)]
+        except Exception:
+            continue
+    assert not any(re.search(r"\bFinishes\b", n) for n in said)
+    assert any("is Finished, the wing acts no more this turn" in n for n in said)

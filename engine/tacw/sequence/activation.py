@@ -216,7 +216,8 @@ def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: Di
         if wc.no_continue:
             wc.finished = True
             wing.done = True
-            ev.narrative += f"; {wc.name} already had No Continue: he Finishes for the turn"
+            ev.narrative += (f"; {wc.name} already had No Continue: he is Finished, his wing acts no more "
+                             "this turn")
         else:
             wc.no_continue = True
             ev.narrative += f"; {wc.name} gets a No Continue marker"
@@ -229,7 +230,7 @@ def attempt_bypass(sc, st: TacwState, side: str, wing_id: str | None, stream: Di
             bw.finished = True
         bypassed.done = True
         events.append(Event("bypass", side, "TACW §4.4.3", f"{bypassed.name}'s continuation is cancelled; "
-                            "its commander Finishes"))
+                            "its commander is Finished: the wing acts no more this turn"))
         events += start_activation(st, wing, bypassing=True)
     else:
         bypassed.bypassed = True
@@ -320,7 +321,8 @@ def attempt_continuation(sc, st: TacwState, side: str, stream: DiceStream) -> li
     ok = total <= target
     ev = Event("continuation", side, "TACW §4.3",
                f"{wing.name} tries to continue: {roll}" + "".join(f" {m.value:+d}" for m in mods)
-               + f" = {total} vs 0-{target} -> " + ("it activates again" if ok else f"{wc.name} Finishes"),
+               + f" = {total} vs 0-{target} -> " + ("it activates again" if ok else
+                                                    f"it fails: {wc.name} is Finished, the wing acts no more this turn"),
                base=roll, modifiers=mods, dice=[DieRoll("continuation", "d10", roll)],
                table="Continuation table", row=ORDER_NAMES[wing.order], outcome={"success": ok})
     if not ok:

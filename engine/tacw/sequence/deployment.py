@@ -240,6 +240,27 @@ def side_problems(sc: Scenario, st: TacwState, side: str) -> list[str]:
     return out
 
 
+def summary(sc: Scenario, st: TacwState, side: str, limit: int = 6) -> list[str]:
+    """What a side still deploying reads in the status: its deployment areas (id, where, how
+    many of its units deploy there) and what is left before `deploy done` is accepted."""
+    counts: dict[str, int] = {}
+    for u in st.units.values():
+        if u.side == side and u.alive:
+            area = unit_area(sc, st, u.id)
+            if area is not None:
+                counts[area.id] = counts.get(area.id, 0) + 1
+    # the book's words for an area are Italian: the id, its units and its hexes say it in English
+    areas = [f"`{a.id}` ({counts[a.id]} unit{'s' if counts[a.id] != 1 else ''}, {len(a.hexes)} hexes)"
+             for a in sc.deployment_areas.values() if a.side == side and counts.get(a.id)]
+    lines = [f"{side.title()} deployment areas: " + "; ".join(areas)] if areas else []
+    left = side_problems(sc, st, side)
+    more = f"; and {len(left) - limit} more" if len(left) > limit else ""
+    lines.append(f"{side.title()} left to deploy: " + ("; ".join(left[:limit]) + more if left else
+                                                       "nothing, every unit stands in its area (`deploy <unit> "
+                                                       "<hex>` moves one; `deploy done` ends your deployment)"))
+    return lines
+
+
 def suggested_setup_problem(sc: Scenario) -> str | None:
     """The file's suggested setup against every deployment check (the scenario validator):
     `deploy done` must accept it as it stands."""

@@ -176,7 +176,9 @@ def _show_for(st: TacwState, side: str, scope: str, what: str) -> list[Event]:
 def command(sc, st: TacwState, side: str, cmd: Command, chain, stream) -> list[Event]:
     """The `policy` verb: the scope words ("for <wing|unit>", "clear") are handled here, the
     kinds and values by `chain` (the registered `policy` handlers)."""
-    args = list(cmd.args)
+    if cmd.args and cmd.args[0].replace("-", "_") in KINDS and cmd.args[0] not in KINDS:
+        cmd = Command(cmd.verb, (cmd.args[0].replace("-", "_"),) + cmd.args[1:], cmd.dice, cmd.exact_dice)
+    args = list(cmd.args)                  # `reaction-move` is `reaction_move`: one kind, two spellings
     if "for" not in args:
         if len(args) == 2 and args[1] == "clear":
             key = KINDS.get(args[0])
