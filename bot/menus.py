@@ -8,9 +8,10 @@ A line of the command language is built one word at a time: the verb, then each 
 `move`, ordered or not), so a choice is offered only when some line through it is accepted by the
 rules: a complete line is tried with `ruleset.apply` on the committed state (a pure function: the
 state is copied, the dice come from the recorded stream and the result is thrown away), and an
-incomplete one is searched depth-first for one accepted completion, within a budget of tries. A
-choice whose search runs out of budget is still offered (the rules refuse it privately at worst);
-a verb is offered only when a line through it was accepted.
+incomplete one is searched depth-first for one accepted completion, within a budget of tries
+(`SEARCH_TRIES` each). A choice is offered once a line through it was accepted; the choices of a
+step left unsearched when the step's own budget (`STEP_TRIES`) is spent are offered as they are
+(the rules refuse a bad one privately at worst).
 
 Which verbs: those with a slash command of their own (`surface`), applied in public (`reply`
 "action"), that are not standing policies. Answers to a pending decision keep their own buttons
@@ -25,8 +26,11 @@ from engine.core.commands import parse
 from engine.core.verbs import CommandSet, Option, Verb, command_set, complete_line
 
 MAX_CHOICES = 25            # Discord: options of a select menu
-SEARCH_TRIES = 40           # rule checks to find one accepted line through a choice
-STEP_TRIES = 200            # rule checks for all the choices of one step
+VERB_TRIES = 120            # rule checks to find one accepted line through a verb
+SEARCH_TRIES = 30           # rule checks to find one accepted line through a choice
+STEP_TRIES = 500            # rule checks for all the choices of one step
+QUICK_WIDTH = 12            # complete next lines tried first, before looking deeper
+PROBE_DEPTH, PROBE_WIDTH = 2, 4     # how far a list the rules refused so far is looked down
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class Menus:
         self.commands: CommandSet | None = command_set(ruleset)
         self.max_line = max_line
         self._legal: dict[str, bool] = {}
+        self._candidates: dict[str, list[tuple[str, str]]] = {}
 
     # -- the ruleset's answers ----------------------------------------------------------------
     def complete(self, kind: str, prefix: str, context: dict, head: str = "") -> list[tuple[str, str]]:
@@ -125,6 +130,8 @@ class Menus:
         if self.commands is None:
             return []
         line = line.strip()
+        if line in self._candidates:
+            return self._candidates[line]
         out = []
         for label, full in complete_line(self.commands, line + " ", self.complete, limit=MAX_CHOICES):
             full = full.strip()
@@ -136,7 +143,8 @@ class Menus:
             if len(said) == 2 and said[1].startswith(word):      # "ui1 — ui1 (Burnside) in 0503"
                 label = said[1]
             out.append((label or word, full))
-        return list(dict.fromkeys(out))
+        self._candidates[line] = list(dict.fromkeys(out))
+        return self._candidates[line]
 
     def tried(self, line: str, budget: list[int]) -> bool:
         """`legal`, counting a new check against the budget."""
@@ -150,16 +158,25 @@ class Menus:
         if self.complete_now(line):
             if self.tried(line, budget):
                 return True
-            if not self._may_mend(line):
-                return False
+            if not self._may_mend(line):         # a list refused so far: a short look further
+                return self._probe(line, budget, PROBE_DEPTH)
         if budget[0] <= 0:
             return None
         budget[0] -= 1
         nexts = [full for _, full in self.candidates(line)]
-        for full in nexts:                       # the quick way: a complete next line accepted
+        for full in nexts[:QUICK_WIDTH]:         # the quick way: a complete next line accepted
             if budget[0] <= 0:
                 return None
             if self.complete_now(full) and self.tried(full, budget):
+                return True
+        for full in nexts:                       # a first look one word further down each
+            if budget[0] <= 0:
+                return None
+            if self.complete_now(full):
+                continue
+            budget[0] -= 1
+            probe = next((f for _, f in self.candidates(full) if self.complete_now(f)), None)
+            if probe is not None and self.tried(probe, budget):
                 return True
         unknown = False
         for full in nexts:                       # then deeper (an optional word may make it good)
@@ -170,6 +187,20 @@ class Menus:
                 return True
             unknown = unknown or found is None
         return None if unknown else False
+
+    def _probe(self, line: str, budget: list[int], depth: int) -> bool:
+        """A narrow look down a list the rules refused so far (a TACW path that turns before it
+        moves): the first few next words, and below the first two of them."""
+        if depth <= 0 or budget[0] <= 0:
+            return False
+        budget[0] -= 1
+        nexts = [full for _, full in self.candidates(line)][:PROBE_WIDTH]
+        for full in nexts:
+            if budget[0] <= 0:
+                return False
+            if self.complete_now(full) and self.tried(full, budget):
+                return True
+        return any(self._probe(full, budget, depth - 1) for full in nexts[:2])
 
     def _may_mend(self, line: str) -> bool:
         """Whether more words may make a refused complete line good: an optional word may (Battle
@@ -202,7 +233,7 @@ class Menus:
             if ready and self.legal(verb.name):
                 ok: bool | None = True
             else:
-                ok = self.viable(verb.name, [SEARCH_TRIES])
+                ok = self.viable(verb.name, [VERB_TRIES])
             if ok:
                 out.append(Choice(f"{verb.name} — {verb.description}"[:100], verb.name,
                                   ready and self.legal(verb.name), verb.section[:100]))
@@ -231,10 +262,10 @@ class Menus:
             if len(full) > self.max_line:
                 left += 1
                 continue
-            if budget[0] > 0:
+            if budget[0] > 0:                   # searched: offered once a line through it is accepted
                 mine = [min(SEARCH_TRIES, budget[0])]
                 given = mine[0]
-                ok: bool | None = self.viable(full, mine)
+                ok: bool | None = bool(self.viable(full, mine))
                 budget[0] -= given - mine[0]
             else:
                 ok = None                         # not searched: offered, the rules judge it

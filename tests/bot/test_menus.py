@@ -4,8 +4,12 @@ its completions (bot/menus.py, bot/views.py). A whole Battle Cry turn and a whol
 are played here by clicks alone; stale clicks, other players' clicks and clicks after a restart."""
 from __future__ import annotations
 
+import pytest
+
+from bot.cli import DEMO_DIR, read_script
+from bot.menus import Menus, line_complete, next_option, offered
 from bot.service import GameService
-from bot.menus import Menus, line_complete, next_option
+from engine.core.commands import split_side
 from engine.core.game import Game, get_ruleset
 from tests.bot.conftest import SEED, start_bot
 from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID, Driver, click, component_payload, refused
@@ -95,6 +99,41 @@ def test_the_choices_are_the_legal_ones_from_the_declaration():
     verb = get_ruleset("battlecry").commands.verb("move")
     assert next_option(verb, ["move"]).name == "unit" and not line_complete(verb, ["move", "ui2"])
     assert line_complete(verb, ["move", "ui2", "0605"])
+
+
+def path_by_clicks(m: Menus, line: str) -> str | None:
+    """Build `line` through the menus' choices as a player would (a choice may add two words,
+    `face SW`); None when it can be built and sent, else where it got stuck."""
+    words = line.split()
+    current = words[0]
+    while current != line:
+        fits = [c.line for c in m.step(current).choices if c.line == line or line.startswith(c.line + " ")]
+        if not fits:
+            return current
+        current = max(fits, key=len)
+    return None if m.step(line).ready else f"{line} (no Send)"
+
+
+@pytest.mark.parametrize("ruleset_id, stride", [("battlecry", 4), ("tacw", 20)])
+def test_the_demo_battles_lines_can_each_be_built_by_clicks(ruleset_id, stride):
+    """The scripted commanders' lines (bot/demos): at every `stride`-th line, with no decision
+    pending, the line's verb is offered and the whole line is built by the menus' choices."""
+    scenario, script = {"battlecry": ("first-bull-run", "battlecry--first-bull-run.txt"),
+                        "tacw": ("edgehill", "tacw--edgehill.txt")}[ruleset_id]
+    seed, lines = read_script(DEMO_DIR / script)
+    g = Game.new(ruleset_id, scenario, int(seed))
+    checked, stuck = 0, []
+    for n, raw in enumerate(lines):
+        named, line = split_side(raw, g.ruleset.sides)
+        side = named or g.to_act
+        verb = g.ruleset.commands.verb(line.split()[0])
+        if n % stride == 0 and g.ruleset.pending(g.state) is None and side == g.to_act and offered(verb):
+            checked += 1
+            where = path_by_clicks(Menus(g.ruleset, g.scenario, g.state, side), line)
+            if where is not None:
+                stuck.append((n, line, where))
+        g.apply(side, line)
+    assert checked > 20 and stuck == []
 
 
 # --- Battle Cry: a whole turn by clicks -------------------------------------------------------------
