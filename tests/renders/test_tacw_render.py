@@ -584,7 +584,8 @@ def test_legend_explains_terrain_hexsides_markers_and_wings(scenario, state):
     assert {"wood", "village", "ploughed field", "hedged lane", "hedge", "stream (no effect)",
             "slope (ticks point downhill)", "disordered"} <= names
     flow = tacw._strip(scenario, st, g.width, entries)
-    words = " ".join(i[1] for line in flow.layout() for _, items in line for i in items if i[0] == "text")
+    words = "".join(i[1] for line in flow.layout() for _, items in line for i in items
+                    if i[0] == "text")         # a long group is cut after its words' spaces
     for name in ("Map key:", "wood", "disordered", "rear stripe is the wing's colour",
                  "Royalist wings:", "Parliament wings:"):
         assert name in words, name
