@@ -230,3 +230,12 @@ def test_a_decisions_buttons_name_each_unit_with_its_id():
     g.state.pending = {"kind": "reaction_fire", "side": P, "options": ["p-commanded-shot-1", "p-commanded-shot-2"]}
     labels = [a.label for a in g.ruleset.pending(g.state).answers]
     assert labels == ["React: Commanded Shot (p-commanded-shot-1)", "React: Commanded Shot (p-commanded-shot-2)", "No"]
+
+
+def test_battle_cry_units_fits_one_discord_message_in_every_scenario():
+    rs = get_ruleset("battlecry")
+    for sid, _ in rs.scenarios():
+        g = Game.new("battlecry", sid, 1)
+        for side in ("union", "confederate", None):
+            for line in ("units", "units all", "units left", "units union", "units confederate"):
+                assert 0 < len(ask(g, side, line)) < LIMIT, (sid, side, line)
