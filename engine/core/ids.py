@@ -23,7 +23,7 @@ def closest(word: str, pairs: Iterable[tuple[str, str]], n: int = CLOSEST) -> li
     if not word:
         return []
     by_id = {i.lower(): (i, label) for i, label in pairs}
-    hits: list[str] = [i for i, label in pairs if word in i.lower() or word in label.lower()]
+    hits: list[str] = [i for i, label in pairs if len(word) >= 3 and (word in i.lower() or word in label.lower())]
     ids = list(by_id)
     hits += difflib.get_close_matches(word, ids, n=n, cutoff=0.5)
     labels = {label.lower(): i for i, label in pairs}

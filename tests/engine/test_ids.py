@@ -239,3 +239,9 @@ def test_battle_cry_units_fits_one_discord_message_in_every_scenario():
         for side in ("union", "confederate", None):
             for line in ("units", "units all", "units left", "units union", "units confederate"):
                 assert 0 < len(ask(g, side, line)) < LIMIT, (sid, side, line)
+
+
+def test_a_word_of_one_or_two_letters_is_not_matched_inside_every_name():
+    many = [(f"r-unit-{i}", f"Molyneux {i}") for i in range(12)]
+    assert closest("x", many) == [] and closest("ux", many) == []
+    assert closest("moly", many)[0] == ("r-unit-0", "Molyneux 0")
