@@ -60,7 +60,7 @@ from .tacw_art import (COUNTER_HALF, GOLD, HEX_ID_PX, NOSE, NOSE_TIP, ROAD, ROAD
 __all__ = ["render_board", "render_board_image", "board_geometry", "crop_geometry",
            "terrain_layer", "BoardGeometry", "SIDE_COLOURS", "TERRAIN_COLOURS", "NOSE",
            "HEX_R", "wing_colours", "board_layout", "BoardLayout", "Label", "Placed",
-           "polygons_overlap", "DISPLAY_W"]
+           "polygons_overlap", "DISPLAY_W", "HEX_ID_PX", "strip_scale"]
 
 HEX_R = 30              # hex radius (centre to vertex) of the full map, output pixels
 EDGE_BAND = 22          # band around the map for the friendly-edge labels
@@ -411,7 +411,7 @@ def _unit_angle(scenario: Scenario, g: BoardGeometry, u: Unit) -> float:
     return round(best % 360.0, 6)
 
 
-STACK_SCALE = 0.72      # counters sharing a hex are drawn smaller, side by side
+STACK_SCALE = 0.74      # counters sharing a hex are drawn smaller, side by side
 
 
 def _placements(scenario: Scenario, g: BoardGeometry, state: TacwState):
@@ -437,7 +437,7 @@ def _placements(scenario: Scenario, g: BoardGeometry, state: TacwState):
                 else:
                     singles = [o for o in others if len(o.hexes) == 1]
                     i, n = singles.index(u), len(singles)
-                    step = 0.8 / max(1, n - 1) if n > 2 else 0.8
+                    step = 0.8 / max(1, n - 1) if n > 2 else 1.04   # two: room between for the hex id
                     t = (i - (n - 1) / 2) * step * g.r
                     cx += -math.sin(a) * t
                     cy += math.cos(a) * t
@@ -678,7 +678,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
             placed.append(Placed("markers", u.id, tuple(_box_poly((x0, y0, x0 + sprite.width,
                                                                     y0 + sprite.height)))))
     for h in _stacked_hexes(by_hex):
-        placed.append(Placed("stack", h, tuple(_box_poly(_stack_chip_box(g, h)))))
+        placed.append(Placed("stack", h, tuple(_box_poly(_stack_chip_box(g, h, placements)))))
     leaders = _leader_places(g, scenario, state, set(by_hex), placements)
     for ld, (x, y), big, label in leaders:
         sprite, anchor = _leader_sprite_for(g, scenario, state, ld, big, label)
@@ -800,12 +800,26 @@ def _stacked_hexes(by_hex: dict[str, list[Unit]]) -> list[str]:
     return sorted(h for h, us in by_hex.items() if sum(len(u.hexes) == 1 for u in us) >= 2)
 
 
-def _stack_chip_box(g: BoardGeometry, h: str) -> tuple[float, float, float, float]:
+def _stack_chip_box(g: BoardGeometry, h: str, placements) -> tuple[float, float, float, float]:
+    """The hex id chip of a stack: between its counters, clear of what they print (symbol and
+    values, upright about each counter's centre) when the hex leaves room, else on the middle."""
     size = max(7, int(round(HEX_ID_PX * g.zoom)))
     cx, cy = g.hex_center(h)
     w = font(size, True).getlength(h)
-    return (cx - w / 2 - 2 * g.zoom, cy - 0.6 * size - 1.5 * g.zoom, cx + w / 2 + 2 * g.zoom,
-            cy + 0.6 * size + 1.5 * g.zoom)
+    half_w, half_h = w / 2 + 2 * g.zoom, 0.6 * size + 1.5 * g.zoom
+    members = [(c, s, a) for u, c, s, a in placements if u.hexes == [h]]
+    content = [(x - 0.47 * s * g.r, y - 0.44 * s * g.r, x + 0.47 * s * g.r, y + 0.44 * s * g.r)
+               for (x, y), s, _ in members]
+    spots = [(0.0, 0.0)]
+    if members:
+        a = math.radians(members[0][2])
+        spots += [(-k * math.cos(a), -k * math.sin(a)) for k in (0.45, 0.6)]
+        spots += [(0.0, -0.5), (0.0, 0.5), (0.5, 0.0), (-0.5, 0.0)]
+    for dx, dy in spots:
+        box = (cx + dx * g.r - half_w, cy + dy * g.r - half_h, cx + dx * g.r + half_w, cy + dy * g.r + half_h)
+        if not any(_boxes_overlap(box, c) for c in content):
+            return box
+    return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
 
 
 def _draw_stack_chips(img: Image.Image, layout: BoardLayout) -> None:
@@ -813,7 +827,7 @@ def _draw_stack_chips(img: Image.Image, layout: BoardLayout) -> None:
     g = layout.geometry
     for p in layout.counters:
         if p.kind == "stack":
-            box = _stack_chip_box(g, p.id)
+            box = (p.polygon[0][0], p.polygon[0][1], p.polygon[2][0], p.polygon[2][1])
             d.rounded_rectangle(box, radius=2 * g.zoom, fill=(250, 248, 236), outline=(14, 14, 14),
                                 width=max(1, int(round(g.zoom))))
             d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 0.3 * g.zoom), p.id,

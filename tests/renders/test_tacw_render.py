@@ -239,8 +239,15 @@ def test_stacked_units_are_both_visible(scenario, state, base):
     assert not same(region(img, scenario, "1804", 28), region(base, scenario, "1804", 28))
     g = geom(scenario)
     # side by side across the facing (East): one counter above the centre, one below
-    for dy in (-0.4 * g.r, 0.4 * g.r):
-        assert close(at(base, scenario, "1804", dx=-0.05 * g.r, dy=dy), SIDE_COLOURS["parliament"], 30)
+    cx, cy = g.hex_center("1804")
+    for dy in (-0.52 * g.r, 0.52 * g.r):
+        assert close(body(base, scenario, xy=(cx, cy + dy), half=0.3), SIDE_COLOURS["parliament"], 30)
+    # the hex id once, on a chip between them, full size (not shrunk with the counters)
+    lay = tacw.board_layout(scenario, state)
+    chip = next(p.polygon for p in lay.counters if p.kind == "stack" and p.id == "1804")
+    assert abs((chip[0][1] + chip[2][1]) / 2 - cy) < 0.1 * g.r
+    assert chip[2][1] - chip[0][1] >= 0.9 * tacw.HEX_ID_PX
+    assert not any(lb.text == "1804" for lb in lay.labels)
 
 
 def test_casualties_pistols_and_markers(scenario, state, base):
