@@ -69,6 +69,52 @@ class RulesIndexError(ValueError):
     """A rules index file that cannot be used; the message names the file and the entry."""
 
 
+# == what a player reads =======================================================================
+# The index and DECISIONS.md are written for the maintainers too: they cite the digest of the
+# book ("digest §8 item 9", "digest R18"), line numbers of the transcribed text ("L904-930"), and
+# files ("supplements.md §2.3", "`close_combat/melee.py`", "*Files: ...*"). A player has none of
+# these: an answer cites the rulebook's sections and Herald's decisions only.
+
+INTERNAL_RE = re.compile(r"digest|supplements|\bL\d{2,4}\b|[\w/-]+\.(?:py|md|txt|toml|json)\b|\bengine/|\btests/")
+_FILES_RE = re.compile(r"\*?\bFiles?:[^*]*(?:\*|$)")
+_PAREN_RE = re.compile(r"\s*\(([^()]*)\)")
+_SENTENCE_RE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”’)]))\s+(?=[A-Z(\"“*'])")
+
+
+def for_players(text: str) -> str:
+    """`text` without what only a maintainer has: references to the digest, to line numbers
+    and to files are dropped from parentheses (an emptied parenthesis goes), and a sentence
+    that still names one is left out; the rest is kept word for word."""
+    t = _FILES_RE.sub("", str(text))
+
+    def paren(m: re.Match) -> str:
+        inner = m.group(1)
+        if not INTERNAL_RE.search(inner):
+            return m.group(0)
+        keep = [p.strip() for p in re.split(r"[;,]", inner) if p.strip() and not INTERNAL_RE.search(p)]
+        return f" ({', '.join(keep)})" if keep else ""
+
+    t = _PAREN_RE.sub(paren, t)
+    t = re.sub(r"\*+", "", t)
+    sentences = [s for s in _SENTENCE_RE.split(" ".join(t.split())) if s and not INTERNAL_RE.search(s)]
+    out = " ".join(sentences)
+    out = re.sub(r"\s+([.,;:])", r"\1", out)
+    return re.sub(r"\(\s*\)", "", out).strip()
+
+
+def whole_sentences(text: str, limit: int) -> tuple[str, bool]:
+    """The first sentences of `text` up to `limit` characters (at least one), never ending on a
+    colon (the sentence that introduces a list takes the next one with it); and whether any
+    sentence was left out."""
+    sentences = _SENTENCE_RE.split(text.strip())
+    out = ""
+    for i, s in enumerate(sentences):
+        if out and len(out) + 1 + len(s) > limit and not out.rstrip().endswith(":"):
+            return out, True
+        out = f"{out} {s}".strip()
+    return out, False
+
+
 # == the data ==================================================================================
 
 @dataclass(frozen=True)
@@ -98,14 +144,16 @@ class Decision:
     title: str
     text: str           # the whole paragraph
 
-    def short(self, limit: int = 220) -> str:
-        """The title and the first sentence of the decision."""
-        text = self.text.strip()
-        end = re.search(r"[.!?][\"”’)]?(?=\s+[A-Z(*\"“-]|$)", text)
-        first = text[: end.end()] if end else text
-        first = re.sub(r"\*+", "", first).strip()
-        out = f"{self.id} — {self.title}" + (f": {first}" if first else "")
-        return out if len(out) <= limit else out[: limit - 1].rstrip() + "…"
+    def short(self, limit: int = 400) -> str:
+        """The title and the decision in whole sentences, for a player (`for_players`): all of
+        it when short, else its first sentences and where to read the rest (`/rules D61`)."""
+        title = for_players(self.title).rstrip(".:")
+        body, cut = whole_sentences(for_players(self.text), limit)
+        out = f"{self.id} — {title}" + (f": {body}" if body else "")
+        return out + (f" (the whole decision: /rules {self.id})" if cut else "")
+
+    def full(self) -> str:
+        return f"{self.id} — {for_players(self.title).rstrip('.:')}: {for_players(self.text)}"
 
 
 @dataclass
@@ -278,7 +326,7 @@ def _rank(sections: Iterable[Section], words: list[str], phrase: str) -> list[tu
             elif any(joined in " ".join(k) for k in keys):
                 score += 4
         elif any(k == wanted for k in keys) or tokens(sec.title) == wanted:
-            score += 4
+            score += 5           # the section's own word: Retreat (§10.4) before Retreat Fire
         out.append((covered * 100 + score - order * 1e-4, sec))
     out.sort(key=lambda p: -p[0])
     return out
@@ -407,19 +455,36 @@ DECISION_RE = re.compile(r"^\*\*(D\d+)\s*[—–-]+\s*(.+?)\*\*\s*(.*)$", re.DOT
 
 def parse_decisions(text: str) -> dict[str, Decision]:
     """`**D108 — The boat bridge (special rule 5).** Parliament records ...` paragraphs (the
-    bold title may run over several lines; a paragraph ends at a blank line or a heading)."""
+    bold title may run over several lines). A decision runs on to the next decision or heading,
+    so the table or list its first paragraph introduces ("... in order:") is part of it; a
+    table's rows read "item: value; ..."."""
     out: dict[str, Decision] = {}
     paragraphs: list[list[str]] = [[]]
     for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
+        if line.startswith("#"):
+            paragraphs += [["#"], []]              # a heading ends the decision before it
+        elif not line.strip():
             paragraphs.append([])
+        elif line.strip().startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(set(c) <= set("-: ") for c in cells):    # not the |---| rule
+                paragraphs[-1].append(": ".join(c for c in cells if c) + ";")
         else:
             paragraphs[-1].append(line.strip())
+    current: str | None = None
     for para in paragraphs:
-        m = DECISION_RE.match(" ".join(para))
+        if para == ["#"]:
+            current = None
+            continue
+        joined = " ".join(para)
+        m = DECISION_RE.match(joined)
         if m:
             title = " ".join(m.group(2).split()).rstrip(".").strip()
-            out[m.group(1).upper()] = Decision(m.group(1).upper(), title, " ".join(m.group(3).split()))
+            current = m.group(1).upper()
+            out[current] = Decision(current, title, " ".join(m.group(3).split()))
+        elif current is not None and joined:
+            d = out[current]
+            d.text = f"{d.text} {' '.join(joined.split())}".strip()
     return out
 
 
@@ -441,7 +506,7 @@ def describe_decision(entry: str, catalogue: dict[str, Decision]) -> str:
     m = D_RE.match(entry.strip())
     if m and entry.strip().upper() in catalogue:
         return catalogue[entry.strip().upper()].short()
-    return entry
+    return for_players(entry)
 
 
 # == the tests that check a section ============================================================
@@ -551,10 +616,10 @@ def format_section(index: RulesIndex, section: Section, *, decisions: dict[str, 
     b = (lambda s: f"**{s}**") if markdown else (lambda s: s)
     head = f"{index.cite} §{section.id} — {section.title}" if _numbered(section.id) else \
         f"{index.cite}: {section.title}"
-    lines = [b(head) + (f" ({ruleset_name})" if ruleset_name else ""), section.summary]
+    lines = [b(head) + (f" ({ruleset_name})" if ruleset_name else ""), for_players(section.summary)]
     if section.decisions:
         lines.append(b("Herald's decisions where the book is unclear:"))
-        lines += [f"• {describe_decision(d, decisions or {})}" for d in section.decisions]
+        lines += [f"• {text}" for text in (describe_decision(d, decisions or {}) for d in section.decisions) if text]
     if tests:
         lines.append(b("Checked by the tests:"))
         for t in tests[:max_tests]:
@@ -584,7 +649,19 @@ def answer(ruleset_id: str, query: str, *, ruleset: Any = None, tests_root: Path
     index = load_index(ruleset_id, ruleset)
     name = getattr(ruleset, "name", "") if ruleset is not None else ""
     if index is None:
-        raise LookupError(f"{name or ruleset_id} has no rules index yet (engine/{ruleset_id}/{INDEX_FILE})")
+        raise LookupError(f"{name or ruleset_id} has no rules index yet")
+    decision = D_RE.match(query.strip())
+    if decision:                     # `/rules D61`: one of Herald's decisions, whole
+        catalogue = load_decisions(ruleset_id, ruleset)
+        d = catalogue.get(query.strip().upper())
+        if d is None:
+            raise LookupError(f"{name or ruleset_id} has no decision {query.strip().upper()}")
+        cited = [s for s in index.sections if any(x.strip().upper() == d.id for x in s.decisions)]
+        b = (lambda s: f"**{s}**") if markdown else (lambda s: s)
+        text = b(f"Herald's decision {d.id}") + (f" ({name})" if name else "") + "\n" + d.full()
+        if cited:
+            text += "\n" + b("Where the book says it:") + " " + "; ".join(_name(s) for s in cited)
+        return text
     found = index.lookup(query)
     if not found:
         raise LookupError(f"nothing in the {name or ruleset_id} rules index matches '{query}': try a section "

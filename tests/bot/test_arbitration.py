@@ -297,7 +297,7 @@ async def tacw_fight(d, monkeypatch):
 async def test_explain_a_tacw_fire_by_number_against_the_musket_fire_table(d, monkeypatch):
     """TACW §9.5.1 and the Musket Fire table (9.0): the front column gives 1 hit on 3-8; the
     reaction fire (§9.3.3 Skirmish: the target answers) is -1 per casualty of the firer, and 2
-    reads Mancato (miss); §9.11: a leader in a hex fired on with an effect rolls, only 9 removes."""
+    reads Mancato, shown as Miss; §9.11: a leader in a hex fired on with an effect rolls, only 9 removes."""
     await tacw_fight(d, monkeypatch)
     text = text_of(await d.cmd("explain", user=CAROL, entry="2"))
     assert text.startswith("**#2 · Royalist · fire r1 0605** — game #1, This Accursed Civil War")
@@ -313,7 +313,7 @@ async def test_explain_a_tacw_fire_by_number_against_the_musket_fire_table(d, mo
         assert "  Table     Leader Loss table, row: 0-8" in block and f"leader {leader} · result no_effect" in block
     assert "fires in reaction at r1" in reaction and "  Roll      3  (fire, p1, d10)" in reaction
     assert "  -1        1 casualties (-1 each)  [TACW §9.5.1 (Heavy infantry fire)]" in reaction
-    assert "  Total     2\n" in reaction and "row: 2" in reaction and "result Mancato · hits 0" in reaction
+    assert "  Total     2\n" in reaction and "row: 2" in reaction and "result Miss · hits 0" in reaction
 
 
 async def test_explain_a_tacw_close_combat_against_the_close_combat_table(d, monkeypatch):

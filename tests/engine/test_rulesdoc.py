@@ -213,8 +213,12 @@ def test_decisions_file_parsing_and_descriptions():
     d = rulesdoc.parse_decisions(text)
     assert set(d) == {"D7", "D8"}
     assert d["D7"].title == "A long title that runs over two lines (§4.1)"
-    assert d["D7"].short() == "D7 — A long title that runs over two lines (§4.1): First sentence here."
-    assert d["D8"].short() == 'D8 — Short: "Quoted."'
+    # whole sentences: all of a short decision, else the first ones and where to read the rest
+    assert d["D7"].short() == "D7 — A long title that runs over two lines (§4.1): First sentence here. " \
+                              "Second one. More text."
+    assert d["D7"].short(limit=30) == ("D7 — A long title that runs over two lines (§4.1): First sentence here. "
+                                       "(the whole decision: /rules D7)")
+    assert d["D8"].short() == 'D8 — Short: "Quoted." Then this.'
     assert rulesdoc.describe_decision("d7", d).startswith("D7 — A long title")
     assert rulesdoc.describe_decision("D99", d) == "D99"
     assert rulesdoc.describe_decision("free words", d) == "free words"
