@@ -92,6 +92,7 @@ def may_activate(sc, st: TacwState, w: Wing) -> str:
     for label, wid in _wings_to_activate(sc, st, w.side):
         if wid == w.id:
             tail = label.split("): ", 1)[1] if "): " in label else ""
+            tail = tail.replace("not your turn", f"not {w.side.title()}'s turn")   # asked by either side
             return ("▶ " if label.startswith("▶") else "") + tail
     return ""
 

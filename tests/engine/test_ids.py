@@ -97,6 +97,7 @@ def test_wings_show_orders_commander_and_who_may_activate(edgehill):
     assert ("`r-right` Royalist right wing (cavalry): Charge orders · WC Prince Rupert (`rupert`) at 3107 "
             "· 8 units · ▶ may activate now") in text
     assert "`p-left` Parliament left wing (cavalry): Receive Charge orders" in text
+    assert text.count("not Parliament's turn to activate") == 3              # read by either side
     edgehill.apply(R, "activate r-right")
     assert "· **active now**" in ask(edgehill, R, "wings royalist")
     assert "p-left" not in ask(edgehill, R, "wings royalist")
