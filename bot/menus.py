@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.commands import parse
-from engine.core.verbs import CommandSet, Option, Verb, command_set, complete_line
+from engine.core.verbs import CommandSet, Option, Verb, available, command_set, complete_line
 
 MAX_CHOICES = 25            # Discord: options of a select menu
 VERB_TRIES = 120            # rule checks to find one accepted line through a verb
@@ -227,8 +227,8 @@ class Menus:
             return []
         out = []
         for verb in self.commands.verbs:
-            if not offered(verb):
-                continue
+            if not offered(verb) or not available(verb, self.ruleset, self.scenario):
+                continue                         # not an action, or not of this battle
             ready = line_complete(verb, [verb.name])
             if ready and self.legal(verb.name):
                 ok: bool | None = True
