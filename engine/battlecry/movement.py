@@ -110,14 +110,58 @@ def find_path(scenario: Scenario, state: BattleCryState, piece: Piece, dest: str
         problem = entry_problem(scenario, state, piece, dest, final=True)
         if problem:
             raise Illegal(problem)
-        raise Illegal(f"{piece.id} cannot reach {dest}: it moves {limit} hex{'es' if limit > 1 else ''} "
-                      "and terrain or pieces bar the way", "BC §4.2")
+        raise Illegal(*unreachable(scenario, state, piece, dest))
     path = []
     node: str | None = dest
     while node is not None and node != piece.hex:
         path.append(node)
         node = prev[node]
     return list(reversed(path))
+
+
+def _hexes(n: int) -> str:
+    return f"{n} hex{'es' if n != 1 else ''}"
+
+
+def unreachable(scenario: Scenario, state: BattleCryState, piece: Piece, dest: str) -> tuple[str, str]:
+    """Why `piece` cannot reach `dest` (free itself), as (reason, section): too far (how far it
+    is, and how far the piece may move), or what bars each way of its length (a unit, a General,
+    terrain that stops or may not be entered)."""
+    grid = scenario.grid
+    limit = allowance(state, piece)
+    away = grid.distance(piece.hex, dest)
+    what = "General" if piece.is_general else piece.kind
+    if away > limit:
+        why = " (Force March)" if limit == tables.FORCE_MARCH_INFANTRY_MOVE and piece.kind == "infantry" \
+            and state.current.effective == "force-march" else ""
+        return (f"{dest} is too far: it is {_hexes(away)} from {piece.id} in {piece.hex}, and "
+                f"{what} moves at most {_hexes(limit)}{why}", "BC §4.2 movement table")
+    barred: dict[str, str] = {}
+
+    def walk(here: str, path: list[str]) -> None:
+        if here == dest:
+            return
+        if len(path) >= limit:
+            return
+        for n in grid.neighbors(here):
+            if n in path or n == piece.hex or grid.distance(n, dest) > limit - len(path) - 1:
+                continue
+            if n == dest:
+                continue                                    # the end of the way is free (checked above)
+            problem = entry_problem(scenario, state, piece, n, final=False)
+            if problem is None and stops_in(scenario, n):
+                label = scenario.terrain_at(n).label
+                problem = (f"{n} is {label[:1].upper() + label[1:]}, where a move ends "
+                           f"({scenario.terrain_at(n).section})")
+            if problem is not None:
+                barred.setdefault(n, problem)
+                continue
+            walk(n, path + [n])
+
+    walk(piece.hex, [])
+    reasons = [barred[h] for h in sorted(barred)][:4]
+    return (f"{piece.id} cannot reach {dest} ({_hexes(away)} away; {what} moves up to {_hexes(limit)}): "
+            "every way there is barred: " + "; ".join(reasons or ["no path of that length"]), "BC §4.2")
 
 
 def reachable(scenario: Scenario, state: BattleCryState, piece: Piece) -> list[str]:

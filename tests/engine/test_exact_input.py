@@ -102,3 +102,31 @@ def test_script_dice_take_face_names_and_store_numbers():
     g.apply("union", "move ui1 0404")
     g.apply("union", "battle ui1 0607 dice=flag,sabres")
     assert g.history[-1].text.endswith("dice=5,6")
+
+
+# == a move out of reach: too far, or barred, and by what (BC §4.2) ==============================
+
+def test_a_move_too_far_says_how_far_it_may_go():
+    g = Game.new("battlecry", "first-bull-run", 7)
+    g.apply("union", "play assault-centre")
+    text = refused(g, "union", "move ui1 1309", "1309 is too far", "11 hexes from ui1", "at most 1 hex")
+    assert "bar the way" not in text
+
+
+def test_a_move_within_reach_but_barred_names_what_bars_it():
+    probe = make_game([("uc1", "union", "cavalry", "0605"), ("ci1", "confederate", "infantry", "0101")])
+    grid = probe.scenario.grid
+    dest = next(h for h in sorted(grid) if grid.distance("0605", h) == 2)
+    between = sorted(h for h in grid.neighbors("0605") if grid.distance(h, dest) <= 1)
+    woods, blockers = between[0], between[1:]
+    # every other way of 2 or 3 hexes is closed by a ring of friendly infantry around the start
+    ring = [h for h in grid.neighbors("0605") if h not in between]
+    units = [("uc1", "union", "cavalry", "0605"), ("ci1", "confederate", "infantry", "0101")]
+    units += [(f"ui{i}", "union", "infantry", h) for i, h in enumerate(blockers + ring, 1)]
+    g = make_game(units, terrain={"woods": [woods]}, hands={"union": ["assault-centre"] * 4})
+    g.apply("union", "play assault-centre")
+    assert "uc1" in g.state.current.ordered
+    text = refused(g, "union", f"move uc1 {dest}", f"uc1 cannot reach {dest} (2 hexes away; cavalry moves up to 3 hexes)",
+                   f"{woods} is Woods, where a move ends", "BC §4.2")
+    for h in blockers:
+        assert f"{h} holds ui" in text
