@@ -36,7 +36,7 @@ from .battlecry_art import (GOLD, LABEL_ON_DARK, SIDE_COLOURS, SIDE_DARK, SIDE_N
                             terrain_tile)
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
                      ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
-                     encode_png, fit_box, font, label_box, path_arrow, ring, side_chip,
+                     encode_png, fit_box, font, label_box, path_arrow, ring,
                      star_points, trim_path)
 
 __all__ = ["render_board", "render_board_image", "board_geometry", "BoardGeometry",
@@ -196,7 +196,7 @@ def _draw_static_text(img: Image.Image, scenario: Scenario) -> None:
     """Hex ids and edge labels, drawn at final scale so they stay crisp."""
     g = board_geometry(scenario)
     d = ImageDraw.Draw(img)
-    small = font(11)
+    small = font(HEX_ID_PX)
     for h in scenario.grid:
         cx, cy = g.hex_center(h)
         dark = scenario.terrain.get(h, "clear") in LABEL_ON_DARK
@@ -288,23 +288,94 @@ def _ring(d: ImageDraw.ImageDraw, g: BoardGeometry, h: str, colour) -> None:
     ring(d, g.hex_center(h), 0.8 * g.r, colour, width=5, casing_width=8)
 
 
-def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
-                  state: BattleCryState) -> None:
-    """Hit counts and crosses, on top of the counters."""
+HEX_ID_PX = 11          # the hex ids of the terrain layer (font px)
+DISPLAY_W = 550         # the width Discord's client shows an image at (px)
+
+
+def hex_id_box(g: BoardGeometry, h: str) -> tuple[float, float, float, float]:
+    """Where the terrain layer prints hex h's id (near the bottom of the hex)."""
+    cx, cy = g.hex_center(h)
+    w = font(HEX_ID_PX).getlength(h)
+    return (cx - w / 2 - 1, cy + 0.74 * g.r - 0.6 * HEX_ID_PX - 1, cx + w / 2 + 1,
+            cy + 0.74 * g.r + 0.6 * HEX_ID_PX + 1)
+
+
+def piece_boxes(g: BoardGeometry, scenario: Scenario, state: BattleCryState) -> list[tuple]:
+    """(piece id, box) of every counter and General badge on the board, as `_pieces` draws them."""
+    from .battlecry_art import COUNTER_H, COUNTER_W, PILL_H, PILL_W
+    units = {p.hex for p in state.pieces.values() if p.kind != "general" and _hex_ok(scenario, p.hex)}
+    out = []
+    for p in sorted(state.pieces.values(), key=lambda p: p.id):
+        if not _hex_ok(scenario, p.hex):
+            continue
+        cx, cy = g.hex_center(p.hex)
+        if p.kind != "general":
+            out.append((p.id, (cx - COUNTER_W / 2 - 4, cy - COUNTER_H / 2 - 4, cx + COUNTER_W / 2 + 4,
+                               cy + COUNTER_H / 2 + 4)))
+        else:
+            k = 1.0 if p.hex in units else 1.3
+            y = cy + 0.66 * g.r if p.hex in units else cy
+            out.append((p.id, (cx - PILL_W * k / 2 - 4, y - PILL_H * k / 2 - 4, cx + PILL_W * k / 2 + 4,
+                               y + PILL_H * k / 2 + 4)))
+    return out
+
+
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def result_labels(g: BoardGeometry, scenario: Scenario, state: BattleCryState) -> list[tuple]:
+    """(text, box) of each battle result: beside the target hex, clear of every hex id, counter,
+    General badge and other result label (first free spot, nearest first)."""
+    out: list[tuple] = []
+    blockers = [hex_id_box(g, h) for h in scenario.grid] + [b for _, b in piece_boxes(g, scenario, state)]
+    occupied = {p.hex for p in state.pieces.values() if _hex_ok(scenario, p.hex)}
+    f = font(13, True)
     for item in _action_items(state):
         kind = item.get("kind")
-        if kind == "battle" and _hex_ok(scenario, item.get("to")):
-            cx, cy = g.hex_center(item["to"])
-            rr = 0.8 * g.r
-            hits = item.get("hits")
-            if isinstance(hits, int):
-                label = f"{hits} hit{'s' if hits != 1 else ''}"
-                if item.get("retreats"):
-                    label += f", {item['retreats']} flag{'s' if item['retreats'] != 1 else ''}"
-                label_box(d, label, font(13, True), BATTLE_COLOUR, x=cx, text_y=cy - rr - 1,
-                          top=cy - rr - 10, bottom=cy - rr + 8, pad=5, radius=5, width=2)
-        elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")):
-            cross(d, g.hex_center(item["hex"]), 0.42 * g.r, ((13, (255, 255, 255)), (7, BATTLE_COLOUR)))
+        text = None
+        if kind == "battle" and _hex_ok(scenario, item.get("to")) and isinstance(item.get("hits"), int):
+            hits = item["hits"]
+            text = f"{hits} hit{'s' if hits != 1 else ''}"
+            if item.get("retreats"):
+                text += f", {item['retreats']} flag{'s' if item['retreats'] != 1 else ''}"
+            h = item["to"]
+        elif kind == "eliminated" and _hex_ok(scenario, item.get("hex")) and item["hex"] in occupied:
+            text, h = "Eliminated", item["hex"]          # a unit took the ground: no cross over it
+        if text is None:
+            continue
+        cx, cy = g.hex_center(h)
+        w, hh = f.getlength(text) + 12, 20
+        spots = [(0, -0.8), (0, -1.05), (0, 0.45), (-0.85, 0), (0.85, 0)]
+        spots += [(round(1.3 * math.cos(math.radians(a)), 3), round(1.3 * math.sin(math.radians(a)), 3))
+                  for a in range(-90, 270, 30)]
+        spots += [(round(2.0 * math.cos(math.radians(a)), 3), round(2.0 * math.sin(math.radians(a)), 3))
+                  for a in range(-90, 270, 20)]
+        for dx, dy in spots:
+            x, y = cx + dx * g.r, cy + dy * g.r
+            box = (x - w / 2, y - hh / 2, x + w / 2, y + hh / 2)
+            if box[0] < 0 or box[1] < 0 or box[2] > g.width or box[3] > g.height:
+                continue
+            if not any(_overlaps(box, b) for b in blockers):
+                out.append((text, box))
+                blockers.append(box)
+                break
+    return out
+
+
+def _overlay_over(d: ImageDraw.ImageDraw, g: BoardGeometry, scenario: Scenario,
+                  state: BattleCryState) -> None:
+    """Result labels beside the target (clear of hex ids and counters) and crosses over hexes
+    left empty, on top of the counters."""
+    occupied = {p.hex for p in state.pieces.values() if _hex_ok(scenario, p.hex)}
+    for item in _action_items(state):
+        if item.get("kind") == "eliminated" and _hex_ok(scenario, item.get("hex")) \
+                and item["hex"] not in occupied:
+            cross(d, g.hex_center(item["hex"]), 0.36 * g.r, ((13, (255, 255, 255)), (7, BATTLE_COLOUR)))
+    for text, box in result_labels(g, scenario, state):
+        x = (box[0] + box[2]) / 2
+        label_box(d, text, font(13, True), BATTLE_COLOUR, x=x, text_y=(box[1] + box[3]) / 2,
+                  top=box[1], bottom=box[3], pad=6, radius=5, width=2)
 
 
 def _pieces(img: Image.Image, g: BoardGeometry, scenario: Scenario, state: BattleCryState) -> None:
@@ -339,14 +410,48 @@ def _card_name(card: str | None) -> str:
     return ct.name if ct else str(card)
 
 
+STRIP_TEXT_PX = 10.5     # the strip's body text once the image is shown DISPLAY_W px wide
+
+
+def strip_scale(width: int) -> float:
+    """How much the strip's 17 px text is enlarged to read at STRIP_TEXT_PX at DISPLAY_W."""
+    return max(1.0, width * STRIP_TEXT_PX / (DISPLAY_W * 17))
+
+
+@lru_cache(maxsize=8)
+def _key_swatch(kind: str, h: int) -> Image.Image:
+    """A small picture of a fence or a Field-works marker, drawn as the board draws them."""
+    w = int(2.4 * h)
+    img = Image.new("RGBA", (w * SS, h * SS), TERRAIN_COLOURS["clear"] + (255,))
+    d = ImageDraw.Draw(img)
+    a, b = (0.1 * w * SS, 0.5 * h * SS), (0.9 * w * SS, 0.5 * h * SS)
+    if kind == "fence":
+        d.line([a, b], fill=FENCE, width=int(0.28 * h * SS))
+        d.line([a, b], fill=FENCE_RAIL, width=max(1, int(0.08 * h * SS)))
+        for t in (0.12, 0.5, 0.88):
+            x = a[0] + (b[0] - a[0]) * t
+            rr = 0.17 * h * SS
+            d.ellipse((x - rr, a[1] - rr, x + rr, a[1] + rr), fill=FENCE)
+    else:
+        for t in (0.2, 0.5, 0.8):
+            x = a[0] + (b[0] - a[0]) * t
+            rx, ry = 0.3 * h * SS, 0.2 * h * SS
+            d.ellipse((x - rx, a[1] - ry, x + rx, a[1] + ry), fill=(200, 170, 108),
+                      outline=(80, 60, 28), width=SS)
+    return downsample(img, SS)
+
+
 def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | None) -> FlowText:
-    big, bold, reg = font(20, True), font(17, True), font(17)
-    flow = FlowText(width, 30)
+    k = strip_scale(width)
+    big, bold, reg = font(round(20 * k), True), font(round(17 * k), True), font(round(17 * k))
+    flow = FlowText(width, round(30 * k), pad_x=round(14 * k), gap=round(18 * k))
     turn = f"Turn {state.turn}"
-    flow.add([("text", scenario.title, big, STRIP_FG), ("gap", 14), ("text", turn, bold, STRIP_DIM)])
+    flow.add([("text", scenario.title, big, STRIP_FG), ("gap", round(14 * k)), ("text", turn, bold, STRIP_DIM)])
 
     def chip(side: str) -> list[tuple]:
-        return side_chip(SIDE_COLOURS.get(side, (128, 128, 128)), SIDE_NAMES.get(side, str(side)), bold)
+        return [("box", round(16 * k), round(14 * k), SIDE_COLOURS.get(side, (128, 128, 128)),
+                 (230, 230, 230)), ("gap", round(4 * k)),
+                ("text", SIDE_NAMES.get(side, str(side)), bold, STRIP_FG)]
 
     pend = state.pending if isinstance(state.pending, dict) else None
     if state.winner:
@@ -370,10 +475,10 @@ def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | 
     for side in tables.SIDES:
         n = int(state.flags.get(side, 0))
         need = scenario.flags_to_win
-        boxes = [("flag", 17, 20, GOLD if i < n else STRIP_BG,
+        boxes = [("flag", round(17 * k), round(20 * k), GOLD if i < n else STRIP_BG,
                   (240, 240, 240) if i < n else (130, 134, 142)) for i in range(need)]
         head = [("text", "Flags ", reg, STRIP_DIM)] if first else []
-        flow.add(head + chip(side) + [("gap", 6)] + boxes
+        flow.add(head + chip(side) + [("gap", round(6 * k))] + boxes
                  + [("text", f" {n}/{need}", bold, STRIP_FG)], new_line=first)
         first = False
     hands = " \u00b7 ".join(f"{SIDE_NAMES[s][0]} {len(state.hands.get(s, []))}" for s in tables.SIDES)
@@ -383,6 +488,15 @@ def _strip(scenario: Scenario, state: BattleCryState, width: int, viewer: str | 
         names = ", ".join(_card_name(c) for c in state.hands[viewer]) or "(empty)"
         flow.add([("text", f"Your hand ({SIDE_NAMES.get(viewer, viewer)}): ", reg, STRIP_DIM),
                   ("text", names, reg, STRIP_FG)], new_line=True)
+    # the key: what the board's marks mean (those of this battle)
+    small, sw = font(round(15 * k)), round(16 * k)
+    key = [("fence", "fence (on the hexside it protects)")] if scenario.fences else []
+    key.append(("works", "Field works (on the sides they face)"))
+    flow.add([("text", "Key:", bold, STRIP_DIM)], new_line=True)
+    for kind, text in key:
+        flow.add([("image", _key_swatch(kind, sw)), ("gap", round(5 * k)), ("text", text, small, STRIP_FG)])
+    flow.add([("text", "gold ring: objective; dashed red lines: the sections; yellow halo: ordered",
+               small, STRIP_FG)])
     return flow
 
 

@@ -125,7 +125,7 @@ def test_png_decodes_at_a_phone_readable_size(scenario, state):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     img = decode(png)
     assert 1200 <= img.width <= 1400
-    assert 800 <= img.height <= 1000
+    assert 800 <= img.height <= 1150                           # a strip that reads at 550 px
     g = bc.board_geometry(scenario)
     assert img.width == g.width and img.height > g.height      # strip below the board
     assert len(png) < 1024 * 1024
@@ -376,3 +376,41 @@ def test_long_victory_line_wraps_inside_the_image(scenario, state):
             assert x + sum(flow._item_width(i) for i in items) <= img.width - 1
             words += [i[1] for i in items if i[0] == "text"]
     assert "".join(words).count("concedes the battle") == 3     # nothing cut off
+
+
+def test_result_labels_cover_no_hex_id_or_piece_and_no_cross_over_a_unit(scenario, state):
+    st = state.copy()
+    st.phase = "actions"
+    # ui1 (0707) battled a unit in 0706 and eliminated it; uc1 took the ground
+    st.pieces["ci1"].hex = None
+    st.pieces["uc1"].hex = "0706"
+    st.last_action = {"items": [{"kind": "battle", "piece": "ui1", "from": "0707", "to": "0706",
+                                 "hits": 2, "retreats": 1},
+                                {"kind": "eliminated", "hex": "0706"}]}
+    g = bc.board_geometry(scenario)
+    labels = bc.result_labels(g, scenario, st)
+    assert [t for t, _ in labels] == ["2 hits, 1 flag", "Eliminated"]
+    ids = [bc.hex_id_box(g, h) for h in scenario.grid]
+    pieces = [b for _, b in bc.piece_boxes(g, scenario, st)]
+    for text, box in labels:
+        for other in ids + pieces:
+            assert not bc._overlaps(box, other), (text, box, other)
+        assert bc._overlaps(box, (0, 0, g.width, g.height))
+    img = render(scenario, st)
+    x, y = g.hex_center("0706")
+    assert not close(img.getpixel((int(x), int(y))), bc.BATTLE_COLOUR, 60)   # no X over uc1
+    st.pieces["uc1"].hex = "0408"                                            # hex left empty: X
+    img = render(scenario, st)
+    assert close(img.getpixel((int(x), int(y))), bc.BATTLE_COLOUR, 60)
+
+
+def test_strip_reads_at_discords_width_and_keys_fences_and_field_works(scenario, state):
+    img = render(scenario, state)
+    k = bc.DISPLAY_W / img.width
+    assert 17 * bc.strip_scale(img.width) * k >= 9.5
+    flow = bc._strip(scenario, state, img.width, None)
+    words = "".join(i[1] for line in flow.layout() for _, items in line for i in items
+                    if i[0] == "text")
+    assert "fence (on the hexside it protects)" in words
+    assert "Field works (on the sides they face)" in words
+    assert any(i[0] == "image" for line in flow.layout() for _, items in line for i in items)
