@@ -215,6 +215,41 @@ def retreat_options(scenario: Scenario, state: BattleCryState, piece: Piece) -> 
     return legal, blocked
 
 
+def retreat_outlook(scenario: Scenario, state: BattleCryState, piece: Piece, step: str, remaining: int) -> str:
+    """What retreating into `step` with `remaining` flags to go leads to, for the owner who
+    chooses (BC §4.6 rule 7: each retreat that cannot be made costs a figure): "" when the
+    retreat can go on (or ends there), else the cost of the step that will be blocked, or the
+    piece's loss off its own edge. The state is left as it was."""
+    general = state.attached_general(piece) if not piece.is_general else None
+    before = piece.hex
+    piece.hex = step
+    if general is not None:
+        general.hex = step
+    try:
+        left = remaining - 1
+        if left <= 0:
+            return ""
+        if not piece.is_general and general is None:
+            g = state.piece_at(step, general=True)
+            if g is not None and g.side == piece.side:
+                return ""                              # exception 1: a lone General stops it there
+        if board.on_home_edge(scenario, piece.side, step):
+            return "then off the board: eliminated (BC §4.6 rule 8)"
+        legal, _ = retreat_options(scenario, state, piece)
+        if not legal:
+            if piece.is_general:
+                return "then blocked: the General is lost (BC §4.6 rule 7)"
+            lost = min(left, piece.figures)
+            return (f"then blocked: loses {lost} figure{'s' if lost > 1 else ''}"
+                    + (", eliminated" if lost >= piece.figures else "") + " (BC §4.6 rule 7)")
+        later = [retreat_outlook(scenario, state, piece, h, left) for h in legal]
+        return "" if "" in later else later[0].replace("then", "later", 1)
+    finally:
+        piece.hex = before
+        if general is not None:
+            general.hex = before
+
+
 def continue_retreat(scenario: Scenario, state: BattleCryState, choice: str | None = None) -> list[Event]:
     """Walk the pending retreat until it ends or needs the defender's choice."""
     events: list[Event] = []
@@ -243,6 +278,9 @@ def continue_retreat(scenario: Scenario, state: BattleCryState, choice: str | No
             continue
         if choice is None and len(legal) > 1 and state.policies.get(piece.side, {}).get("retreat") != "auto":
             pend["options"] = legal
+            notes = {h: note for h in legal if (note := retreat_outlook(scenario, state, piece, h, pend["remaining"]))}
+            if notes:                     # which hex leads to a blocked step, a lost figure
+                pend["notes"] = notes
             return events
         step = choice if choice is not None else legal[0]
         choice = None
@@ -262,6 +300,7 @@ def _retreat_step(state: BattleCryState, piece: Piece, step: str, pend: dict) ->
     pend["remaining"] -= 1
     pend["path"].append(step)
     pend.pop("options", None)
+    pend.pop("notes", None)
     text = f"{piece.id}" + (f" with General {general.id}" if general else "") + f" retreats {frm} -> {step}"
     section = "BC §4.6"
     if not piece.is_general and general is None:

@@ -77,8 +77,10 @@ def _need_active(state: BattleCryState, side: str) -> None:
         raise Illegal(f"the battle is over: {state.result}", "BC §6")
     if state.pending:
         who = state.pending["side"]
+        notes = state.pending.get("notes") or {}
         raise Illegal(f"waiting for {who.title()} to choose a retreat hex for {state.pending['piece']} "
-                      f"({', '.join(state.pending.get('options', []))})", "BC §4.6")
+                      f"({', '.join(h + (f': {notes[h]}' if h in notes else '') for h in state.pending.get('options', []))})",
+                      "BC §4.6")
     if side != state.active:
         raise Illegal(f"it is {state.active.title()}'s turn", "BC §3.2")
 

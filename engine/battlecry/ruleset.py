@@ -99,8 +99,11 @@ class BattleCryRuleset:
         p = state.pending
         if not p or not p.get("options"):
             return None
-        answers = tuple(Answer(f"Retreat to {h}", f"retreat {h}") for h in p["options"])
-        return PendingDecision("retreat", p["side"], f"retreat {p['piece']} ({p['remaining']} to go)",
+        notes = p.get("notes") or {}          # which hex leads to a blocked step (combat.retreat_outlook)
+        answers = tuple(Answer(f"Retreat to {h}" + (f" ({notes[h].split(' (BC')[0]})" if h in notes else ""),
+                               f"retreat {h}") for h in p["options"])
+        ahead = "".join(f"; via {h} {notes[h]}" for h in p["options"] if h in notes)
+        return PendingDecision("retreat", p["side"], f"retreat {p['piece']} ({p['remaining']} to go{ahead})",
                                answers, "BC §4.6")
 
     def default_answer(self, state: BattleCryState) -> str | None:

@@ -130,3 +130,23 @@ def test_a_move_within_reach_but_barred_names_what_bars_it():
                    f"{woods} is Woods, where a move ends", "BC §4.2")
     for h in blockers:
         assert f"{h} holds ui" in text
+
+
+# == retreat choices that lead to a blocked step (BC §4.6 rule 7) ================================
+
+def test_offered_retreat_hexes_say_which_leads_to_a_blocked_step():
+    units = [("ui1", "union", "infantry", "0505"), ("ci1", "confederate", "infantry", "0504"),
+             ("ui2", "union", "infantry", "0607"), ("ui3", "union", "infantry", "0507")]
+    g = make_game(units, first="confederate", hands={"confederate": ["assault-centre"] * 4})
+    g.apply("confederate", "play assault-centre")
+    g.apply("confederate", "battle ci1 0505 dice=flag,flag,cavalry,cavalry")     # 4 dice: 2 flags, no hit
+    p = g.state.pending
+    assert p and sorted(p["options"]) == ["0406", "0506"]
+    decision = g.ruleset.pending(g.state)
+    labels = {a.line: a.label for a in decision.answers}
+    assert labels["retreat 0506"] == "Retreat to 0506 (then blocked: loses 1 figure)"   # 0607, 0507 are taken
+    assert labels["retreat 0406"] == "Retreat to 0406"                                  # 0407 is free
+    assert "via 0506 then blocked: loses 1 figure (BC §4.6 rule 7)" in decision.prompt
+    refused(g, "confederate", "end", "0506: then blocked: loses 1 figure")
+    g.apply("union", "retreat 0506")
+    assert g.state.pieces["ui1"].figures == 3 and g.state.pieces["ui1"].hex == "0506"
