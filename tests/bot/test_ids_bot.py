@@ -84,3 +84,13 @@ def test_cli_battle_cry_units_in_the_hotseat():
     out = io.StringIO()
     cli.hotseat(cli.Session(g, None, render=False, echo=out), stdin=io.StringIO("units\nquit\n"))
     assert "`ui1` Burnside's brigade (infantry) 0503" in out.getvalue() and g.history == []
+
+
+async def test_act_offers_the_awaited_answer_first(d):
+    """The /act completion puts the verb the game waits for ahead of the rest (it read a missing
+    attribute of the pending answers before)."""
+    await tacw_game(d)
+    await d.cmd("act", user=BOB, line="policy bypass ask")
+    await d.cmd("act", user=ALICE, line="activate r-right")
+    verbs = [c["value"] for c in await d.complete("act", "line", user=BOB, line="")]
+    assert verbs[0] == "bypass "
