@@ -586,6 +586,8 @@ class BoardLayout:
     labels: tuple[Label, ...]
     units: tuple            # (unit, centre, scale, angle) in drawing order
     leaders: tuple          # (leader, (x, y), big, label) in drawing order
+    stacks: tuple = ()      # (hex, unit ids, the one the hex names first) of the stacks in view
+    # whose lower unit has no caption on the map: the strip lists them
 
 
 def _hull(points) -> list[tuple[float, float]]:
@@ -759,14 +761,34 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
         cx, cy = g.hex_center(h)
         for text, colour in texts:
             put(text, "result", [(cx + dx * r, cy + dy * r) for dx, dy in around], 4 * z, colour)
-    # 2. hex ids of the hexes without a counter (a counter prints its own hex id)
+    def captions(units) -> None:
+        for u, (cx, cy), scale, angle in units:
+            poly = next(p.polygon for p in placed if p.kind == "unit" and p.id == u.id)
+            top = min(y for _, y in poly)
+            bottom = max(y for _, y in poly)
+            mark = [p.polygon for p in placed if p.kind == "markers" and p.id == u.id]
+            if mark:
+                bottom = max(bottom, max(y for _, y in mark[0]))
+            sz = _label_font_px(g, "caption")
+            ya, yb = top - 0.62 * sz - 1, bottom + 0.62 * sz + 1
+            put(u.id, "caption", [(cx, ya), (cx, yb), (cx - 0.4 * r, ya), (cx + 0.4 * r, ya),
+                                  (cx - 0.4 * r, yb), (cx + 0.4 * r, yb)], 1)
+
+    # 2. unit ids, in a crop: first of the units their hex does not name (a hex names the top
+    # unit of a stack, engine.tacw.sequence.actions.find_unit), then, after the hex ids, the rest
+    named = {h: sorted(us, key=lambda u: (u.kind == "artillery" and not u.on_top, u.id))[0].id
+             for h, us in by_hex.items()}
+    hidden = [pl for pl in placements if not any(named.get(h) == pl[0].id for h in pl[0].hexes)]
+    if g.zoom >= 1.5:
+        captions(hidden)
+    # 3. hex ids of the hexes without a counter (a counter prints its own hex id)
     shown = _hexes_in_view(scenario, g)
     for h in shown:
         if h in occupied:
             continue
         cx, cy = g.hex_center(h)
         put(h, "hex", [(cx, cy - 0.5 * r), (cx, cy), (cx, cy + 0.5 * r)], 1)
-    # 3. victory hexes, area ids, place names
+    # 4. victory hexes, area ids, place names
     for v in scenario.victory_hexes:
         if v.hex in scenario.grid:
             cx, cy = g.hex_center(v.hex)
@@ -780,18 +802,19 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
     for text, h, _ in place_labels(g, scenario):
         cx, cy = g.hex_center(h)
         put(text, "place", [(cx, cy + 0.5 * r), (cx, cy - 0.5 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2)
-    # 4. unit ids above (or below) their counters, in a crop
+    # 5. the other units' ids, where there is room
     if g.zoom >= 1.5:
-        for u, (cx, cy), scale, angle in placements:
-            poly = next(p.polygon for p in placed if p.kind == "unit" and p.id == u.id)
-            top = min(y for _, y in poly)
-            bottom = max(y for _, y in poly)
-            mark = [p.polygon for p in placed if p.kind == "markers" and p.id == u.id]
-            if mark:
-                bottom = max(bottom, max(y for _, y in mark[0]))
-            sz = _label_font_px(g, "caption")
-            put(u.id, "caption", [(cx, top - 0.62 * sz - 1), (cx, bottom + 0.62 * sz + 1)], 1)
-    return BoardLayout(g, tuple(placed), tuple(labels), tuple(placements), tuple(leaders))
+        captions([pl for pl in placements if pl not in hidden])
+    captioned = {lb.text for lb in labels if lb.style == "caption"}
+    stacks = []
+    for h in sorted(by_hex):
+        us = by_hex[h]
+        if len(us) > 1 and any(u.id not in captioned for u, *_ in hidden if h in u.hexes):
+            x, y = g.hex_center(h)
+            if 0 <= x <= g.width and 0 <= y <= g.height:
+                stacks.append((h, tuple(u.id for u in us), named[h]))
+    return BoardLayout(g, tuple(placed), tuple(labels), tuple(placements), tuple(leaders),
+                       tuple(stacks))
 
 
 def _stacked_hexes(by_hex: dict[str, list[Unit]]) -> list[str]:
@@ -1056,7 +1079,8 @@ def strip_scale(width: int) -> float:
     return max(1.0, width * STRIP_TEXT_PX / (DISPLAY_W * 16))
 
 
-def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None = None) -> FlowText:
+def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None = None,
+           stacks: tuple = ()) -> FlowText:
     k = strip_scale(width)
     big, bold, reg = font(round(20 * k), True), font(round(16 * k), True), font(round(16 * k))
     flow = FlowText(width, round(28 * k), pad_x=round(14 * k), gap=round(18 * k))
@@ -1134,6 +1158,11 @@ def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None
             flow.add(items, new_line=lead)
             lead = False
     small = font(round(14 * k))
+    if stacks:
+        flow.add([("text", "Stacks (the hex names the first unit):", bold, STRIP_DIM)], new_line=True)
+        for h, ids, first in stacks:
+            rest = [i for i in ids if i != first]
+            flow.add([("text", f"{h}: ", bold, STRIP_FG), ("text", ", ".join([first] + rest), reg, STRIP_FG)])
     flow.add([("text", "Map key:", bold, STRIP_DIM)], new_line=True)
     for group in _legend_groups(legend or [], k, small, STRIP_FG):
         flow.add(group)
@@ -1230,7 +1259,8 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     _overlay_over(d, g, scenario, state, {h for u, *_ in layout.units for h in u.hexes})
     _draw_labels(board, layout)
     legend = _legend(scenario, state, g, layout)
-    return board_with_strip(board, _strip(scenario, state, board.width, legend), STRIP_BG)
+    return board_with_strip(board, _strip(scenario, state, board.width, legend, layout.stacks),
+                            STRIP_BG)
 
 
 def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = None,

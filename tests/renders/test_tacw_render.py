@@ -600,3 +600,27 @@ def test_legend_explains_terrain_hexsides_markers_and_wings(scenario, state):
     crop_lay = tacw.board_layout(scenario, _played_state(scenario, state), "crop")
     crop_names = {t for _, _, t in tacw._legend(scenario, st, crop_lay.geometry, crop_lay)}
     assert crop_names < names | {"formation broken", "gun fired"}
+
+
+def test_every_unit_of_a_crop_can_be_named_from_the_image(scenario, state):
+    """A counter prints its hex, which names the unit in commands (the first of a stack,
+    engine.tacw.sequence.actions.find_unit); the other unit of a stack has its id as a caption,
+    or, where the map has no room, in the strip's list of stacks."""
+    from engine.tacw.sequence.actions import find_unit
+    st = state.copy()
+    st.activation = Activation(wing="p-left", side="parliament", number=1, step="actions")
+    lay = tacw.board_layout(scenario, st, "crop")
+    assert lay.geometry.zoom >= 1.5
+    captions = {lb.text for lb in lay.labels if lb.style == "caption"}
+    listed = {i for _, ids, _ in lay.stacks for i in ids}
+    assert lay.stacks and "p-ramsey" in captions         # Ramsey's horse under a Commanded Shot
+    for u, *_ in lay.units:
+        named = any(find_unit(st, h).id == u.id for h in u.hexes)
+        assert named or u.id in captions or u.id in listed, u.id
+    for h, ids, first in lay.stacks:
+        assert find_unit(st, h).id == first
+    flow = tacw._strip(scenario, st, lay.geometry.width, [], lay.stacks)
+    words = "".join(i[1] for line in flow.layout() for _, items in line for i in items
+                    if i[0] == "text")
+    for h, ids, _ in lay.stacks:
+        assert f"{h}: " in words and all(i in words for i in ids)
