@@ -9,29 +9,44 @@ viewer sees the same picture.
 
 A counter (renders/tacw_art.py) is a rectangle whose front edge faces the facing vertex, with a
 white nose pointing at it, its wing's colour along the rear edge and its values upright:
-"18-7" (strength-morale; guns "SAK-5"), a red casualty badge, two pistol dots for cavalry and
-marker tags below it (D, F-BRK, SHKN, ROUT, OPEN, COL, HOG, SALVO, FIRED, DISAB, CAPT). A double
-unit is one long counter over both hexes. Units of the wing under activation have a yellow halo.
+"18-7" (strength-morale; guns "SAK-5"), the hex it stands in on a light chip (a hex names the unit
+in commands), a red casualty badge, two pistol dots for cavalry and marker tags below it (D,
+F-BRK, SHKN, ROUT, OPEN, COL, HOG, SALVO, FIRED, DISAB, CAPT). A double unit is one long counter
+over both hexes, a chip on each half. Two units sharing a hex are drawn smaller, side by side
+across their facing, the hex's chip full size between them. Units of the wing under activation
+have a yellow halo.
+
+Legible at Discord's size (DISPLAY_W, ~550 px): `board_layout` places every counter, marker row
+and leader badge first, then every label clear of all of them and of each other (nothing is ever
+drawn under or over a counter): result labels beside their target hex; the unit ids a hex does
+not name (the lower unit of a stack); the hex ids of the hexes without a counter; victory-hex,
+area and place labels; then the other unit ids where there is room (crops only). A crop spans
+about 16 hex radii, at most 1100 px wide, so its labels (LABEL_PX x zoom) and the counters' hex
+chips read at >= 10 px once scaled to 550 px; the strip's text is scaled with the image width
+(`strip_scale`) and wraps. The full map is an overview at that size (its strip reads; its hex
+ids read when the image is opened).
 
 Layers, bottom to top:
   1. terrain layer, cached per scenario and view (terrain tiles, hedge-lined lanes, hex outlines,
      hexside features: hedges, slopes hachured downhill, streams; no_effect sides faded; victory
-     hexes, hex ids and the friendly map edges), drawn 2x and downsampled;
-  1b. the scenario's roads and place names, and in the deployment phase the shaded areas of
-     the sides still deploying (renders/tacw_deploy.py);
+     hexes and the friendly map edges), drawn 2x and downsampled;
+  1b. the scenario's roads, and in the deployment phase the shaded areas of the sides still
+     deploying (renders/tacw_deploy.py);
   2. pending-decision hexes, and the move/retreat/fire arrows of the last action;
-  3. counters (cached sprites; units sharing a hex are drawn smaller, side by side across their
-     facing), their marker tags, then leader badges;
-  4. target rings, close-combat arrows, result labels and elimination crosses;
-  5. the information strip under the board.
+  3. counters (cached sprites), their marker tags, then leader badges;
+  4. target rings, close-combat arrows and elimination crosses (over an empty hex only);
+  5. the labels of `board_layout`;
+  6. the information strip under the board: turn, phase, activation, VP, wings with their
+     colours and orders, stacks whose lower unit has no caption, and a key of what the view shows
+     (terrain, hexsides, markers, victory hexes) and of a counter.
 
-The Edgehill map is 40x26 hexes: the full image is 1859 px wide (hex radius 30), ~1550 px high
-with the strip. `size="crop"` redraws the area of the last action (or of the active wing) at
-1.25-2x that scale. PNG: 256 colours, octree palette with an exact nearest-colour remap
-(`common.encode_png_nearest`).
+The Edgehill map is 40x26 hexes: the full image is 1859 px wide (hex radius 30). `size="crop"`
+redraws the area of the last action (or of the active wing) at 1.25-2x that scale. PNG: 256
+colours, octree palette with an exact nearest-colour remap (`common.encode_png_nearest`).
 
 Public API: `render_board`, `render_board_image`, `board_geometry`, `crop_geometry`,
-`terrain_layer`, `wing_colours`, `BoardGeometry`, `SIDE_COLOURS`, `TERRAIN_COLOURS`, `NOSE`.
+`board_layout` (with `BoardLayout`, `Label`, `Placed`, `polygons_overlap`), `terrain_layer`,
+`wing_colours`, `strip_scale`, `BoardGeometry`, `SIDE_COLOURS`, `TERRAIN_COLOURS`, `NOSE`.
 """
 from __future__ import annotations
 
