@@ -16,7 +16,8 @@ its [[special_rules]] the book's words.
                          the file's check in `special_data.finish`), never fires, fights or is
                          fired at (`fire/small_arms.py`, `close_combat/melee.py`), and an
                          unguarded wagon next to an enemy is captured between activations
-                         (`wagon_captures`) and scores its VP for the captor (`wagon_vp`)
+                         (`wagon_captures`); the book gives it no VP, so it scores its 10 VP
+                         for the captor only with the optional rule red-wagon-prize (`wagon_vp`)
     Okey's dragoons      the independent command behind the Sulby hedges: a wing of its own under
                          Okey (D114), plain scenario data (`scenarios/naseby.toml`); no code
     the King's Lifeguard the book stacks horse and foot in 1516: allowed at setup only
