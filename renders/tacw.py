@@ -879,32 +879,40 @@ def _tag_xy(g: BoardGeometry, u: Unit, centre, scale: float, angle: float) -> tu
     return centre[0], max(y for _, y in poly) + 6.5 * g.r / 30
 
 
+LABEL_INK = {"hex": ((44, 48, 34), (232, 236, 204), 1.5), "vp": ((60, 40, 0), GOLD, 1.5),
+             "caption": ((255, 255, 255), (20, 20, 20), 1.5),
+             "place": ((40, 34, 20), (246, 240, 220), 2.0)}     # fill, outline, outline width / zoom
+
+
+@lru_cache(maxsize=8192)
+def _label_sprite(text: str, size: int, fill: tuple, stroke: tuple, stroke_w: int) -> Image.Image:
+    """An outlined text as an RGBA image, cached: the full map repeats a thousand hex ids."""
+    f = font(size, True)
+    w = int(f.getlength(text)) + 2 * stroke_w + 4
+    h = int(size * 1.4) + 2 * stroke_w + 2
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((w / 2, h / 2), text, font=f, fill=fill, anchor="mm",
+                             stroke_width=stroke_w, stroke_fill=stroke)
+    return img
+
+
 def _draw_labels(img: Image.Image, layout: BoardLayout) -> None:
     d = ImageDraw.Draw(img)
     z = layout.geometry.zoom
     for lb in layout.labels:
         x0, y0, x1, y1 = lb.box
         x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        f = font(lb.size, True)
         if lb.style == "result":
             d.rounded_rectangle(lb.box, radius=4 * z, fill=lb.colour, outline=(255, 255, 255),
                                 width=max(1, int(1.5 * z)))
-            d.text((x, y), lb.text, font=f, fill=(255, 255, 255), anchor="mm")
-        elif lb.style == "hex":
-            d.text((x, y), lb.text, font=f, fill=(44, 48, 34), anchor="mm",
-                   stroke_width=max(1, int(round(1.5 * z))), stroke_fill=(232, 236, 204))
-        elif lb.style == "vp":
-            d.text((x, y), lb.text, font=f, fill=(60, 40, 0), anchor="mm",
-                   stroke_width=max(1, int(round(1.5 * z))), stroke_fill=GOLD)
-        elif lb.style == "area":
-            d.text((x, y), lb.text, font=f, fill=(255, 255, 255), anchor="mm",
-                   stroke_width=max(1, int(round(2 * z))), stroke_fill=lb.colour)
-        elif lb.style == "caption":
-            d.text((x, y), lb.text, font=f, fill=(255, 255, 255), anchor="mm",
-                   stroke_width=max(1, int(round(1.5 * z))), stroke_fill=(20, 20, 20))
+            d.text((x, y), lb.text, font=font(lb.size, True), fill=(255, 255, 255), anchor="mm")
+            continue
+        if lb.style == "area":
+            fill, stroke, sw = (255, 255, 255), tuple(lb.colour), 2.0
         else:
-            d.text((x, y), lb.text, font=f, fill=(40, 34, 20), anchor="mm",
-                   stroke_width=max(1, int(round(2 * z))), stroke_fill=(246, 240, 220))
+            fill, stroke, sw = LABEL_INK.get(lb.style, LABEL_INK["place"])
+        sprite = _label_sprite(lb.text, lb.size, fill, stroke, max(1, int(round(sw * z))))
+        img.paste(sprite, (int(round(x - sprite.width / 2)), int(round(y - sprite.height / 2))), sprite)
 
 
 def _leader_label(ld) -> str:
