@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import views
 from bot.cli import DEMO_DIR, read_script
 from bot.service import GameService
 from engine.core.commands import parse, split_side
@@ -62,6 +63,7 @@ def slash_options(verb: Verb, args: tuple[str, ...]) -> dict:
 
 async def play_demo(bot, monkeypatch, ruleset_id: str, through: str):
     monkeypatch.setattr(GameService, "render", staticmethod(lambda *a, **k: None))   # the rules, not the art
+    monkeypatch.setattr(views, "action_view", lambda *a, **k: None)    # nor the menus (tests/bot/test_menus.py)
     scenario, script, users = DEMOS[ruleset_id]
     seed, lines = read_script(DEMO_DIR / script)
     service = bot.service
