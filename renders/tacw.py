@@ -91,6 +91,7 @@ PENDING_COLOUR = (255, 230, 0)
 SQRT3 = math.sqrt(3)
 
 ZOOMS = (1.25, 1.5, 1.75, 2.0)       # crop scales (multiples of HEX_R)
+CROP_VIEW_R = 18         # a crop spans at most this many hex radii across: 9.5 px text at 550
 CROP_MAX_W, CROP_MAX_H = 1100, 1150  # output pixels of a crop (before the strip): legibility
 # depends on how many hexes a crop spans, not on its zoom (text grows with the zoom); a crop of the
 # usual 16 hex radii shows its labels at >= 10 px when Discord scales it to DISPLAY_W
@@ -1198,30 +1199,56 @@ def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None
 
 
 # --- assembly -----------------------------------------------------------------------------------
-def _focus_hexes(scenario: Scenario, state: TacwState) -> list[str]:
-    """The hexes a crop shows: the last action (and any pending choice); failing that, the
-    active wing's units and its commander."""
-    hexes: list[str] = []
-    for item in _action_items(state):
-        if item.get("kind") not in ("move", "retreat", "rout", "fire", "close_combat", "eliminated"):
-            continue
-        for key in ("from", "to", "hex"):
-            if _hex_ok(scenario, item.get(key)):
-                hexes.append(item[key])
-        hexes += [h for h in _seq(item.get("path")) if _hex_ok(scenario, h)]
+def _focus_groups(scenario: Scenario, state: TacwState) -> list[list[str]]:
+    """The hexes a crop should show, most important first: the choices of a pending decision;
+    the targets, sources and eliminations of the last action; where its moves ended and began;
+    the rest of their paths. Failing all of these, the active wing's commander and units,
+    nearest the commander first."""
     pend = state.pending if isinstance(state.pending, dict) else None
-    if pend:
-        hexes += [h for h in _seq(pend.get("options")) if _hex_ok(scenario, h)]
-    if hexes:
-        return hexes
+    choices = [h for h in _seq(pend.get("options")) if _hex_ok(scenario, h)] if pend else []
+    hits, ends, paths = [], [], []
+    for item in _action_items(state):
+        kind = item.get("kind")
+        if kind in ("fire", "close_combat", "eliminated"):
+            hits += [item[k] for k in ("to", "hex", "from") if _hex_ok(scenario, item.get(k))]
+        elif kind in ("move", "retreat", "rout"):
+            path = [h for h in _seq(item.get("path")) if _hex_ok(scenario, h)]
+            ends += path[-1:] + path[:1]
+            paths += path[1:-1]
+    groups = [g for g in (choices, hits, ends, paths) if g]
+    if groups:
+        return groups
     act = state.activation
-    if act is not None:
-        for u in state.wing_units(act.wing):
-            hexes += [h for h in u.hexes if _hex_ok(scenario, h)]
-        w = state.wings.get(act.wing)
-        ld = state.leaders.get(w.commander) if w else None
-        if ld is not None and ld.status == "active" and _hex_ok(scenario, ld.hex):
-            hexes.append(ld.hex)
+    if act is None:
+        return []
+    hexes = []
+    w = state.wings.get(act.wing)
+    ld = state.leaders.get(w.commander) if w else None
+    if ld is not None and ld.status == "active" and _hex_ok(scenario, ld.hex):
+        hexes.append(ld.hex)
+    units = [h for u in state.wing_units(act.wing) for h in u.hexes if _hex_ok(scenario, h)]
+    if units:
+        grid = scenario.grid
+        first = hexes[0] if hexes else units[0]
+        hexes += sorted(units, key=lambda h: (grid.distance(first, h), h))
+    return [hexes] if hexes else []
+
+
+def _focus_hexes(scenario: Scenario, state: TacwState) -> list[str]:
+    """The focus hexes that fit a crop that stays legible at DISPLAY_W (CROP_VIEW_R hex radii
+    wide with its margins): taken in order of importance, each while it fits."""
+    g1 = _map_geometry(scenario.cols, scenario.rows, 1.0)
+    r = g1.r
+    max_w, max_h = (CROP_VIEW_R - 4) * r, (1.25 * CROP_VIEW_R - 4) * r
+    hexes: list[str] = []
+    box = None
+    for group in _focus_groups(scenario, state):
+        for h in group:
+            x, y = g1.hex_center(h)
+            nb = (x, y, x, y) if box is None else (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
+            if nb[2] - nb[0] <= max_w and nb[3] - nb[1] <= max_h:
+                box = nb
+                hexes.append(h)
     return hexes
 
 

@@ -624,3 +624,29 @@ def test_every_unit_of_a_crop_can_be_named_from_the_image(scenario, state):
                     if i[0] == "text")
     for h, ids, _ in lay.stacks:
         assert f"{h}: " in words and all(i in words for i in ids)
+
+
+def test_every_action_crop_of_the_edgehill_demo_reads_at_550_px():
+    """The crop after each action of the bundled Edgehill demo (bot/demos) spans few enough hexes
+    that its smallest label is >= 9.5 px once Discord shows it DISPLAY_W px wide."""
+    from pathlib import Path
+    from engine.core.commands import split_side
+    from engine.core.game import Game
+    script = Path(__file__).resolve().parents[2] / "bot" / "demos" / "tacw--edgehill.txt"
+    lines = script.read_text(encoding="utf-8").splitlines()
+    seed = next(x.split(":", 1)[1].strip() for x in lines if x.lower().startswith("# seed:"))
+    game = Game.new("tacw", "edgehill", seed)
+    smallest = min(tacw.LABEL_PX.values())
+    crops = 0
+    for line in lines:
+        if not line.strip() or line.startswith("#"):
+            continue
+        side, text = split_side(line, game.ruleset.sides)
+        game.apply(side or game.to_act, text)
+        g = tacw.crop_geometry(game.scenario, game.state)
+        if g is None:
+            continue
+        crops += 1
+        assert g.width <= tacw.CROP_MAX_W
+        assert smallest * g.zoom * tacw.DISPLAY_W / g.width >= 9.5, (line, g.width, g.zoom)
+    assert crops > 300
