@@ -20,12 +20,31 @@ def items(components: list[dict]) -> list[dict]:
     return [c for row in components for c in row.get("components", [])]
 
 
+def within_discord_limits(components: list[dict]) -> list[dict]:
+    """At most 5 rows; a row holds 5 buttons or 1 select; a select at most 25 options; every
+    custom_id, label, value and description at most 100 characters (a button's label 80)."""
+    assert len(components) <= 5
+    for row in components:
+        kinds = [c["type"] for c in row["components"]]
+        assert kinds == [3] or (len(kinds) <= 5 and set(kinds) == {2}), kinds
+        for c in row["components"]:
+            assert len(c["custom_id"]) <= 100, c["custom_id"]
+            if c["type"] == 2:
+                assert 1 <= len(c["label"]) <= 80
+            else:
+                assert 1 <= len(c["options"]) <= 25
+                for o in c["options"]:
+                    assert len(o["label"]) <= 100 and len(o["value"]) <= 100
+                    assert len(o.get("description") or "") <= 100
+    return components
+
+
 def menus_of(rest) -> list[dict]:
     """The components of the last message (or edit) of an exchange that carries any."""
     for call in reversed(rest.calls):
         comps = call.data.get("components") if isinstance(call.data, dict) else None
         if comps:
-            return comps
+            return within_discord_limits(comps)
     return []
 
 
@@ -54,6 +73,7 @@ async def play_by_clicks(d: Driver, components: list[dict], line: str, user: int
     one, else the verb in its select, each word in the private builder's select, then Send. Every
     partial line must be offered on the way. Returns the exchange of the last click."""
     words = line.split()
+    within_discord_limits(components)
     quick = [c["custom_id"] for c in items(components) if c.get("custom_id", "").startswith("herald:go:")]
     if any(q.endswith(f":{line}") for q in quick):
         rest = await press(d, components, "herald:go:", line, user)
@@ -134,6 +154,15 @@ def test_the_demo_battles_lines_can_each_be_built_by_clicks(ruleset_id, stride):
                 stuck.append((n, line, where))
         g.apply(side, line)
     assert checked > 20 and stuck == []
+
+
+def test_a_line_too_long_for_a_button_is_left_to_act():
+    g = Game.new("battlecry", "first-bull-run", 1)
+    g.apply("union", "play skirmish-centre")
+    g.apply("union", "order ui2")
+    m = Menus(g.ruleset, g.scenario, g.state, "union", max_line=len("move ui2"))
+    step = m.step("move ui2")
+    assert step.choices == [] and step.left_off > 0
 
 
 # --- Battle Cry: a whole turn by clicks -------------------------------------------------------------
