@@ -8,10 +8,16 @@ for their own.
 Layers, bottom to top:
   1. terrain layer, cached per scenario (terrain tiles, roads, fences, objectives, hex ids, the
      dashed section lines of BC §1 and each side's home edge), drawn 2x and downsampled;
-  2. Field-works markers, pending retreat choices, movement/battle arrows;
+  2. Field-works markers, pending retreat choices, movement/battle arrows (none once the turn
+     has ended or the battle was conceded: the last command was not an action on the board);
   3. counters and General badges (cached sprites);
-  4. target rings and elimination crosses;
-  5. the information strip under the board.
+  4. target rings, elimination crosses (over an empty hex only) and result labels, placed
+     beside the target clear of every hex id, counter and badge (`result_labels`);
+  5. the information strip under the board, its text scaled to read at DISPLAY_W (~550 px,
+     Discord's width) and wrapped, with a key (fences, Field works, objectives, sections).
+
+At DISPLAY_W the crop (size="crop", ~620 px wide) reads whole; the full board (1296 px) is an
+overview whose strip reads.
 
 Public API: `render_board`, `render_board_image`, `board_geometry`, `BoardGeometry`,
 `SIDE_COLOURS`, `TERRAIN_COLOURS`.

@@ -414,3 +414,19 @@ def test_strip_reads_at_discords_width_and_keys_fences_and_field_works(scenario,
     assert "fence (on the hexside it protects)" in words
     assert "Field works (on the sides they face)" in words
     assert any(i[0] == "image" for line in flow.layout() for _, items in line for i in items)
+
+
+def test_the_crop_reads_at_discords_width(scenario, state):
+    """The crop around an action (size="crop") is narrow enough that its hex ids, counter ids,
+    result labels and strip read at >= 9.5 px once shown DISPLAY_W px wide (the full board, 1296
+    px, is an overview at that size)."""
+    st = state.copy()
+    st.phase = "actions"
+    st.last_action = {"items": [{"kind": "battle", "piece": "ui1", "from": "0707", "to": "0703",
+                                 "hits": 1, "retreats": 0}]}
+    img = render(scenario, st, size="crop")
+    k = bc.DISPLAY_W / img.width
+    assert img.width < 700
+    assert bc.HEX_ID_PX * k >= 9.5                  # hex ids (terrain layer)
+    assert 13 * k >= 9.5                            # counter ids and result labels (13 px bold)
+    assert 17 * bc.strip_scale(img.width) * k >= 9.5
