@@ -143,7 +143,8 @@ class Menus:
             if len(said) == 2 and said[1].startswith(word):      # "ui1 — ui1 (Burnside) in 0503"
                 label = said[1]
             out.append((label or word, full))
-        self._candidates[line] = list(dict.fromkeys(out))
+        seen: set[str] = set()                  # one choice per line (a select's values are unique)
+        self._candidates[line] = [(n, f) for n, f in out if not (f in seen or seen.add(f))]
         return self._candidates[line]
 
     def tried(self, line: str, budget: list[int]) -> bool:
@@ -271,6 +272,5 @@ class Menus:
                 ok = None                         # not searched: offered, the rules judge it
             if ok is False:
                 continue
-            choices.append(Choice(label[:100], full, self.complete_now(full) and self.legal(full),
-                                  full[:100]))
+            choices.append(Choice(label[:100], full, self._legal.get(full, False), full[:100]))
         return Step(line, verb, choices[:MAX_CHOICES], ready, prompt, left + max(0, len(choices) - MAX_CHOICES))
