@@ -797,14 +797,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
     hidden = [pl for pl in placements if not any(named.get(h) == pl[0].id for h in pl[0].hexes)]
     if g.zoom >= 1.5:
         captions(hidden)
-    # 3. hex ids of the hexes without a counter (a counter prints its own hex id)
-    shown = _hexes_in_view(scenario, g)
-    for h in shown:
-        if h in occupied:
-            continue
-        cx, cy = g.hex_center(h)
-        put(h, "hex", [(cx, cy - 0.5 * r), (cx, cy), (cx, cy + 0.5 * r)], 1)
-    # 4. victory hexes, area ids, place names
+    # 3. victory hexes, area ids, place names (before the hex ids, which have other spots)
     for v in scenario.victory_hexes:
         if v.hex in scenario.grid:
             cx, cy = g.hex_center(v.hex)
@@ -813,11 +806,22 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
                 [(cx, cy + 0.6 * r), (cx, cy - 0.6 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2)
     for text, h, side in area_labels(g, scenario, state):
         cx, cy = g.hex_center(h)
-        put(text, "area", [(cx, cy - 0.3 * r), (cx, cy + 0.3 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around],
-            2, SIDE_DARK.get(side, (40, 40, 40)))
+        area = scenario.deployment_areas.get(text)
+        inside = sorted(area.hexes if area else [], key=lambda a: (math.dist(g.hex_center(a), (cx, cy)), a))
+        spots = [(cx, cy - 0.3 * r), (cx, cy + 0.3 * r)]
+        spots += [(x, y + dy * r) for x, y in map(g.hex_center, inside) for dy in (-0.3, 0.3, 0.0)]
+        put(text, "area", spots + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2,
+            SIDE_DARK.get(side, (40, 40, 40)))
     for text, h, _ in place_labels(g, scenario):
         cx, cy = g.hex_center(h)
         put(text, "place", [(cx, cy + 0.5 * r), (cx, cy - 0.5 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2)
+    # 4. hex ids of the hexes without a counter (a counter prints its own hex id)
+    shown = _hexes_in_view(scenario, g)
+    for h in shown:
+        if h in occupied:
+            continue
+        cx, cy = g.hex_center(h)
+        put(h, "hex", [(cx, cy - 0.5 * r), (cx, cy), (cx, cy + 0.5 * r)], 1)
     # 5. the other units' ids, where there is room
     if g.zoom >= 1.5:
         captions([pl for pl in placements if pl not in hidden])

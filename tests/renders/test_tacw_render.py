@@ -650,3 +650,31 @@ def test_every_action_crop_of_the_edgehill_demo_reads_at_550_px():
         assert g.width <= tacw.CROP_MAX_W
         assert smallest * g.zoom * tacw.DISPLAY_W / g.width >= 9.5, (line, g.width, g.zoom)
     assert crops > 300
+
+
+@pytest.mark.parametrize("battle", ["edgehill", "first-newbury", "marston-moor", "naseby",
+                                    "second-newbury"])
+def test_area_place_and_victory_labels_all_shown_clear_of_counters(battle):
+    """First Newbury's deployment areas and victory hexes were covered by counters: at every
+    battle's start each area id (while deploying), place name and victory-hex value is drawn,
+    clear of every counter, and at most a handful of empty hexes lack room for their id."""
+    from engine.tacw.battles.second_newbury import scenario_view
+    from renders.tacw_deploy import area_labels, place_labels
+    sc = load_scenario(battle)
+    st = new_state(sc, seed=1)
+    view = scenario_view(sc, st, public=True)
+    lay = tacw.board_layout(sc, st)
+    got = {(lb.style, lb.text) for lb in lay.labels}
+    for text, *_ in area_labels(lay.geometry, view, st):
+        assert ("area", text) in got, text
+    for text, *_ in place_labels(lay.geometry, view):
+        assert ("place", text) in got, text
+    for v in view.victory_hexes:
+        assert ("vp", f"{v.vp} VP {tacw.SIDE_NAMES.get(v.side, '')[:1]}".strip()) in got, v.hex
+    occupied = {h for u, *_ in lay.units for h in u.hexes}
+    missing = [h for h in view.grid if h not in occupied and ("hex", h) not in got]
+    assert len(missing) <= 6, missing
+    for lb in lay.labels:
+        poly = [(lb.box[0], lb.box[1]), (lb.box[2], lb.box[1]), (lb.box[2], lb.box[3]),
+                (lb.box[0], lb.box[3])]
+        assert not any(tacw.polygons_overlap(poly, p.polygon) for p in lay.counters), lb.text
