@@ -185,8 +185,9 @@ async def test_a_tacw_upload_is_validated_by_its_own_ruleset(d, cdn):
     assert png_size(msg.files[0][1])[0] > 1000
     # /game new offers the upload's optional rules (those of the Edgehill it copies)
     choices = await d.complete("game", "options", sub="new", ruleset="tacw", scenario="custom:club-edgehill", options="")
-    from engine.core.game import game_options, get_ruleset
-    rules = [oid for oid, _ in game_options(get_ruleset("tacw"), get_ruleset("tacw").load_scenario("edgehill"))]
+    from engine.core.game import game_options, get_ruleset, option_name
+    rules = [option_name(oid) for oid, _ in game_options(get_ruleset("tacw"),
+                                                         get_ruleset("tacw").load_scenario("edgehill"))]
     assert rules and [c["value"] for c in choices] == rules
     game = await d.bot.service.new_game(GUILD_ID, d.channel_id, ALICE, "tacw", "custom:club-edgehill", 5)
     assert game.row.scenario_id == "club-edgehill" and game.row.scenario_text == text
