@@ -26,6 +26,8 @@ from engine.core.commands import parse
 from engine.core.verbs import CommandSet, Option, Verb, available, command_set, complete_line
 
 MAX_CHOICES = 25            # Discord: options of a select menu
+PAGE = 24                   # choices on a page when more follow (the 25th option: "more choices")
+MAX_CANDIDATES = 100        # the ruleset's completions asked for one word
 VERB_TRIES = 120            # rule checks to find one accepted line through a verb
 SEARCH_TRIES = 30           # rule checks to find one accepted line through a choice
 STEP_TRIES = 500            # rule checks for all the choices of one step
@@ -49,7 +51,9 @@ class Step:
     choices: list[Choice] = field(default_factory=list)
     ready: bool = False       # the line as it stands is accepted by the rules
     prompt: str = ""          # what to choose next
-    left_off: int = 0         # choices not offered (too many, or a line too long for a button)
+    left_off: int = 0         # choices not offered (a line too long for a button)
+    page: int = 0
+    next_page: int | None = None    # more choices follow, on this page
 
 
 def _positional(verb: Verb) -> list[Option]:
@@ -133,7 +137,7 @@ class Menus:
         if line in self._candidates:
             return self._candidates[line]
         out = []
-        for label, full in complete_line(self.commands, line + " ", self.complete, limit=MAX_CHOICES):
+        for label, full in complete_line(self.commands, line + " ", self.complete, limit=MAX_CANDIDATES):
             full = full.strip()
             if full == line or not full.startswith(line + " ") or full.endswith("dice="):
                 continue
@@ -240,8 +244,9 @@ class Menus:
                                   ready and self.legal(verb.name), verb.section[:100]))
         return out
 
-    def step(self, line: str) -> Step:
-        """The choices after `line` (the verbs when it is empty), and whether it may be sent."""
+    def step(self, line: str, page: int = 0) -> Step:
+        """The choices after `line` (the verbs when it is empty), and whether it may be sent;
+        more than 25 choices come in pages of 24, each with the number of the next."""
         line = " ".join(line.split())
         if not line:
             choices = self.verbs()
@@ -259,7 +264,10 @@ class Menus:
             prompt = "add an optional word, or send" if ready else "send"
         budget = [STEP_TRIES]
         choices, left = [], 0
+        start = page * PAGE
         for label, full in self.candidates(line):
+            if len(choices) > start + MAX_CHOICES:
+                break                              # enough to know another page follows
             if len(full) > self.max_line:
                 left += 1
                 continue
@@ -273,4 +281,6 @@ class Menus:
             if ok is False:
                 continue
             choices.append(Choice(label[:100], full, self._legal.get(full, False), full[:100]))
-        return Step(line, verb, choices[:MAX_CHOICES], ready, prompt, left + max(0, len(choices) - MAX_CHOICES))
+        if len(choices) - start > MAX_CHOICES:    # a page of 24 and "more choices"
+            return Step(line, verb, choices[start:start + PAGE], ready, prompt, left, page, page + 1)
+        return Step(line, verb, choices[start:], ready, prompt, left, page)

@@ -312,7 +312,10 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         line = str(values[0]) if values else ""
-        await show_step(interaction, self.game_id, self.seq, line, edit=self.where == "step")
+        page = 0
+        if (more := re.fullmatch(r"…([0-9]{1,3}) ?(.*)", line)) is not None:      # "more choices"
+            page, line = int(more[1]), more[2]
+        await show_step(interaction, self.game_id, self.seq, line, edit=self.where == "step", page=page)
 
 
 class LineButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -364,16 +367,23 @@ def action_view(game_id: int, seq: int, ruleset: Any, scenario: Any, state: Any,
 def step_message(game_id: int, seq: int, step: Step) -> tuple[str, discord.ui.View | None]:
     """The private builder's text and components for one step."""
     head = f"`{step.line}`: {step.prompt}" if step.line else f"Choose an action ({step.prompt})."
+    if step.page:
+        head += f" (page {step.page + 1})"
     lines = [head]
     if step.line and not step.choices and not step.ready:
         lines.append("Nothing the rules accept follows here: go Back, or type the line with /act.")
     elif step.ready:
         lines.append(f"**Send** applies `{step.line}`.")
     if step.left_off:
-        lines.append(f"{step.left_off} more choice(s) not listed here: type the line with /act.")
+        lines.append(f"{step.left_off} choice(s) too long for a button: type the line with /act.")
     view = discord.ui.View(timeout=None)
     if step.choices:
-        view.add_item(ActionSelect("step", game_id, seq, _options(step.choices),
+        options = _options(step.choices)
+        more = f"…{step.next_page} {step.line}".strip()
+        if step.next_page is not None and len(more) <= 100:
+            options.append(discord.SelectOption(label="More choices…", value=more,
+                                                description=f"page {step.next_page + 1}"))
+        view.add_item(ActionSelect("step", game_id, seq, options,
                                    "Choose…" if step.line else "Choose an action…"))
     if step.ready and len(step.line) <= _max_line(game_id, seq):
         view.add_item(LineButton("send", game_id, seq, step.line, f"Send: {step.line}"))
@@ -406,7 +416,8 @@ async def _waiting_game(interaction: discord.Interaction, service: GameService, 
     return loaded
 
 
-async def show_step(interaction: discord.Interaction, game_id: int, seq: int, line: str, *, edit: bool) -> None:
+async def show_step(interaction: discord.Interaction, game_id: int, seq: int, line: str, *, edit: bool,
+                    page: int = 0) -> None:
     """Show the builder at `line`: on the player's private message (`edit`), or in a new one."""
     service: GameService = interaction.client.service  # type: ignore[attr-defined]
     await remember_name(service.store, interaction)
@@ -417,7 +428,7 @@ async def show_step(interaction: discord.Interaction, game_id: int, seq: int, li
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         step = await asyncio.to_thread(_menus(game_id, seq, loaded.ruleset, loaded.scenario, loaded.state,
-                                              loaded.to_act_side).step, line)
+                                              loaded.to_act_side).step, line, page)
         content, view = step_message(game_id, seq, step)
         if edit:
             await interaction.edit_original_response(content=content, view=view)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import views
 from bot.cli import DEMO_DIR, read_script
 from bot.menus import Menus, line_complete, next_option, offered
 from bot.service import GameService
@@ -163,6 +164,34 @@ def test_a_line_too_long_for_a_button_is_left_to_act():
     m = Menus(g.ruleset, g.scenario, g.state, "union", max_line=len("move ui2"))
     step = m.step("move ui2")
     assert step.choices == [] and step.left_off > 0
+
+
+class ManyThings:
+    """A stand-in ruleset with one verb and forty legal choices (more than a select holds)."""
+    from engine.core.verbs import CommandSet, Option, Verb
+    commands = CommandSet("stub", "A stand-in", (Verb("pick", "Pick a thing", "§1", (Option("thing", "A thing", "thing"),)),))
+
+    def completions(self, scenario, state, side, kind, prefix, context=None, head=""):
+        return [(f"thing number {i}", f"t{i:02}") for i in range(40)] if kind == "thing" else []
+
+    def apply(self, scenario, state, side, command):
+        if command.verb != "pick" or len(command.args) != 1:
+            raise ValueError("pick one thing")
+        return state, []
+
+
+def test_more_than_25_choices_come_in_pages():
+    m = Menus(ManyThings(), None, None, "blue")
+    first = m.step("pick")
+    assert [c.line for c in first.choices] == [f"pick t{i:02}" for i in range(24)] and first.next_page == 1
+    second = m.step("pick", 1)
+    assert [c.line for c in second.choices] == [f"pick t{i:02}" for i in range(24, 40)]
+    assert second.next_page is None
+    content, view = views.step_message(7, 3, first)
+    [select] = [i for i in view.children if isinstance(i, views.ActionSelect)]
+    assert len(select.item.options) == 25 and select.item.options[-1].value == "…1 pick"
+    content, view = views.step_message(7, 3, second)
+    assert "page 2" in content
 
 
 # --- Battle Cry: a whole turn by clicks -------------------------------------------------------------
