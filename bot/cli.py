@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
-from engine.core.commands import parse, split_side
+from engine.core.commands import dice_faces, parse, split_side
 from engine.core.errors import HeraldError
 from engine.core.game import Game, game_options, get_ruleset, option_name, rulesets
 from engine.core.pending import waiting_line
@@ -245,13 +245,14 @@ def hotseat(session: Session, stdin: TextIO | None = None) -> None:
     print(g.ruleset.status(g.scenario, g.state), file=session.echo)
 
 
-def parse_dice(text: str | None) -> list[int]:
+def parse_dice(text: str | None, faces=None) -> list[int]:
+    """`--dice 1,5,6` (or, for a ruleset that names its faces, `--dice flag,sabres`: `dice=`)."""
     if not text:
         return []
     try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise SystemExit(f"--dice takes die results separated by commas, e.g. 1,5,6 (got {text!r})")
+        return list(parse(f"x dice={text.replace(' ', '')}", faces).dice)
+    except HeraldError as exc:
+        raise SystemExit(f"herald: --dice: {exc}") from None
 
 
 def demo(out: Path, render: bool = True, echo: TextIO | None = None) -> Game:
@@ -418,7 +419,8 @@ def _main(argv: list[str] | None = None) -> int:
         if out != args.out:
             print(f"({args.out} holds an earlier game: this one goes into {out})")
         try:
-            session = Session(game, out, render=not args.no_render, dice=parse_dice(args.dice))
+            session = Session(game, out, render=not args.no_render,
+                              dice=parse_dice(args.dice, dice_faces(game.ruleset)))
         except ValueError as exc:
             print(f"herald: {exc}", file=sys.stderr)
             return 2

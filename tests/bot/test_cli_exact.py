@@ -101,3 +101,14 @@ def test_a_bad_prefix_is_refused_by_name_in_the_cli():
     echo = io.StringIO()
     assert not cli.Session(game, None, render=False, echo=echo).step("union: napoleon: end")
     assert "'napoleon:' is not a side of this battle" in echo.getvalue() and game.history == []
+
+
+def test_the_dice_option_takes_face_names_too(tmp_path):
+    script = tmp_path / "g.txt"
+    script.write_text("# seed: 7\nunion: play assault-centre\nunion: move ui1 0404\nunion: battle ui1 0607\n")
+    assert cli.main(["play", "battlecry", "first-bull-run", "--script", str(script), "--dice", "flag, sabres",
+                     "--out", str(tmp_path / "o"), "--no-render"]) == 0
+    log = json.loads((tmp_path / "o" / "log.json").read_text())
+    assert log["commands"][2]["dice"][:2] == [5, 6]
+    with pytest.raises(SystemExit, match="banner"):
+        cli.main(["play", "battlecry", "first-bull-run", "--dice", "banner", "--no-render", "--out", str(tmp_path / "p")])
