@@ -453,6 +453,9 @@ async def send_line(interaction: discord.Interaction, game_id: int, seq: int, li
                                        expect_game=game_id, expect_seq=seq)
     except (HeraldError, StoreError) as exc:
         await refuse(interaction, exc)
+        if getattr(exc, "public", False):         # the game now waits for dice: say so in the status
+            from .status_message import refresh_quietly
+            await refresh_quietly(interaction.client, game_id)
         return
     except Exception:
         log.exception("menu line %r of game %s failed", line, game_id)

@@ -320,3 +320,17 @@ async def test_menus_posted_before_a_restart_work_after_it(db_path, scenario_dir
         assert await bot2.store.last_seq(game.id) == 1
     finally:
         await bot2.close()
+
+
+# --- physical dice ---------------------------------------------------------------------------------
+async def test_with_physical_dice_a_clicked_battle_asks_for_the_dice_in_public(d):
+    from tests.bot.test_physical_dice import physical_bc
+    game = await physical_bc(d)
+    rest = await d.game("board", user=ALICE)
+    rest = await choose(d, rest.last.components, "battle", ALICE)
+    rest = await choose(d, menus_of(rest), "battle ui2", ALICE)
+    rest = await choose(d, menus_of(rest), "battle ui2 0604", ALICE)
+    rest = await press(d, menus_of(rest), "herald:send:", "battle ui2 0604", ALICE)
+    ask = rest.last
+    assert not ask.ephemeral and "roll **5 battle dice**" in ask.content, ask.content
+    assert await d.bot.store.last_seq(game.id) == 3                   # nothing recorded until /dice
