@@ -19,6 +19,7 @@ Pure: no discord, sqlite or Pillow. The section titles come in through a `titles
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
@@ -88,6 +89,8 @@ def _value(v: Any) -> str:
         out = ", ".join(_value(x) for x in v) or "none"
     elif isinstance(v, dict):
         out = "; ".join(f"{_words(k)} {_value(x)}" for k, x in v.items()) or "none"
+    elif isinstance(v, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", v):
+        out = v.replace("_", " ")            # a result code in words: "no_effect" -> "no effect"
     else:
         out = str(v)
     return out if len(out) <= MAX_VALUE else out[: MAX_VALUE - 1] + "…"

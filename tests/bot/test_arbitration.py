@@ -310,7 +310,7 @@ async def test_explain_a_tacw_fire_by_number_against_the_musket_fire_table(d, mo
     assert "→ p1 takes 1 casualty (1/4) (TACW §9.6 (Fire results))" in text
     for block, leader in ((leader_ac, "p-ac"), (leader_wc, "p-wc")):
         assert block.startswith("Leader loss · TACW §9.11 (Leader loss from fire)")
-        assert "  Table     Leader Loss table, row: 0-8" in block and f"leader {leader} · result no_effect" in block
+        assert "  Table     Leader Loss table, row: 0-8" in block and f"leader {leader} · result no effect" in block
     assert "fires in reaction at r1" in reaction and "  Roll      3  (fire, p1, d10)" in reaction
     assert "  -1        1 casualties (-1 each)  [TACW §9.5.1 (Heavy infantry fire)]" in reaction
     assert "  Total     2\n" in reaction and "row: 2" in reaction and "result Miss · hits 0" in reaction

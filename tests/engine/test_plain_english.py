@@ -48,3 +48,8 @@ def test_a_failed_continuation_says_what_finished_means():
             continue
     assert not any(re.search(r"\bFinishes\b", n) for n in said)
     assert any("is Finished, the wing acts no more this turn" in n for n in said)
+
+
+def test_explain_reads_a_result_code_in_words():
+    from engine.core.explain import _value
+    assert _value("no_effect") == "no effect" and _value("r-musketeers") == "r-musketeers" and _value("ui1") == "ui1"
