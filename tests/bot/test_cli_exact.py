@@ -112,3 +112,15 @@ def test_the_dice_option_takes_face_names_too(tmp_path):
     assert log["commands"][2]["dice"][:2] == [5, 6]
     with pytest.raises(SystemExit, match="banner"):
         cli.main(["play", "battlecry", "first-bull-run", "--dice", "banner", "--no-render", "--out", str(tmp_path / "p")])
+
+
+def test_a_folder_that_stops_being_writable_mid_game_is_said_once_and_the_game_goes_on(tmp_path):
+    import shutil
+    game = Game.new("battlecry", "first-bull-run", 7)
+    echo = io.StringIO()
+    out = tmp_path / "o"
+    session = cli.Session(game, out, render=False, echo=echo)
+    shutil.rmtree(out)
+    out.write_text("not a folder")                     # the folder is gone: writes fail
+    assert session.step("union: play assault-centre") and session.step("union: move ui1 0404")
+    assert echo.getvalue().count("cannot write to") == 1 and len(game.history) == 2
