@@ -75,10 +75,12 @@ from .tacw_art import (COUNTER_HALF, GOLD, HEX_ID_PX, NOSE, NOSE_TIP, ROAD, ROAD
 __all__ = ["render_board", "render_board_image", "board_geometry", "crop_geometry",
            "terrain_layer", "BoardGeometry", "SIDE_COLOURS", "TERRAIN_COLOURS", "NOSE",
            "HEX_R", "wing_colours", "board_layout", "BoardLayout", "Label", "Placed",
-           "polygons_overlap", "DISPLAY_W", "HEX_ID_PX", "strip_scale"]
+           "polygons_overlap", "DISPLAY_W", "HEX_ID_PX", "strip_scale", "ruler_px"]
 
 HEX_R = 30              # hex radius (centre to vertex) of the full map, output pixels
 EDGE_BAND = 22          # band around the map for the friendly-edge labels
+RULER_BAND = 50         # outside it, the full map's column and row numbers (rulers)
+RULER_TEXT_PX = 9.6     # their font once the full map (~1900-2000 px) is shown DISPLAY_W wide
 BACKGROUND = (234, 229, 212)
 GRID_LINE = (118, 126, 92)
 HEDGE_DARK = (78, 62, 26)
@@ -163,7 +165,7 @@ class BoardGeometry:
 @lru_cache(maxsize=32)
 def _map_geometry(cols: int, rows: int, zoom: float) -> BoardGeometry:
     r = HEX_R * zoom
-    band = EDGE_BAND * zoom
+    band = (EDGE_BAND + RULER_BAND) * zoom
     origin = (band + r, band + SQRT3 / 2 * r)
     width = int(round(2 * band + r * (1.5 * cols + 0.5)))
     height = int(round(2 * band + SQRT3 * r * (rows + 0.5)))
@@ -308,6 +310,8 @@ def _draw_static_text(img: Image.Image, scenario: Scenario, g: BoardGeometry, he
               for side, edge in sorted(scenario.edges.items())]
     labels += [(f"{wing_names[w][0]}: friendly map edge", wing_names[w][1], edge)
                for w, edge in sorted(scenario.wing_edges.items())]
+    if box_is_full(g):
+        _draw_rulers(d, scenario, g)
     for text, side, edge in labels:
         colour = SIDE_DARK.get(side, (60, 60, 60))
         for t in (0.25, 0.75):
@@ -321,6 +325,35 @@ def _draw_static_text(img: Image.Image, scenario: Scenario, g: BoardGeometry, he
                 x = x0 + (x1 - x0) * t
                 y = y0 - band / 2 if edge == "north" else y1 + band / 2
                 d.text((x, y), text, font=lf, fill=colour, anchor="mm")
+
+
+def ruler_px(width: int) -> int:
+    """The rulers' font size on a full map `width` px wide."""
+    return math.ceil(RULER_TEXT_PX * width / DISPLAY_W)
+
+
+def box_is_full(g: BoardGeometry) -> bool:
+    """Is this view the whole map at its own scale (not a crop)?"""
+    return g.zoom == 1.0 and g.offset == (0.0, 0.0) and (g.width, g.height) == g.map_size
+
+
+def _draw_rulers(d: ImageDraw.ImageDraw, scenario: Scenario, g: BoardGeometry) -> None:
+    """Column numbers above (odd columns) and below (even columns) the map, row numbers left
+    (beside column 01) and right (beside the last column): on the full map, where the hex ids
+    are too small to read at Discord's width, a hex can still be found as column + row."""
+    f = font(ruler_px(g.width), True)
+    x0, y0, x1, y1 = g.map_box
+    mid = (EDGE_BAND + RULER_BAND / 2) * g.zoom
+    ink = (70, 66, 50)
+    for c in range(1, scenario.cols + 1):
+        x, _ = g.hex_center(f"{c:02d}01")
+        y = y0 - mid if c % 2 else y1 + mid
+        d.text((x, y), f"{c:02d}", font=f, fill=ink, anchor="mm")
+    for row in range(1, scenario.rows + 1):
+        _, ya = g.hex_center(f"01{row:02d}")
+        _, yb = g.hex_center(f"{scenario.cols:02d}{row:02d}")
+        d.text((x0 - mid, ya), f"{row:02d}", font=f, fill=ink, anchor="mm")
+        d.text((x1 + mid, yb), f"{row:02d}", font=f, fill=ink, anchor="mm")
 
 
 # --- state helpers ------------------------------------------------------------------------------
@@ -1186,6 +1219,12 @@ def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None
             flow.add(items, new_line=lead)
             lead = False
     small = font(round(14 * k))
+    edges = [f"{SIDE_NAMES.get(side, side)} {edge}" for side, edge in sorted(scenario.edges.items())]
+    wing_names = {w.id: w.name for w in scenario.wings}
+    edges += [f"{wing_names.get(w, w)} {edge}" for w, edge in sorted(scenario.wing_edges.items())]
+    if edges:
+        flow.add([("text", "Friendly map edges: ", reg, STRIP_DIM), ("text", ", ".join(edges), reg, STRIP_FG)],
+                 new_line=True)
     if stacks:
         flow.add([("text", "Stacks (the hex names the first unit):", bold, STRIP_DIM)], new_line=True)
         for h, ids, first in stacks:

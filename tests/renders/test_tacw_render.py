@@ -126,7 +126,10 @@ def test_start_state_png_decodes_at_a_wide_but_legible_size(scenario, state):
     img = decode(png)
     g = geom(scenario)
     assert 1600 <= img.width <= 2000, img.size
-    assert 1300 <= img.height <= 2300, img.size       # the strip's text reads at 550 px wide
+    assert 1300 <= img.height <= 2500, img.size       # the strip's text reads at 550 px wide
+    # the full map's column and row numbers read at Discord's width, where its hex ids cannot
+    assert tacw.ruler_px(img.width) * tacw.DISPLAY_W / img.width >= 9.5
+    assert tacw.strip_scale(img.width) * 16 * tacw.DISPLAY_W / img.width >= 9.5
     assert img.width == g.width and img.height > g.height        # the strip is below the map
     assert len(png) < 400 * 1024
     # every hex of the 40x26 map fits inside the image
