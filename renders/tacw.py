@@ -23,8 +23,9 @@ not name (the lower unit of a stack); the hex ids of the hexes without a counter
 area and place labels; then the other unit ids where there is room (crops only). A crop spans
 about 16 hex radii, at most 1100 px wide, so its labels (LABEL_PX x zoom) and the counters' hex
 chips read at >= 10 px once scaled to 550 px; the strip's text is scaled with the image width
-(`strip_scale`) and wraps. The full map is an overview at that size (its strip reads; its hex
-ids read when the image is opened).
+(`strip_scale`) and wraps. The full map is an overview at that size: its strip and its rulers
+(column numbers above and below, row numbers beside it) read; its hex ids read when the image is
+opened.
 
 Layers, bottom to top:
   1. terrain layer, cached per scenario and view (terrain tiles, hedge-lined lanes, hex outlines,
@@ -40,7 +41,7 @@ Layers, bottom to top:
      colours and orders, stacks whose lower unit has no caption, and a key of what the view shows
      (terrain, hexsides, markers, victory hexes) and of a counter.
 
-The Edgehill map is 40x26 hexes: the full image is 1859 px wide (hex radius 30). `size="crop"`
+The Edgehill map is 40x26 hexes: the full image is 1939 px wide (hex radius 30). `size="crop"`
 redraws the area of the last action (or of the active wing) at 1.25-2x that scale. PNG: 256
 colours, octree palette with an exact nearest-colour remap (`common.encode_png_nearest`).
 
@@ -1362,7 +1363,7 @@ def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = N
     and an information strip (turn, phase, activation, pending decision, VP, wing orders).
 
     viewer: accepted for symmetry with the other renderers; TACW hides nothing, so every viewer
-    gets the same image. size: "full" (the whole map, ~1860 px wide) or "crop" (the area of the
+    gets the same image. size: "full" (the whole map, ~1940 px wide) or "crop" (the area of the
     last action, or of the active wing, at 1.25-2x scale; the full map when there is neither).
     CPU-bound (~0.1-0.2 s): call it via `asyncio.to_thread` from the bot."""
     return encode_png_nearest(render_board_image(scenario, state, viewer=viewer, size=size))
