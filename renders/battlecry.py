@@ -51,6 +51,8 @@ __all__ = ["render_board", "render_board_image", "board_geometry", "BoardGeometr
 HEX_R = 54              # hex radius (centre to corner) in output pixels
 MARGIN_X = 40           # left/right margin
 EDGE_BAND = 30          # band above/below the board for the home-edge labels
+RULER_BAND = 30         # outside it, the column numbers (rows: in the side margins)
+RULER_TEXT_PX = 9.6     # the rulers' font once the board is shown DISPLAY_W (550) px wide
 BACKGROUND = (236, 231, 214)
 GRID_LINE = (84, 92, 62)
 FENCE = (92, 58, 26)
@@ -115,11 +117,11 @@ def board_geometry(scenario: Scenario | None = None, scale: int = 1) -> BoardGeo
 def _geometry(cols: int, rows: int, scale: int) -> BoardGeometry:
     r = HEX_R * scale
     hw = SQRT3 * r
-    top = EDGE_BAND * scale
+    top = (RULER_BAND + EDGE_BAND) * scale
     origin = (MARGIN_X * scale + hw / 2, top + r)
     width = int(round(2 * MARGIN_X * scale + cols * hw))
     board_bottom = top + (rows - 1) * 1.5 * r + 2 * r
-    height = int(round(board_bottom + EDGE_BAND * scale))
+    height = int(round(board_bottom + (EDGE_BAND + RULER_BAND) * scale))
     return BoardGeometry(cols, rows, r, origin, width, height, top, board_bottom, scale)
 
 
@@ -213,8 +215,19 @@ def _draw_static_text(img: Image.Image, scenario: Scenario) -> None:
     centres = {"west": (g.west_edge + west) / 2, "centre": (west + east) / 2,
                "east": (east + g.west_edge + g.cols * g.hex_width) / 2}
     bold, label = font(15, True), font(13)
+    # rulers: column numbers above (at row 01) and below (at the last row), row numbers beside
+    rf = font(math.ceil(RULER_TEXT_PX * g.width / DISPLAY_W), True)
+    ink = (70, 66, 50)
+    for c in range(1, g.cols + 1):
+        d.text((g.hex_center(f"{c:02d}01")[0], RULER_BAND / 2), f"{c:02d}", font=rf, fill=ink, anchor="mm")
+        d.text((g.hex_center(f"{c:02d}{g.rows:02d}")[0], g.height - RULER_BAND / 2), f"{c:02d}",
+               font=rf, fill=ink, anchor="mm")
+    for row in range(1, g.rows + 1):
+        y = g.hex_center(f"01{row:02d}")[1]
+        d.text((MARGIN_X / 2, y), f"{row:02d}", font=rf, fill=ink, anchor="mm")
+        d.text((g.width - MARGIN_X / 2, y), f"{row:02d}", font=rf, fill=ink, anchor="mm")
     for side, setup in scenario.sides.items():
-        y = EDGE_BAND / 2 if setup.home_edge == "north" else g.height - EDGE_BAND / 2
+        y = RULER_BAND + EDGE_BAND / 2 if setup.home_edge == "north" else g.height - RULER_BAND - EDGE_BAND / 2
         arrowhead = "\u25b2" if setup.home_edge == "north" else "\u25bc"
         who = f" ({setup.commander})" if setup.commander else ""
         d.text((centres["centre"], y), f"{arrowhead} {SIDE_NAMES[side]} home edge{who}",

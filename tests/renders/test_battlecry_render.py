@@ -4,6 +4,7 @@ The scenario is inline TOML so these tests do not depend on the scenario files."
 from __future__ import annotations
 
 import io
+import math
 import subprocess
 import sys
 
@@ -408,6 +409,10 @@ def test_strip_reads_at_discords_width_and_keys_fences_and_field_works(scenario,
     img = render(scenario, state)
     k = bc.DISPLAY_W / img.width
     assert 17 * bc.strip_scale(img.width) * k >= 9.5
+    # the rulers (column numbers above and below, row numbers beside) read where hex ids cannot
+    assert math.ceil(bc.RULER_TEXT_PX * img.width / bc.DISPLAY_W) * k >= 9.5
+    g = bc.board_geometry(scenario)
+    assert g.board_top >= bc.RULER_BAND + bc.EDGE_BAND and g.height - g.board_bottom >= bc.RULER_BAND
     flow = bc._strip(scenario, state, img.width, None)
     words = "".join(i[1] for line in flow.layout() for _, items in line for i in items
                     if i[0] == "text")
