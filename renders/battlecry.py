@@ -16,8 +16,9 @@ Layers, bottom to top:
   5. the information strip under the board, its text scaled to read at DISPLAY_W (~550 px,
      Discord's width) and wrapped, with a key (fences, Field works, objectives, sections).
 
-At DISPLAY_W the crop (size="crop", ~620 px wide) reads whole; the full board (1296 px) is an
-overview whose strip reads.
+At DISPLAY_W the crop (size="crop", ~620 px wide) reads whole; on the full board (1296 px) the
+strip and the rulers (column numbers above and below, row numbers beside, in the terrain layer)
+read, the hex ids and counter ids when the image is opened.
 
 Public API: `render_board`, `render_board_image`, `board_geometry`, `BoardGeometry`,
 `SIDE_COLOURS`, `TERRAIN_COLOURS`.
