@@ -83,7 +83,9 @@ def encode_png_nearest(image: Image.Image, *, palette: int = PNG_PALETTE,
     return buf.getvalue()
 
 
+@lru_cache(maxsize=16384)
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    """`fnt.getlength(text)`, cached (fonts come from the cached `font`, so they hash alike)."""
     return fnt.getlength(text)
 
 
@@ -334,17 +336,19 @@ class FlowText:
     def __init__(self, width: int, line_height: int, pad_x: int = 14, gap: int = 18):
         self.width, self.line_height, self.pad_x, self.gap = width, line_height, pad_x, gap
         self.groups: list[tuple[list[tuple], bool]] = []  # (items, force_new_line)
+        self._lines: list | None = None
 
     def add(self, items: list[tuple], new_line: bool = False) -> None:
         """A group is kept on one line: items are ("text", str, font, colour),
         ("box", w, h, fill, outline), ("flag", w, h, fill, outline), ("image", RGBA image) or
         ("gap", w). A group wider than a line is broken after its words."""
         self.groups.append((items, new_line))
+        self._lines = None
 
     @staticmethod
     def _item_width(item: tuple) -> float:
         if item[0] == "text":
-            return item[2].getlength(item[1])
+            return text_width(item[1], item[2])
         if item[0] == "image":
             return item[1].width
         return item[1]
@@ -369,15 +373,29 @@ class FlowText:
         return out
 
     def layout(self) -> list[list[tuple[float, list[tuple]]]]:
+        """Lines of (x, items); the words of a broken group that end on one line are one run
+        again (one text to draw)."""
+        if self._lines is not None:
+            return self._lines
         lines: list[list[tuple[float, list[tuple]]]] = [[]]
         x = self.pad_x
+        prev_glued = False
         for items, new_line, glued in self._atoms():
             w = sum(self._item_width(i) for i in items)
             if lines[-1] and (new_line or x + w > self.width - self.pad_x):
                 lines.append([])
                 x = self.pad_x
-            lines[-1].append((x, items))
+                prev_glued = False
+            last = lines[-1][-1] if lines[-1] else None
+            if (prev_glued and last is not None and len(last[1]) == 1 and len(items) == 1
+                    and last[1][0][0] == items[0][0] == "text" and last[1][0][2:] == items[0][2:]):
+                run = last[1][0]
+                lines[-1][-1] = (last[0], [("text", run[1] + items[0][1]) + tuple(run[2:])])
+            else:
+                lines[-1].append((x, items))
             x += w + (0 if glued else self.gap)
+            prev_glued = glued
+        self._lines = lines
         return lines
 
     def height(self) -> int:

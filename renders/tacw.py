@@ -64,7 +64,7 @@ from engine.tacw.state import TacwState, Unit
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
                      ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
-                     encode_png_nearest, fit_box, font, path_arrow, ring,
+                     encode_png_nearest, fit_box, font, path_arrow, ring, text_width,
                      trim_path)
 from .tacw_deploy import (area_labels, deploying_sides, draw_deployment_areas, draw_map_features,
                           place_labels)
@@ -701,7 +701,7 @@ def _label_font_px(g: BoardGeometry, style: str) -> int:
 
 
 def _text_box(text: str, size: int, x: float, y: float, pad: float) -> tuple[float, float, float, float]:
-    w = font(size, True).getlength(text)
+    w = text_width(text, font(size, True))
     h = size * 1.15
     return (x - w / 2 - pad, y - h / 2 - pad * 0.6, x + w / 2 + pad, y + h / 2 + pad * 0.6)
 
