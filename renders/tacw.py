@@ -41,7 +41,7 @@ Layers, bottom to top:
      colours and orders, stacks whose lower unit has no caption, and a key of what the view shows
      (terrain, hexsides, markers, victory hexes) and of a counter.
 
-The Edgehill map is 40x26 hexes: the full image is 1939 px wide (hex radius 30). `size="crop"`
+The Edgehill map is 40x26 hexes: the full image is 1959 px wide (hex radius 30). `size="crop"`
 redraws the area of the last action (or of the active wing) at 1.25-2x that scale. PNG: 256
 colours, octree palette with an exact nearest-colour remap (`common.encode_png_nearest`).
 
@@ -1363,7 +1363,7 @@ def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = N
     and an information strip (turn, phase, activation, pending decision, VP, wing orders).
 
     viewer: accepted for symmetry with the other renderers; TACW hides nothing, so every viewer
-    gets the same image. size: "full" (the whole map, ~1940 px wide) or "crop" (the area of the
+    gets the same image. size: "full" (the whole map, ~1960 px wide) or "crop" (the area of the
     last action, or of the active wing, at 1.25-2x scale; the full map when there is neither).
     CPU-bound (~0.1-0.2 s): call it via `asyncio.to_thread` from the bot."""
     return encode_png_nearest(render_board_image(scenario, state, viewer=viewer, size=size))
