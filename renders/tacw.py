@@ -525,10 +525,11 @@ def _draw_units(img: Image.Image, layout: BoardLayout, scenario: Scenario, state
             "" if scale != 1.0 else _hex_ids_text(g, u, (cx, cy), angle))
         paste_at(img, sprite, anchor, cx, cy)
         if tags:
-            markers.append((tag_sprite(round(g.r, 3), tags), _tag_xy(g, u, (cx, cy), scale, angle)))
+            box = next(p.polygon for p in layout.counters if p.kind == "markers" and p.id == u.id)
+            markers.append((tag_sprite(round(g.r, 3), tags), box[0]))
     _draw_stack_chips(img, layout)
-    for (sprite, anchor), (x, y) in markers:          # markers over every counter of a stack
-        paste_at(img, sprite, anchor, x, y)
+    for (sprite, _), (x0, y0) in markers:            # markers over every counter of a stack
+        img.paste(sprite, (int(round(x0)), int(round(y0))), sprite)
 
 
 def _busy_points(g: BoardGeometry, placements) -> dict[str, list[tuple[float, float]]]:
@@ -719,16 +720,35 @@ def board_layout(scenario: Scenario, state: TacwState, size: str = "full") -> Bo
 
 def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayout:
     placements, by_hex = _placements(scenario, g, state)
-    placed: list[Placed] = []
+    placed: list[Placed] = [Placed("unit", u.id, _counter_polygon(g, u, centre, scale, angle))
+                            for u, centre, scale, angle in placements]
+    bodies = list(placed)
     for u, centre, scale, angle in placements:
-        placed.append(Placed("unit", u.id, _counter_polygon(g, u, centre, scale, angle)))
         tags, _ = _unit_tags(u)
-        if tags:
-            sprite, anchor = tag_sprite(round(g.r, 3), tags)
-            x, y = _tag_xy(g, u, centre, scale, angle)
+        if not tags:
+            continue
+        # a marker row goes below its counter, else above it, beside it, or on its lower half:
+        # where it covers no other counter (nor another marker row)
+        sprite, anchor = tag_sprite(round(g.r, 3), tags)
+        own = next(p.polygon for p in bodies if p.id == u.id)
+        xs, ys = [x for x, _ in own], [y for _, y in own]
+        gap = 6.5 * g.r / 30
+        spots = [(centre[0], max(ys) + gap), (centre[0], min(ys) - sprite.height + anchor[1] - gap / 2),
+                 (max(xs) + gap / 2 + anchor[0], centre[1]),
+                 (min(xs) - gap / 2 - (sprite.width - anchor[0]), centre[1]),
+                 (centre[0], centre[1] + 0.62 * g.r * scale)]
+        chosen = None
+        for x, y in spots:
             x0, y0 = x - anchor[0], y - anchor[1]
-            placed.append(Placed("markers", u.id, tuple(_box_poly((x0, y0, x0 + sprite.width,
-                                                                    y0 + sprite.height)))))
+            poly = _box_poly((x0, y0, x0 + sprite.width, y0 + sprite.height))
+            if not any(p.id != u.id and polygons_overlap(poly, p.polygon) for p in placed):
+                chosen = poly
+                break
+        if chosen is None:
+            x, y = spots[-1]
+            x0, y0 = x - anchor[0], y - anchor[1]
+            chosen = _box_poly((x0, y0, x0 + sprite.width, y0 + sprite.height))
+        placed.append(Placed("markers", u.id, tuple(chosen)))
     for h in _stacked_hexes(by_hex):
         placed.append(Placed("stack", h, tuple(_box_poly(_stack_chip_box(g, h, placements)))))
     leaders = _leader_places(g, scenario, state, set(by_hex), placements)
@@ -910,12 +930,6 @@ def _draw_stack_chips(img: Image.Image, layout: BoardLayout) -> None:
             d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 0.3 * g.zoom), p.id,
                    font=font(max(7, int(round(HEX_ID_PX * g.zoom))), True), fill=(20, 20, 20),
                    anchor="mm")
-
-
-def _tag_xy(g: BoardGeometry, u: Unit, centre, scale: float, angle: float) -> tuple[float, float]:
-    """Where a counter's marker row goes: just below the counter (its lowest point)."""
-    poly = _counter_polygon(g, u, centre, scale, angle)
-    return centre[0], max(y for _, y in poly) + 6.5 * g.r / 30
 
 
 LABEL_INK = {"hex": ((44, 48, 34), (232, 236, 204), 1.5), "vp": ((60, 40, 0), GOLD, 1.5),

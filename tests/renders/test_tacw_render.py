@@ -102,12 +102,17 @@ def body(img: Image.Image, scenario, hex_id: str = "", g=None, xy=None, half: fl
     return max(box.getcolors(box.width * box.height))[1]
 
 
-def marker_y(scenario, st, uid: str, size: str = "full") -> float:
-    """Where the layout puts a unit's marker row, below the centre of its hex."""
+def marker_box(scenario, st, uid: str, size: str = "full") -> tuple[int, int, int, int]:
+    """Where the layout puts a unit's marker row (below, above or beside its counter)."""
     lay = tacw.board_layout(scenario, st, size)
     poly = next(p.polygon for p in lay.counters if p.kind == "markers" and p.id == uid)
-    ys = [y for _, y in poly]
-    return (min(ys) + max(ys)) / 2 - lay.geometry.hex_center(st.units[uid].hexes[0])[1]
+    xs, ys = [x for x, _ in poly], [y for _, y in poly]
+    return (int(min(xs)), int(min(ys)), int(max(xs)), int(max(ys)))
+
+
+def count_in(img: Image.Image, box, colour, tol: int = 40) -> int:
+    raw = img.crop(box).tobytes()
+    return sum(close(raw[i:i + 3], colour, tol) for i in range(0, len(raw), 3))
 
 
 def strip(img: Image.Image, scenario) -> Image.Image:
@@ -272,10 +277,10 @@ def test_casualties_pistols_and_markers(scenario, state, base):
     assert not close(at(img, scenario, "3106", *dot), (255, 255, 255), 80)
     # the Shaken marker below the counter, in its orange
     orange = TAGS["shaken"][1]
-    dy = marker_y(scenario, st, ROYAL_HORSE)
-    assert 0.6 * g.r < dy < 1.2 * g.r                                      # below the counter
-    assert count_close(img, scenario, "3106", orange, dy) > 40
-    assert count_close(base, scenario, "3106", orange, dy) == 0
+    box = marker_box(scenario, st, ROYAL_HORSE)
+    assert math.dist(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), g.hex_center("3106")) < 1.6 * g.r
+    assert count_in(img, box, orange) > 40
+    assert count_in(base, box, orange) == 0
 
 
 def test_disordered_counter_is_lighter_and_tagged(scenario, state, base):
@@ -285,9 +290,9 @@ def test_disordered_counter_is_lighter_and_tagged(scenario, state, base):
     before, after = body(base, scenario, "1512"), body(img, scenario, "1512")
     assert sum(after) > sum(before) + 60, (before, after)
     yellow = TAGS["disordered"][1]
-    dy = marker_y(scenario, st, PARL_HORSE)
-    assert count_close(img, scenario, "1512", yellow, dy) > 15
-    assert count_close(base, scenario, "1512", yellow, dy) == 0
+    box = marker_box(scenario, st, PARL_HORSE)
+    assert count_in(img, box, yellow) > 15
+    assert count_in(base, box, yellow) == 0
 
 
 def test_fired_and_captured_guns_are_greyed(scenario, state, base):
@@ -521,6 +526,8 @@ def _played_state(scenario, state):
     st = state.copy()
     st.units["p-essex"].status, st.units["p-essex"].hexes = "eliminated", []
     st.units[ROYAL_HORSE].hexes = ["1512"]
+    st.units[ROYAL_HORSE].morale_state = "shaken"       # a marker row beside other counters
+    st.units["p-falcons"].fired = True
     st.last_action = {"items": [
         {"kind": "close_combat", "from": "1612", "to": "1512", "text": "DE"},
         {"kind": "eliminated", "hex": "1512"},
@@ -544,6 +551,10 @@ def test_no_label_under_or_over_a_counter_and_none_overlap(scenario, state, whic
                 b = other.box
                 assert not (lb.box[0] < b[2] and b[0] < lb.box[2] and lb.box[1] < b[3]
                             and b[1] < lb.box[3]), (lb.text, other.text)
+        # a marker row covers no other unit's counter
+        for m in (p for p in lay.counters if p.kind == "markers"):
+            for other in (p for p in lay.counters if p.kind == "unit" and p.id != m.id):
+                assert not tacw.polygons_overlap(m.polygon, other.polygon), (m.id, other.id)
         # every empty hex in view shows its id; an occupied one shows it on its counter
         ids = {lb.text for lb in lay.labels if lb.style == "hex"}
         occupied = {h for u, *_ in lay.units for h in u.hexes}
@@ -602,7 +613,7 @@ def test_legend_explains_terrain_hexsides_markers_and_wings(scenario, state):
     # a crop's key names only what the crop shows
     crop_lay = tacw.board_layout(scenario, _played_state(scenario, state), "crop")
     crop_names = {t for _, _, t in tacw._legend(scenario, st, crop_lay.geometry, crop_lay)}
-    assert crop_names < names | {"formation broken", "gun fired"}
+    assert crop_names < names | {"formation broken", "gun fired", "shaken"}
 
 
 def test_every_unit_of_a_crop_can_be_named_from_the_image(scenario, state):
