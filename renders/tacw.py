@@ -10,8 +10,9 @@ viewer sees the same picture.
 A counter (renders/tacw_art.py) is a rectangle whose front edge faces the facing vertex, with a
 white nose pointing at it, its wing's colour along the rear edge and its values upright:
 "18-7" (strength-morale; guns "SAK-5"), the hex it stands in on a light chip (a hex names the unit
-in commands), a red casualty badge, two pistol dots for cavalry and marker tags below it (D,
-F-BRK, SHKN, ROUT, OPEN, COL, HOG, SALVO, FIRED, DISAB, CAPT). A double unit is one long counter
+in commands), a red casualty badge, two pistol dots for cavalry and marker tags below it (else
+above or beside it, clear of the other counters: D, F-BRK, SHKN, ROUT, OPEN, COL, HOG, SALVO,
+FIRED, DISAB, CAPT). A double unit is one long counter
 over both hexes, a chip on each half. Two units sharing a hex are drawn smaller, side by side
 across their facing, the hex's chip full size between them. Units of the wing under activation
 have a yellow halo.
