@@ -44,11 +44,14 @@ class TacwRuleset:
 
     def offers(self, scenario, feature: str) -> bool:
         """Whether the battle has the feature a verb belongs to (engine/core/verbs.py `when`): a
-        special rule of that kind (First Newbury's halt, Second Newbury's boat bridge), or units
-        waiting to enter (Marston Moor's York contingent, `reinforcements`)."""
+        special rule of that kind (First Newbury's halt, Second Newbury's boat bridge), units
+        waiting to enter (Marston Moor's York contingent, `reinforcements`), or a setup by areas
+        (`free_setup`: the deployment phase's deploy and assign)."""
         if feature == "reinforcements":
             from engine.tacw.battles.special_data import special_of
             return bool(special_of(scenario).reinforcements)
+        if feature == "free_setup":            # a deployment phase before turn 1
+            return bool(scenario.free_setup)
         return any(getattr(r, "kind", "") == feature for r in getattr(scenario, "special_rules", ()) or ())
 
     def game_options(self, scenario) -> list[tuple[str, str]]:

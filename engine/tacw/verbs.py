@@ -172,10 +172,11 @@ VERBS = (
         Option("hex", "Its hex; a double unit: two adjacent hexes, e.g. 2905,2906", "deploy_hex",
                required=False, context=("unit",), compact=True, phrase=True),
         Option("facing", "The vertex it faces: E SE SW W NW NE (TACW §6.1); default: as now", "deploy_facing",
-               required=False, context=("unit", "hex"), word="facing")), phase="setup"),
+               required=False, context=("unit", "hex"), word="facing")), phase="setup", when="free_setup"),
     Verb("assign", "Deployment phase: send a cavalry-pool brigade to one of its wings", "scenario setup", (
         Option("brigade", "Your cavalry-pool brigade (it goes to one wing as a whole)", "brigade"),
-        Option("wing", "The wing it joins", "pool_wing", context=("brigade",))), phase="setup"),
+        Option("wing", "The wing it joins", "pool_wing", context=("brigade",))), phase="setup",
+        when="free_setup"),
     Verb("halt", "First Newbury: the Royalist declares a 4-turn Halt", "First Newbury special rule 1",
          phase="setup", when="halt"),
     Verb("boatbridge", "Second Newbury: record in secret where the boat bridge lies", "Second Newbury special rule 5", (

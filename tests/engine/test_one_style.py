@@ -49,13 +49,14 @@ def test_a_policy_kind_in_either_spelling():
 
 def test_help_and_act_offer_only_the_battles_own_verbs():
     rs = get_ruleset("tacw")
-    own = {"edgehill": set(), "first-newbury": {"halt"}, "marston-moor": {"enter"},
-           "second-newbury": {"boatbridge"}}
+    setup = {"deploy", "assign"}        # a setup by areas has a deployment phase before turn 1
+    own = {"edgehill": set(), "first-newbury": {"halt"} | setup, "marston-moor": {"enter"} | setup,
+           "second-newbury": {"boatbridge"} | setup, "naseby": set()}
     for sid, verbs in own.items():
         sc = rs.load_scenario(sid)
         helped = help_text(rs, sc)
         offered = {v.name for v in rs.commands.verbs if available(v, rs, sc)}
-        for special in ("halt", "enter", "boatbridge"):
+        for special in ("halt", "enter", "boatbridge", "deploy", "assign"):
             assert (f"\n  {special}" in helped or helped.startswith(f"  {special}")) == (special in verbs), (sid, special)
             assert (special in offered) == (special in verbs)
         first = [v.strip() for _, v in complete_line(rs.commands, "", lambda *a: [], limit=100,
