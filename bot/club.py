@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from engine.core.commands import Command, dice_faces, parse, split_side
 from engine.core.errors import Illegal
+from engine.core.pending import answer_hint
 from engine.core.referee import (REFEREE, SECTION, apply_correction, coerce, correction_line,
                                  lookup)
 
@@ -150,6 +151,8 @@ def waiting_on(ruleset: Any, scenario: Any, state: Any, seats: dict[str, int],
         kind, what = pending.kind, pending.prompt or f"answer the {pending.kind.replace('_', ' ')} decision"
     if wing:
         what += f" ({wing_name(ruleset, scenario, state, side, wing)})"
+    if pending is not None and pending.answers:            # the command that answers it (issue 12)
+        what += f"; answer with the buttons or `/act {answer_hint(pending.answers)}`"
     return Waiting(side, tuple(users), wing, kind, what)
 
 

@@ -389,10 +389,11 @@ async def test_a_tacw_retreat_waits_on_the_units_wing_player_and_names_the_unit(
     st.pending = {"kind": "retreat", "side": "royalist", "unit": "r-gerard", "options": ["3008"]}
     w = club.waiting_on(loaded.ruleset, loaded.scenario, st, loaded.seats, loaded.members)
     assert (w.side, w.users, w.wing, w.kind) == ("royalist", (DAVE,), "r-centre", "retreat")
-    assert "Gerard" in w.what and "for :" not in w.what and w.what.endswith("(Royalist centre)")
+    assert "Gerard" in w.what and "for :" not in w.what and "retreats (Royalist centre)" in w.what
+    assert w.what.endswith("answer with the buttons or `/act retreat 3008`")     # the command that answers
     st.pending = {"kind": "bypass", "side": "royalist", "options": ["r-left", "none"]}   # a side's decision
     w = club.waiting_on(loaded.ruleset, loaded.scenario, st, loaded.seats, loaded.members)
-    assert (w.users, w.wing, w.what) == ((ALICE,), None, "Royalist may attempt a bypass")
+    assert (w.users, w.wing, w.what) == ((ALICE,), None, "Royalist may attempt a bypass; answer with the buttons or `/act bypass r-left|none`")
 
 
 async def test_bad_referee_requests_get_clear_answers_and_leave_the_game_untouched(d, game):

@@ -244,7 +244,8 @@ async def test_battle_cry_evening_from_first_card_to_campaign_standings(bot):
     line = next(ln for ln in (await bc.game("list", user=CAROL)).last.content.splitlines() if ln.startswith("#1 "))
     assert f"⏸️ paused by the referee · **Confederate** {name_of(BOB)}: choose a retreat hex for ci2: 0808, 0708" in line
     text = public(await slash(bc, "referee", "resume", user=DAVE))
-    assert text == f"▶️ Game #1 resumes. **Confederate** <@{BOB}>: choose a retreat hex for ci2: 0808, 0708."
+    assert text == (f"▶️ Game #1 resumes. **Confederate** <@{BOB}>: choose a retreat hex for ci2: 0808, 0708; "
+                    "answer with the buttons or `/act retreat 0808|0708`.")
 
     # a correction with its reason: in the reply and in /game log
     refused(await slash(bc, "referee", "correct", user=ALICE, changes="pieces.ui3.figures=3", reason="x"),

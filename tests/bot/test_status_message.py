@@ -321,7 +321,8 @@ async def test_an_overdue_decision_says_the_decision_deadline_will_answer_it(d, 
     [reminder] = await d.bot.turn_timers(t0 + timedelta(hours=3, minutes=1))
     text, kw = channel.others()[-1]
     assert reminder.kind == "reminder" and reminder.wait.kind == "bypass"
-    assert text.startswith(f"⏰ <@{BOB}>: game #{game.id} waits on **Parliament** (Parliament may attempt a bypass)")
+    assert text.startswith(f"⏰ <@{BOB}>: game #{game.id} waits on **Parliament** (Parliament may attempt a bypass; "
+                           "answer with the buttons or `/act bypass ")       # the command that answers it
     expires = int((t0 + timedelta(hours=6)).timestamp())
     assert f"the decision deadline answers `bypass none` for them <t:{expires}:R>" in text
     [late] = await d.bot.turn_timers(t0 + timedelta(hours=4, minutes=1))
