@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.core.game import option_name
 from engine.tacw.battles import special_data as special
 from engine.tacw.scenario.schema import OptionalRule, Scenario, ScenarioError, load_scenario
 from engine.tacw.state import ORDERS, Leader, TacwState, Unit, Wing
@@ -48,8 +49,8 @@ def _chosen_rules(scenario: Scenario,
     known = {r.id: r for r in all_optional_rules(scenario)}
     for rid in wanted:
         if rid not in known:
-            raise ScenarioError(f"{scenario.id}: no optional rule '{rid}' "
-                                f"(known: {', '.join(known) or 'none'})")
+            raise ScenarioError(f"{scenario.id}: no optional rule '{option_name(rid)}' "
+                                f"(known: {', '.join(map(option_name, known)) or 'none'})")
     return [r for r in all_optional_rules(scenario) if r.id in wanted]
 
 

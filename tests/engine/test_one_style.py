@@ -77,3 +77,13 @@ def test_a_free_setup_lists_its_areas_and_what_is_left():
     g.state.units[unit.id].hexes = (far,) if isinstance(unit.hexes, tuple) else [far]
     text = g.ruleset.status(g.scenario, g.state)
     assert f"{unit.name} at {far} is outside its deployment area" in text
+
+
+def test_an_unknown_optional_rule_is_refused_with_the_known_ones_in_one_style():
+    import pytest
+    from engine.core.game import Game
+    from engine.tacw.scenario.schema import ScenarioError
+    with pytest.raises(ScenarioError) as err:
+        Game.new("tacw", "edgehill", 1, options=["banana_split"])
+    assert "no optional rule 'banana-split'" in str(err.value)
+    assert "royalist-foot-fire" in str(err.value) and "royalist_foot_fire" not in str(err.value)
