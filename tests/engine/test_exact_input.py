@@ -150,3 +150,22 @@ def test_offered_retreat_hexes_say_which_leads_to_a_blocked_step():
     refused(g, "confederate", "end", "0506: then blocked: loses 1 figure")
     g.apply("union", "retreat 0506")
     assert g.state.pieces["ui1"].figures == 3 and g.state.pieces["ui1"].hex == "0506"
+
+
+def test_fire_names_every_word_it_has_no_room_for():
+    """TACW §9.3, §9.9: `fire <unit> <hex> [mode] [from|to <hex>]`, a gun `fire <gun> <hex>
+    [ricochet left|right]`: a stray word is named, not only the usage given."""
+    import pytest
+    from engine.core.errors import HeraldError
+    from engine.core.game import Game
+    g = Game.new("tacw", "edgehill", 3)
+    g.apply("royalist", "activate r-right")
+    with pytest.raises(HeraldError, match="'banana' is not a hex or a fire mode"):
+        g.apply("royalist", "fire r-musketeers 2004 skirmish banana")
+    g = Game.new("tacw", "edgehill", 3)
+    g.apply("royalist", "activate r-centre")
+    for line, extra in (("fire r-culverins 1810 banana", "'banana'"), ("fire r-culverins 1810 1811", "'1811'"),
+                        ("fire r-culverins 1810 from 3011", "'from 3011'")):
+        with pytest.raises(HeraldError, match=f"{extra}: a gun fires at one hex"):
+            g.apply("royalist", line)
+    assert len(g.history) == 1

@@ -238,8 +238,12 @@ def _prev(path: list[str], h: str, gun: Unit) -> str:
 
 def fire_gun(sc, st, gun: Unit, targets: list[str], named: dict, flags: set, stream) -> list[Event]:
     """`fire <gun> <hex> [ricochet left|right]` (§9.9): after `begin_action`."""
-    if len(targets) != 1 or flags or set(named) - {"ricochet"}:
-        raise CannotParse("usage: fire <gun> <hex> [ricochet left|right]")
+    extra = sorted(flags) + sorted(f"{w} {named[w]}".strip() for w in set(named) - {"ricochet"}) + targets[1:]
+    if extra:                             # every word the command has no room for is named
+        raise CannotParse(f"'{' '.join(extra)}': a gun fires at one hex; usage: fire <gun> <hex> "
+                          "[ricochet left|right] (TACW §9.9)")
+    if len(targets) != 1:
+        raise CannotParse("usage: fire <gun> <hex> [ricochet left|right] (TACW §9.9)")
     choice = named.get("ricochet")
     if choice is not None and choice not in ("left", "right"):
         raise CannotParse("ricochet takes left or right (TACW §9.9.5)")

@@ -372,7 +372,10 @@ def do_fire(sc, st, side, cmd, stream):
         return fire_gun(sc, st, unit, targets, named, flags, stream)
     _check_infantry(sc, st, unit)
     modes = flags & {"skirmish", "retreat", "advance"}
-    if flags - modes or len(modes) > 1 or not targets:
+    if flags - modes:                     # every word the command has no room for is named
+        extra = " ".join(sorted(flags - modes))
+        raise CannotParse(f"'{extra}' is not a hex or a fire mode; usage: " + rules.VERBS["fire"])
+    if len(modes) > 1 or not targets:
         raise CannotParse("usage: " + rules.VERBS["fire"])
     mode = modes.pop() if modes else "skirmish"
     limits = tables.order_limits(st.wings[unit.wing].order)
