@@ -99,8 +99,12 @@ def offered(verb: Verb) -> bool:
 class Menus:
     """The menus of one side on one committed state."""
 
-    def __init__(self, ruleset: Any, scenario: Any, state: Any, side: str, max_line: int = 100):
+    def __init__(self, ruleset: Any, scenario: Any, state: Any, side: str, max_line: int = 100,
+                 may: Any = None):
+        """`may(line)`: whether the player who opened the menus may give `line` (a wing's own
+        player only for his wing: the service's `acting_side`); None for the side's menus."""
         self.ruleset, self.scenario, self.state, self.side = ruleset, scenario, state, side
+        self.may = may
         self.commands: CommandSet | None = command_set(ruleset)
         self.max_line = max_line
         self._legal: dict[str, bool] = {}
@@ -114,6 +118,8 @@ class Menus:
         """Whether the rules accept `line` now (tried on a copy; nothing is kept)."""
         if line not in self._legal:
             try:
+                if self.may is not None and not self.may(line):
+                    raise PermissionError(line)
                 self.ruleset.apply(self.scenario, self.state, self.side, parse(line))
                 self._legal[line] = True
             except Exception:            # a refusal, or a line the rules cannot read

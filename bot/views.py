@@ -25,7 +25,9 @@ from engine.core.pending import answer_hint
 
 from .names import remember as remember_name
 from .replies import INTERNAL, MAX_CONTENT, MENTIONS, clip, refusal_text, refuse, send  # noqa: F401
+from .club import paused_text
 from .errors import NotAllowed, Refused, StaleChoice
+from .options import PAUSED
 from .menus import Menus, Step
 from .service import ActResult, GameService, LoadedGame, Pending, pending_of
 from .store import StoreError
@@ -283,8 +285,24 @@ def _max_line(game_id: int, seq: int) -> int:
     return 100 - len(f"{MENU_PREFIX}{game_id}:{seq}:")
 
 
-def _menus(game_id: int, seq: int, ruleset: Any, scenario: Any, state: Any, side: str) -> Menus:
-    return Menus(ruleset, scenario, state, side, max_line=_max_line(game_id, seq))
+def _menus(game_id: int, seq: int, ruleset: Any, scenario: Any, state: Any, side: str, may: Any = None) -> Menus:
+    return Menus(ruleset, scenario, state, side, max_line=_max_line(game_id, seq), may=may)
+
+
+def _may(service: GameService, loaded: LoadedGame, user_id: int):
+    """Whether `user_id` may give a line (the service's acting_side: a wing's player only for his
+    wing, nobody while the referee has paused the game), for the menus one player opens."""
+    resolve = service.hooks.acting_side
+    if resolve is None:
+        return None
+
+    def may(line: str) -> bool:
+        try:
+            resolve(loaded, user_id, line)
+        except (HeraldError, StoreError):
+            return False
+        return True
+    return may
 
 
 def _options(choices) -> list[discord.SelectOption]:
@@ -413,6 +431,8 @@ async def _waiting_game(interaction: discord.Interaction, service: GameService, 
                          "in this game")
     if mine != side:
         raise NotAllowed(f"the game waits on {side.title()}, not on you: these menus are theirs")
+    if loaded.row.options.get(PAUSED):      # the referee's pause: nothing to build (bot/club.py)
+        raise Refused(paused_text(loaded.row) or "the game is paused by the referee")
     return loaded
 
 
@@ -428,7 +448,8 @@ async def show_step(interaction: discord.Interaction, game_id: int, seq: int, li
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         step = await asyncio.to_thread(_menus(game_id, seq, loaded.ruleset, loaded.scenario, loaded.state,
-                                              loaded.to_act_side).step, line, page)
+                                              loaded.to_act_side, _may(service, loaded, interaction.user.id)).step,
+                                       line, page)
         content, view = step_message(game_id, seq, step)
         if edit:
             await interaction.edit_original_response(content=content, view=view)

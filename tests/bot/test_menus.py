@@ -334,3 +334,25 @@ async def test_with_physical_dice_a_clicked_battle_asks_for_the_dice_in_public(d
     ask = rest.last
     assert not ask.ephemeral and "roll **5 battle dice**" in ask.content, ask.content
     assert await d.bot.store.last_seq(game.id) == 3                   # nothing recorded until /dice
+
+
+async def test_a_wing_players_menus_offer_his_wing_only_and_a_paused_game_none(bot, monkeypatch):
+    """The builder one player opens offers only the lines he may give (a wing's own player: his
+    wing; bot/club.py acting_side), and nothing while the referee has paused the game."""
+    from tests.bot.harness import ADMIN_PERMS
+    monkeypatch.setattr(GameService, "render", staticmethod(lambda *a, **k: None))
+    dave, rita = 500000000000000004, 500000000000000009
+    await bot.service.new_game(1, CHANNEL_ID, ALICE, "tacw", "edgehill", 5, side="royalist")
+    await bot.service.join(CHANNEL_ID, BOB, "parliament")
+    await bot.service.start(CHANNEL_ID, ALICE)
+    d = Driver(bot)
+    assert not (await d.cmd("seat", sub="join-wing", user=dave, wing="r-centre")).last.ephemeral
+    comps = (await d.game("board", user=ALICE)).last.components
+    wings = [o["value"] for o in items(menus_of(await choose(d, comps, "activate", dave)))[0]["options"]]
+    assert wings == ["activate r-centre"]
+    alice = [o["value"] for o in items(menus_of(await choose(d, comps, "activate", ALICE)))[0]["options"]]
+    assert {"activate r-right", "activate r-centre", "activate r-left"} <= set(alice)
+    rest = await d.cmd("referee", sub="pause", user=rita, perms=ADMIN_PERMS, reason="a rules question")
+    assert not rest.last.ephemeral, rest.last.content            # a server administrator who does not play
+    rest = await choose(d, comps, "activate", ALICE)
+    assert rest.last.ephemeral and "paused" in rest.last.content and "a rules question" in rest.last.content
