@@ -8,8 +8,17 @@ completion both read them through `TacwRuleset.completions`."""
 from __future__ import annotations
 
 import copy
+import time
 
 from engine.core.errors import HeraldError
+
+# The dice each target would get (issue 12): every candidate's exact what-if (engine/core/odds.py,
+# nothing committed), within a time budget so that the whole list answers quickly; a what-if over
+# its budget, refused (hidden information) or failing leaves the candidate's plain label.
+ODDS_EACH = 0.15         # CPU seconds one candidate's what-if may take (fire: ~8 ms; a close combat more)
+ODDS_TOTAL = 1.0         # seconds all the candidates' what-ifs may take together
+ODDS_LEAVES = 5_000      # die sequences one candidate's what-if may enumerate
+LABEL_MAX = 100          # Discord's limit on a choice's name
 
 
 def _vertex_names(sc) -> tuple[str, ...]:
@@ -126,6 +135,90 @@ def _fire_targets(sc, st, u, front_only: bool) -> list[tuple[str, str]]:
             continue
         out.append((f"{h} {target.name} ({target.kind}), {arc_to(sc, u, h)} hex", h))
     return out
+
+
+def _enemy_at(st, u, h):
+    """The enemy unit at `h` that `u`'s fire or attack would meet, or None."""
+    from engine.tacw.fire.small_arms import enemy_target
+    try:
+        return enemy_target(st, u, h)
+    except HeraldError:
+        return None
+
+
+def _short_pct(p) -> str:
+    """A probability in a few characters: 30%, 2.5%, <0.1%."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    v = float(p) * 100
+    if v < 0.1:
+        return "<0.1%"
+    if v > 99.9:
+        return ">99.9%"
+    return f"{v:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def _spread(odds, target) -> list[tuple[str, str]]:
+    """The outcomes of a what-if, most likely first, as (what happens, chance): ("no effect",
+    "70%"), ("F-Disordered", "30%"); the target's own name is left out of its changes (the
+    candidate's label names it)."""
+    names = () if target is None else (f"{target.name}: ", f"{target.name} ({target.id}): ")
+    out = []
+    for o in odds.outcomes:
+        parts = []
+        for part in o.label.split("; "):
+            for n in names:
+                if part.startswith(n):
+                    part = part[len(n):]
+                    break
+            parts.append(part)
+        out.append(("; ".join(parts), _short_pct(o.probability)))
+    return out
+
+
+def _with_odds(sc, st, side, candidates, line_of, target_of) -> list[tuple[str, str]]:
+    """Each (label, value) with what its action would get, read from Herald's own exact what-if
+    (engine/core/odds.py: the state is never touched, hidden information is refused). A what-if
+    that fails, is refused, is cut at a horizon or goes over its time budget leaves the label as
+    it is; so do the candidates left when the whole budget is spent."""
+    from engine.core.odds import what_if
+    from engine.tacw.ruleset import TACW
+    deadline = time.perf_counter() + ODDS_TOTAL
+    out = []
+    for label, value in candidates:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            out.append((label, value))
+            continue
+        try:
+            odds = what_if(TACW, sc, st, side, line_of(value), max_leaves=ODDS_LEAVES, budget=None,
+                           time_limit=min(ODDS_EACH, left))
+            if odds.horizon is not None or not odds.outcomes or len(label) + 12 > LABEL_MAX:
+                raise ValueError("cut short, or no room")
+            spread = _spread(odds, target_of(value))
+        except Exception:               # HeraldError (refusal, TooManyOutcomes...) or any failure
+            out.append((label, value))
+            continue
+        out.append((_fit(label, spread), value))
+    return out
+
+
+def _fit(label: str, spread: list[tuple[str, str]]) -> str:
+    """`label · no effect 70% · F-Disordered 30%`, within Discord's 100 characters: an outcome's
+    words are cut ("…") to fit, and "…" stands for the rarer outcomes left out."""
+    text = label
+    for i, (what, pct) in enumerate(spread):
+        more = i + 1 < len(spread)
+        room = LABEL_MAX - len(text) - len(" · ") - len(f" {pct}") - (len(" · …") if more else 0)
+        if len(what) > min(room, 40):
+            cut = min(room, 40) - 1
+            if cut < 8:                     # no room for a readable outcome: say there are more
+                return text + " · …" if i and len(text) + 4 <= LABEL_MAX else text
+            what = what[:cut].rstrip() + "…"
+        text += f" · {what} {pct}"
+    return text
 
 
 def _attack_targets(sc, st, u) -> list[tuple[str, str]]:
@@ -292,8 +385,12 @@ def option_completions(sc, st, side: str | None, kind: str, prefix: str, context
         u = _own_unit(st, side, ctx.get("unit"))
         if u is None:
             return []
-        taken = set(head.split())
+        taken = head.split()
         out = [(n, v) for n, v in _fire_targets(sc, st, u, kind == "salvo_target") if v not in taken]
+        out = [(n, v) for n, v in out if not prefix or prefix in n.lower() or prefix in v.lower()][:25]
+        verb = "salvo" if kind == "salvo_target" else "fire"
+        out = _with_odds(sc, st, side, out, lambda h: " ".join([verb, u.id, *taken, h]),
+                         lambda h: _enemy_at(st, u, h))
     elif kind == "attacker":
         act = st.activation
         out = []
@@ -303,6 +400,9 @@ def option_completions(sc, st, side: str | None, kind: str, prefix: str, context
     elif kind == "attack_target":
         u = _own_unit(st, side, ctx.get("unit"))
         out = _attack_targets(sc, st, u) if u is not None else []
+        out = [(n, v) for n, v in out if not prefix or prefix in n.lower() or prefix in v.lower()][:25]
+        if u is not None:
+            out = _with_odds(sc, st, side, out, lambda h: f"attack {u.id} {h}", lambda h: _enemy_at(st, u, h))
     elif kind in ("counter_unit", "counter_target"):
         p = _pending(st, side, "reaction_attack")
         pairs = [o.split() for o in (p or {}).get("options", []) if len(o.split()) == 2]
