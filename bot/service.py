@@ -614,17 +614,6 @@ class GameService:
                 lines.append(self.hooks.log_line(c, f"#{c.seq} {e.get('narrative', '')}" + (f" ({section})" if section else "")))
         return lines[-n:] if n > 0 else []
 
-    async def completions(self, channel_id: int, user_id: int, kind: str, prefix: str,
-                          context: dict | None = None) -> list[tuple[str, str]]:
-        """Autocomplete choices for the user's side; never raises (no game -> no choices)."""
-        try:
-            loaded = await self.load(channel_id)
-            side = loaded.side_of(user_id)
-            return loaded.ruleset.completions(loaded.scenario, loaded.state, side, kind, prefix, context)
-        except Exception:
-            log.debug("no completions for %s/%s", channel_id, kind, exc_info=True)
-            return []
-
     # -- pictures -------------------------------------------------------------------------
     @staticmethod
     def render(game: LoadedGame | ActResult, viewer: str | None = None, size: str | None = None) -> bytes | None:

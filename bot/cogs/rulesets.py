@@ -15,6 +15,7 @@ A command of one ruleset used in a channel that plays another is refused, naming
 """
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 
@@ -75,7 +76,9 @@ def option_autocomplete(ruleset_id: str, option: Option):
                 context[name] = str(value)
         try:
             side = loaded.side_of(interaction.user.id)
-            found = _completer(loaded, side)(option.kind, prefix, context, head)
+            # off the event loop: a completion may weigh its candidates (TACW's targets carry
+            # their exact odds, up to about a second for a gun's 25 targets)
+            found = await asyncio.to_thread(_completer(loaded, side), option.kind, prefix, context, head)
         except Exception:
             log.debug("no completions for %s %s", ruleset_id, option.kind, exc_info=True)
             return []
@@ -227,8 +230,9 @@ async def complete_act_line(interaction: discord.Interaction, current: str) -> l
     if decision is not None and decision.side == side:
         first = [a.line.split()[0] for a in decision.answers]
     try:
-        found = complete_line(commands, line, _completer(loaded, side), first=first,
-                              offered=lambda v: available(v, loaded.ruleset, loaded.scenario))
+        found = await asyncio.to_thread(            # off the event loop, as each option's completion
+            complete_line, commands, line, _completer(loaded, side), first=first,
+            offered=lambda v: available(v, loaded.ruleset, loaded.scenario))
     except Exception:
         log.debug("no line completions", exc_info=True)
         return []
