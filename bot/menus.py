@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.commands import parse
-from engine.core.verbs import CommandSet, Option, Verb, available, command_set, complete_line
+from engine.core.verbs import (WEIGH_CANDIDATES, CommandSet, Option, Verb, available, command_set,
+                               complete_line)
 
 MAX_CHOICES = 25            # Discord: options of a select menu
 PAGE = 24                   # choices on a page when more follow (the 25th option: "more choices")
@@ -108,7 +109,7 @@ class Menus:
         self.commands: CommandSet | None = command_set(ruleset)
         self.max_line = max_line
         self._legal: dict[str, bool] = {}
-        self._candidates: dict[str, list[tuple[str, str]]] = {}
+        self._candidates: dict[tuple[str, bool], list[tuple[str, str]]] = {}
 
     # -- the ruleset's answers ----------------------------------------------------------------
     def complete(self, kind: str, prefix: str, context: dict, head: str = "") -> list[tuple[str, str]]:
@@ -140,8 +141,9 @@ class Menus:
         if self.commands is None:
             return []
         line = line.strip()
-        if line in self._candidates:
-            return self._candidates[line]
+        key = (line, WEIGH_CANDIDATES.get())     # labels weighed (odds) only for what is shown
+        if key in self._candidates:
+            return self._candidates[key]
         out = []
         for label, full in complete_line(self.commands, line + " ", self.complete, limit=MAX_CANDIDATES):
             full = full.strip()
@@ -154,8 +156,8 @@ class Menus:
                 label = said[1]
             out.append((label or word, full))
         seen: set[str] = set()                  # one choice per line (a select's values are unique)
-        self._candidates[line] = [(n, f) for n, f in out if not (f in seen or seen.add(f))]
-        return self._candidates[line]
+        self._candidates[key] = [(n, f) for n, f in out if not (f in seen or seen.add(f))]
+        return self._candidates[key]
 
     def tried(self, line: str, budget: list[int]) -> bool:
         """`legal`, counting a new check against the budget."""
@@ -165,7 +167,15 @@ class Menus:
 
     def viable(self, line: str, budget: list[int]) -> bool | None:
         """Whether some line through `line` is accepted: True, False, or None (out of budget).
-        Each rule check and each list of candidates costs one from `budget`."""
+        Each rule check and each list of candidates costs one from `budget`. A search: the
+        completions are asked for their values only, not to weigh their labels."""
+        token = WEIGH_CANDIDATES.set(False)
+        try:
+            return self._viable(line, budget)
+        finally:
+            WEIGH_CANDIDATES.reset(token)
+
+    def _viable(self, line: str, budget: list[int]) -> bool | None:
         if self.complete_now(line):
             if self.tried(line, budget):
                 return True
@@ -193,7 +203,7 @@ class Menus:
         for full in nexts:                       # then deeper (an optional word may make it good)
             if budget[0] <= 0:
                 return None
-            found = self.viable(full, budget)
+            found = self._viable(full, budget)
             if found:
                 return True
             unknown = unknown or found is None

@@ -19,10 +19,16 @@ Nothing here knows a ruleset: a ruleset hands its declaration over as its `comma
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .errors import Illegal
+
+WEIGH_CANDIDATES: ContextVar[bool] = ContextVar("weigh_candidates", default=True)
+"""Whether a ruleset's completions may spend time weighing each candidate for its label (TACW's
+targets carry their exact odds): False while a caller only searches for a line the rules accept
+(bot/menus.py), which needs the values, not the labels."""
 
 NAME_RE = re.compile(r"^[a-z0-9_-]{1,32}$")     # Discord's option and command names, lower case
 MAX_DESCRIPTION = 100                            # Discord: a description of 1-100 characters

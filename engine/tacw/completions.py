@@ -184,7 +184,10 @@ def _with_odds(sc, st, side, candidates, line_of, target_of) -> list[tuple[str, 
     that fails, is refused, is cut at a horizon or goes over its time budget leaves the label as
     it is; so do the candidates left when the whole budget is spent."""
     from engine.core.odds import what_if
+    from engine.core.verbs import WEIGH_CANDIDATES
     from engine.tacw.ruleset import TACW
+    if not WEIGH_CANDIDATES.get():          # a search for a legal line: the values will do
+        return list(candidates)
     deadline = time.perf_counter() + ODDS_TOTAL
     out = []
     for label, value in candidates:

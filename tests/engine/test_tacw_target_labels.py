@@ -119,3 +119,38 @@ def test_fit_keeps_a_label_within_discords_limit():
     out = C._fit(label, spread)
     assert len(out) <= 100 and out.startswith(label + " · no effect 70% · ") and "27%" in out
     assert len(C._fit("x" * 95, spread)) <= 100
+
+
+def test_a_search_for_a_legal_line_asks_for_values_only(monkeypatch):
+    """engine/core/verbs.py WEIGH_CANDIDATES: a caller that only searches for a line the rules
+    accept (the menus, bot/menus.py) gets the plain labels and no what-if is run."""
+    import engine.core.odds as odds
+    from engine.core.verbs import WEIGH_CANDIDATES
+    g = edgehill()
+    calls = []
+    real = odds.what_if
+    monkeypatch.setattr(odds, "what_if", lambda *a, **k: calls.append(a) or real(*a, **k))
+    token = WEIGH_CANDIDATES.set(False)
+    try:
+        assert gun_targets(g) == plain_targets(g)[:25]
+    finally:
+        WEIGH_CANDIDATES.reset(token)
+    assert calls == []
+    assert PCT.search(gun_targets(g)[0][0]) and calls                 # weighed again once shown
+
+
+def test_the_public_menus_weigh_no_target():
+    """The menus posted after an action list the verbs; finding a legal line through `fire`
+    runs no what-if (the targets' odds are for the step that shows them)."""
+    import engine.core.odds as odds
+    from bot.menus import Menus
+    g = edgehill()
+    real, calls = odds.what_if, []
+    odds.what_if = lambda *a, **k: calls.append(a) or real(*a, **k)
+    try:
+        lines = [c.line for c in Menus(TACW, g.scenario, g.state, "royalist").step("").choices]
+        assert "fire" in lines and calls == []
+        shown = Menus(TACW, g.scenario, g.state, "royalist").step("fire r-culverins").choices
+        assert calls and any(PCT.search(c.label) for c in shown)
+    finally:
+        odds.what_if = real
