@@ -15,7 +15,7 @@ from typing import Any
 from engine.core.game import option_name
 from engine.tacw.battles import special_data as special
 from engine.tacw.scenario.schema import OptionalRule, Scenario, ScenarioError, load_scenario
-from engine.tacw.state import ORDERS, Leader, TacwState, Unit, Wing
+from engine.tacw.state import ORDERS, Leader, TacwState, Unit, Wing, label_units
 
 
 # Optional rules of the whole game, offered with every battle's own (`game_options`): a later
@@ -141,6 +141,7 @@ def new_state(scenario: Scenario | str, seed: int | str,
         begin(scenario, state)
     from engine.tacw.battles.second_newbury import setup_state      # Second Newbury: detached forces, attack axes,
     setup_state(scenario, state)                # victory hexes' first holder, the boat bridge
+    label_units(state)                          # issue 12: a shared name is told apart by its id
     return state
 
 

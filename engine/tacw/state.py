@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.core.state import GameState
 
@@ -53,6 +53,15 @@ class Unit:
     status: str = "active"        # active / eliminated / off_map
     no_hedgehog: bool = False     # scenario restriction (Naseby: Bard)
     salvo_allowed: bool = True
+    # Issue 12, D129: the id a narrative adds to a name shared in the battle ("Fielding (p-fielding)"),
+    # set by `label_units` at setup and on every load; never a field, so never in the JSON.
+    _called: ClassVar[str] = ""
+
+    @property
+    def called(self) -> str:
+        """The unit as the narratives name it: its name, with its id (the word a player types)
+        when another unit of the battle, or a leader, bears the same name."""
+        return self._called or self.name
 
     @property
     def alive(self) -> bool:
@@ -179,5 +188,22 @@ class TacwState(GameState):
         d["leaders"] = {k: Leader(**v) for k, v in d["leaders"].items()}
         d["wings"] = {k: Wing(**v) for k, v in d["wings"].items()}
         d["activation"] = Activation(**d["activation"]) if d.get("activation") else None
-        return cls(**d)
+        st = cls(**d)
+        label_units(st)
+        return st
+
+
+def label_units(st: TacwState) -> None:
+    """Issue 12: a unit whose name another unit of the battle (or a leader) also bears is called
+    by its name and id in every narrative ("Fielding (p-fielding)"); a unique name stays as it is.
+    Computed from the state's own units, so an old saved state gets it on loading."""
+    count: dict[str, int] = {}
+    for u in st.units.values():
+        count[u.name] = count.get(u.name, 0) + 1
+    leaders = {ld.name for ld in st.leaders.values()}
+    for u in st.units.values():
+        if count[u.name] > 1 or u.name in leaders:
+            u._called = f"{u.name} ({u.id})"
+        elif "_called" in vars(u):
+            del u._called
 

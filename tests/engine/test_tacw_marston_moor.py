@@ -480,8 +480,8 @@ def test_scripted_opening_two_full_turns():
     # the counter-battery fire of the Scots guns across the ditch (their targets stand on it)
     shots = [e.narrative for e in log if e.kind == "fire" and "fires at" in e.narrative]
     assert [n.split(":")[0] for n in shots if "in reaction" not in n] == [
-        "12 lb Culverins (2813) fires at 12 lb Culverins (2215, range 6)",
-        "4-8 lb Sakers (2814) fires at 4-8 lb Sakers (2213, range 6)"]
+        "12 lb Culverins (p-culverins-1) (2813) fires at 12 lb Culverins (r-culverins) (2215, range 6)",
+        "4-8 lb Sakers (p-sakers-3) (2814) fires at 4-8 lb Sakers (r-sakers-1) (2213, range 6)"]
     assert u["r-sakers-1"].morale_state == "shaken" and u["r-culverins"].morale_state == "normal"
     again = game(seed=21, options=["york-2"])[1]
     for side, line in OPENING:

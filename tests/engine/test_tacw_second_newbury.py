@@ -538,7 +538,7 @@ def test_scripted_opening_two_full_turns():
     assert st.units["p-essex"].hexes == ["3410"]
     assert st.units["p-i-manchester-foot"].hexes == ["2639", "2739"]
     # Maurice's battery on Speen Hill fired at Essex in reaction in turn 1 and at will in turn 2
-    sakers = [e for e in events if e.kind == "fire" and e.narrative.startswith("4-8 lb Sakers (3513)")]
+    sakers = [e for e in events if e.kind == "fire" and e.narrative.startswith("4-8 lb Sakers (r-left-sakers) (3513)")]
     assert len(sakers) == 2 and "in reaction" in sakers[0].narrative
     assert st.units["p-essex"].formation == "disordered"
     # the return rolls: one at each Royalist activation while a force is away (5 a turn)

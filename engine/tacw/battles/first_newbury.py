@@ -71,7 +71,7 @@ def halt_problem(sc, st: TacwState, side: str) -> str | None:
     pair = _adjacent_pair(sc, st)
     if pair:
         a, b = pair
-        return f"units are adjacent: {a.name} ({'&'.join(a.hexes)}) and {b.name} ({'&'.join(b.hexes)})"
+        return f"units are adjacent: {a.called} ({'&'.join(a.hexes)}) and {b.called} ({'&'.join(b.hexes)})"
     charging = [w.name for w in st.wings.values() if w.side == "parliament" and w.order == "charge"]
     if charging:
         return f"a Parliament wing is on Charge orders: {charging[0]}"

@@ -138,7 +138,7 @@ def ac_action_refusal(sc, st, leader, unit=None) -> str | None:
         return f"the command rivalry roll activated {ac.name}, not {leader.name}"
     if unit is not None and not leader_may_influence(sc, leader, unit):
         return (f"{leader.name} ({colour_of(sc, leader.id)}) influences only units of his colour; "
-                f"{unit.name} is {colour_of(sc, unit.id)}")
+                f"{unit.called} is {colour_of(sc, unit.id)}")
     return None
 
 
@@ -275,14 +275,14 @@ def do_enter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Even
                               [(w, st.units[w].name) for w in sorted(waiting)]), ENTRY_SECTION)
     entries = waiting_units(sc, st, side)
     if uid not in entries:
-        raise Illegal(f"{unit.name} is not waiting to enter the map"
+        raise Illegal(f"{unit.called} is not waiting to enter the map"
                       + (f" (waiting: {', '.join(sorted(entries))})" if entries else ""), ENTRY_SECTION)
     rf = entries[uid]
     if st.turn < rf.turn:
-        raise Illegal(f"{unit.name} may enter from turn {rf.turn}", ENTRY_SECTION)
+        raise Illegal(f"{unit.called} may enter from turn {rf.turn}", ENTRY_SECTION)
     act = st.activation
     if act is None or act.side != side or act.wing != unit.wing:
-        raise Illegal(f"{unit.name} enters during an activation of its own wing "
+        raise Illegal(f"{unit.called} enters during an activation of its own wing "
                       f"({st.wings[unit.wing].name})", "TACW §3.2 C, §4.2.3")
     if st.pending:
         from engine.tacw.ids import waiting_note
@@ -291,14 +291,14 @@ def do_enter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Even
         raise Illegal("units act before close combat (step C)", "TACW §3.2")
     here = st.units_at(rf.hex)
     if here:
-        raise Illegal(f"{rf.hex} holds {', '.join(u.name for u in here)}: {unit.name} enters only "
+        raise Illegal(f"{rf.hex} holds {', '.join(u.called for u in here)}: {unit.called} enters only "
                       "into an empty entry hex", "TACW §8.1")
     foes = [u for u in st.units.values() if u.alive and u.side != side
             and any(sc.grid.distance(h, rf.hex) <= 1 for h in u.hexes)]
     if foes:
-        raise Illegal(f"{foes[0].name} stands next to {rf.hex}: the road is cut", ENTRY_SECTION)
+        raise Illegal(f"{foes[0].called} stands next to {rf.hex}: the road is cut", ENTRY_SECTION)
     unit.status, unit.hexes, unit.facing = "active", [rf.hex], vertex_index(sc.grid, rf.facing)
-    events = [Event("enter", side, ENTRY_SECTION, f"{unit.name} enters the map at {rf.hex}, facing {rf.facing}",
+    events = [Event("enter", side, ENTRY_SECTION, f"{unit.called} enters the map at {rf.hex}, facing {rf.facing}",
                     outcome={"unit": uid, "hex": rf.hex})]
     events += overrun_leaders(st, unit, rf.hex)
     if len(cmd.args) > 1:                   # the entry is the first part of its move action

@@ -64,7 +64,7 @@ def wagon_captures(sc, st) -> list[Event]:
                  f"no VP (the book gives the wagon none; {w.capture_vp} VP with the optional rule "
                  f"{w.vp_option})")
         out.append(Event("wagon_captured", taker.side, WAGON_SECTION,
-                         f"{u.name} in {h}, unguarded, is captured by {taker.name}: {worth}",
+                         f"{u.called} in {h}, unguarded, is captured by {taker.called}: {worth}",
                          outcome={"wagon": u.id, "hex": h, "by": taker.id, "vp": vp}))
     return out
 

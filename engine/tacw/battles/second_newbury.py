@@ -53,7 +53,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event
 
-from engine.tacw.state import Leader, TacwState, Unit, Wing
+from engine.tacw.state import Leader, TacwState, Unit, Wing, label_units
 
 KEY = "_newbury"                      # state.options key (a dict: never an optional rule's effects)
 NO_LIMIT = 99                         # "nessun limite di turni": the parser's longest battle
@@ -432,13 +432,13 @@ def check_step(sc, sim: TacwState, unit: Unit, before: list[str]) -> None:
         return
     castle = castle_hexes(sc, unit.side) & set(entered)
     if castle:
-        raise Illegal(f"{unit.name} may not enter {', '.join(sorted(castle))}: Donnington Castle is "
+        raise Illegal(f"{unit.called} may not enter {', '.join(sorted(castle))}: Donnington Castle is "
                       "impregnable and cannot be entered or captured by the enemy",
                       _rule_section(sc, "impregnable_castle"))
     if unit.is_double:
         on = bridge_hexes(sc) & set(unit.hexes)
         if on:
-            raise Illegal(f"{unit.name} is a double unit: it may not occupy the bridge hex "
+            raise Illegal(f"{unit.called} is a double unit: it may not occupy the bridge hex "
                           f"{', '.join(sorted(on))}", _rule_section(sc, "bridges"))
 
 
@@ -448,7 +448,7 @@ def check_end(sc, sim: TacwState, ctx: dict) -> None:
     u = sim.units[ctx["unit"]]
     on = bridge_hexes(sc) & set(u.hexes) - set(ctx["start_hexes"])
     if on:
-        raise Illegal(f"{u.name} would stop on the bridge {', '.join(sorted(on))}: a unit must have "
+        raise Illegal(f"{u.called} would stop on the bridge {', '.join(sorted(on))}: a unit must have "
                       "the MP to cross the bridge completely", _rule_section(sc, "bridges"))
 
 
@@ -468,7 +468,7 @@ def _reveal_if_used(sc, st: TacwState, units: list[Unit], crossing: bool = False
     boat["revealed"] = True
     u = users[0]
     return [Event("boat_bridge", u.side, _rule_section(sc, "boat_bridge"),
-                  f"The boat bridge is placed on the map at {boat['hex']}: {u.name} "
+                  f"The boat bridge is placed on the map at {boat['hex']}: {u.called} "
                   f"{'crosses the Lambourn on it' if crossing else 'stands on it'}; it is a bridge "
                   "for both sides from now on", outcome={"hex": boat["hex"], "unit": u.id})]
 
@@ -581,11 +581,11 @@ def _enter(sc, st: TacwState, wid: str, force: dict, sec: str) -> list[Event]:
                       f"entry hexes ({', '.join(force['hexes'])}) are taken; it tries again when a "
                       "Royalist wing next activates", outcome={"wing": wid, "entered": False})]
     facing = vertex_index(sc.grid, force["facing"])
-    placed = []
     for u, h in zip(units, free):
         u.hexes, u.facing, u.status = [h], facing, "active"
         st.units[u.id] = u
-        placed.append(f"{u.name} {h}")
+    label_units(st)                                 # issue 12: names shared with the newcomers
+    placed = [f"{u.called} {u.hexes[0]}" for u in units]
     wing = Wing(**stored["wing"])
     wing.order = force["order"]
     wing.done = wing.bypassed = False

@@ -80,20 +80,20 @@ def check_attack(sc, st: TacwState, attacker: Unit, target_hex: str) -> Unit | N
     """§10.1: may `attacker` assault `target_hex`? Returns the defending unit (None for a hex
     held by enemy leaders alone); raises Illegal naming the rule otherwise."""
     if not attacker.alive:
-        raise Illegal(f"{attacker.name} is no longer on the field", "TACW §10.1")
+        raise Illegal(f"{attacker.called} is no longer on the field", "TACW §10.1")
     if attacker.kind == "artillery":
         raise Illegal("artillery never attacks in close combat", "TACW §10.5")
     if attacker.kind == "wagon":
         raise Illegal("wagons do not fight in close combat", "TACW §10.1 (digest G6)")
     if attacker.morale_state == "broken":
-        raise Illegal(f"{attacker.name} is Broken and in flight", "TACW §10.4.1")
+        raise Illegal(f"{attacker.called} is Broken and in flight", "TACW §10.4.1")
     if attacker.kind == "light" and any(u.kind == "cavalry" and u.side == attacker.side
                                         for u in st.units_at(attacker.hexes[0])):
         raise Illegal("light infantry stacked with cavalry is ignored in close combat", "TACW §8.2.1")
     if target_hex not in sc.grid:
         raise Illegal(f"{target_hex} is not a hex of this map")
     if target_hex not in unit_arcs(sc, attacker)["front"]:
-        raise Illegal(f"{target_hex} is not one of {attacker.name}'s front hexes", "TACW §10.1.2")
+        raise Illegal(f"{target_hex} is not one of {attacker.called}'s front hexes", "TACW §10.1.2")
     defender = defender_in(st, target_hex, attacker.side)
     leaders = [ld for ld in st.leaders_at(target_hex) if ld.side != attacker.side]
     if defender is None and not leaders:
@@ -193,7 +193,7 @@ def combat_modifiers(sc, st: TacwState, attackers: list[Unit], defender: Unit) -
     form = tc.attacker_state_modifier(worst.formation, worst.special_formation)
     if form:
         mods.append(_rule("attacker_disordered" if form == -1 else "attacker_broken").modifier(
-            reason=f"{worst.name} in " + ("Open Order" if worst.special_formation == "open" and
+            reason=f"{worst.called} in " + ("Open Order" if worst.special_formation == "open" and
                                           worst.formation == "normal" else f"F-{worst.formation.title()}")
             + " formation"))
     if all(_just_fired_salvo(st, a) for a in attackers):
@@ -222,14 +222,14 @@ def _apply_result(sc, st: TacwState, unit: Unit, result: str, hexes: int, threat
     for c in companions(st, unit):
         c_new = tc.morale_after_result(c.morale_state, result)
         if c_new == "eliminated":
-            events += eliminate(sc, st, c, f"shares {unit.name}'s close combat result", "TACW §8.2.1")
+            events += eliminate(sc, st, c, f"shares {unit.called}'s close combat result", "TACW §8.2.1")
         else:
             c.morale_state = c_new
     if new == "eliminated":
         return events + eliminate(sc, st, unit, f"close combat result {code}{note}", "TACW §10.4.1")
     unit.morale_state = new
     events.append(Event("morale", unit.side, "TACW §10.4.1" + (", §10.4.2" if note else ""),
-                        f"{unit.name} is {new.title()} (close combat result {code}){note}",
+                        f"{unit.called} is {new.title()} (close combat result {code}){note}",
                         outcome={"unit": unit.id, "morale": new}))
     return events + retreat_unit(sc, st, unit, 2 if new == "broken" else hexes, new, stream, threat=threat)
 
@@ -264,13 +264,13 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
                        for ld in st.leaders.values() if ld.status == "active")
         mods = tc.pursuit_modifiers(charge_orders=st.wings[cav.wing].order == "charge",
                                     momentum=cav.id in momentum, cromwell=cromwell)
-        roll = d10(stream, f"cavalry pursuit, {cav.name}", cav.side)
+        roll = d10(stream, f"cavalry pursuit, {cav.called}", cav.side)
         total = roll + sum(m.value for m in mods)
         result = tc.cavalry_pursuit(total, routed_unit_gone=not routed.alive)
         text = {"break_contact": "breaks contact", "pursue_eliminate": "pursues and eliminates",
                 "pursue_off_map": "pursues off the map"}[result]
         events.append(Event("pursuit", cav.side, "TACW §10.7.2",
-                            f"{cav.name} checks pursuit of {routed.name}: {roll}"
+                            f"{cav.called} checks pursuit of {routed.called}: {roll}"
                             + "".join(f" {m.value:+d}" for m in mods) + f" = {total} -> {text}",
                             base=roll, modifiers=mods, dice=[DieRoll("cavalry pursuit", "d10", roll)],
                             table="Cavalry Pursuit table", row=tc.PURSUIT_TABLE.row(total).label,
@@ -280,11 +280,11 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
         gone.add(cav.id)
         if result == "pursue_off_map":
             for ld in participant_leaders(st, [cav]):
-                events += remove_leader(st, ld, f"pursued off the map with {cav.name}", "TACW §10.7.2 C")
-            events += _eliminate_stack(sc, st, routed, f"pursued off the map by {cav.name}", "TACW §10.7.2 C")
+                events += remove_leader(st, ld, f"pursued off the map with {cav.called}", "TACW §10.7.2 C")
+            events += _eliminate_stack(sc, st, routed, f"pursued off the map by {cav.called}", "TACW §10.7.2 C")
             cav.status, cav.hexes = "off_map", []
             events.append(Event("pursuit", cav.side, "TACW §10.7.2 C",
-                                f"{cav.name} pursues off the map: it never returns (no VP)",
+                                f"{cav.called} pursues off the map: it never returns (no VP)",
                                 outcome={"unit": cav.id, "off_map": True}))
             continue
         # pursue and eliminate: along the retreat path into the routed unit's hex (§10.7.2 B)
@@ -295,10 +295,10 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
             nxt = min(hexes, key=lambda h: (sc.grid.distance(trail[-1], h), h))
             if nxt != trail[-1]:
                 trail.append(nxt)
-        events += _eliminate_stack(sc, st, routed, f"caught by {cav.name}'s pursuit", "TACW §10.7.2 B")
+        events += _eliminate_stack(sc, st, routed, f"caught by {cav.called}'s pursuit", "TACW §10.7.2 B")
         events += relocate(sc, st, cav, [trail[-1]], [], "TACW §10.7.2 B", leaders_follow=True)
         events.append(Event("pursuit", cav.side, "TACW §10.7.2 B",
-                            f"{cav.name} pursues: " + " -> ".join(trail), outcome={"unit": cav.id, "path": trail}))
+                            f"{cav.called} pursues: " + " -> ".join(trail), outcome={"unit": cav.id, "path": trail}))
         st.last_action.setdefault("items", []).append({"kind": "move", "unit": cav.id, "path": trail})
         events += reaction_fire(sc, st, cav, "advance", stream, trail[1:], exclude=[routed.id])
         events += reaction_moves(sc, st, cav, trail[1:], stream, exclude=[routed.id], before=[here])
@@ -343,7 +343,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
     side = attackers[0].side
     target = next((h for h in defender.hexes if any(sc.grid.adjacent(h, x) for a in attackers for x in a.hexes)),
                   defender.hexes[0])
-    names = " and ".join(a.name for a in attackers)
+    names = " and ".join(a.called for a in attackers)
     start = {a.id: list(a.hexes) for a in attackers}
     def_start = list(defender.hexes)
     involved = participant_leaders(st, attackers) + participant_leaders(st, [defender])
@@ -351,7 +351,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
     if defender.kind == "artillery":
         defender.gun_state, defender.captured_by = "captured", side
         _item(sc, st, attackers, target, "captured")
-        events = [Event("captured", side, "TACW §10.5.1", f"{names} capture {defender.name}'s guns in {target}",
+        events = [Event("captured", side, "TACW §10.5.1", f"{names} capture {defender.called}'s guns in {target}",
                         outcome={"unit": defender.id, "by": side})]
         mover = _advancer(st, attackers, start, set())
         events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
@@ -368,7 +368,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
     if defender.special_formation == "column":        # §6.3.4: F-Broken and an MC first
         defender.special_formation, defender.formation = "", "broken"
         events.append(Event("formation", defender.side, "TACW §6.3.4",
-                            f"{defender.name} is assaulted in column: F-Broken", outcome={"unit": defender.id}))
+                            f"{defender.called} is assaulted in column: F-Broken", outcome={"unit": defender.id}))
         events += morale_check(sc, st, defender, stream, reason="assaulted in column", section="TACW §6.3.4")
         if not defender.alive or defender.hexes != def_start:
             return events + [Event("close_combat", side, "TACW §6.3.4",
@@ -378,13 +378,13 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         a.pistols -= 1
     if info["defender_pistol"]:
         defender.pistols -= 1
-    roll = d10(stream, f"close combat, {names} against {defender.name}", attackers[0].side)
+    roll = d10(stream, f"close combat, {names} against {defender.called}", attackers[0].side)
     total = roll + sum(m.value for m in mods)
     res = tc.close_combat(total)
     row = tc.CLOSE_COMBAT_TABLE.row(total).label
     _item(sc, st, attackers, target, res.code)
     events.append(Event("close_combat", side, "TACW §10.2",
-                        f"{names} assault {defender.name} in {target}: {roll}"
+                        f"{names} assault {defender.called} in {target}: {roll}"
                         + "".join(f" {m.value:+d}" for m in mods) + f" = {total} -> {res.code}: {res.text}",
                         inputs={"attackers": [a.id for a in attackers], "defender": defender.id, "hex": target},
                         base=roll, modifiers=mods, dice=[DieRoll("close combat", "d10", roll)],
@@ -401,7 +401,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
             if g.kind == "artillery" and g.side == defender.side and not g.gun_state:
                 g.gun_state, g.captured_by = "captured", side
                 events.append(Event("captured", side, "TACW §10.5.2",
-                                    f"{g.name}'s guns are captured: the unit stacked with them lost",
+                                    f"{g.called}'s guns are captured: the unit stacked with them lost",
                                     outcome={"unit": g.id, "by": side}))
     for u in attackers + [defender]:                  # §10.2 E
         for x in [u] + companions(st, u):
@@ -418,7 +418,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
             path = _retreat_path(events, routed.id) or [start[routed.id]]
         if pursuers and routed.kind == "light":
             events.append(Event("pursuit", side, "TACW §10.7.1",
-                                f"{routed.name} is light infantry: no pursuit, a normal advance"))
+                                f"{routed.called} is light infantry: no pursuit, a normal advance"))
         elif pursuers:
             momentum = [a.id for a in attackers] if info["momentum"] else []
             more, gone = _pursuit(sc, st, pursuers, routed, momentum, path or [def_start], stream)
@@ -447,7 +447,7 @@ def immediate_close_combat(sc, st: TacwState, attacker: Unit, defender_hex: str,
         defender = check_attack(sc, st, attacker, defender_hex)
     except Illegal as exc:
         return [Event("close_combat", attacker.side, exc.section or "TACW §10.1",
-                      f"{attacker.name} cannot assault {defender_hex}: {exc.reason}",
+                      f"{attacker.called} cannot assault {defender_hex}: {exc.reason}",
                       outcome={"unit": attacker.id, "hex": defender_hex, "refused": True})]
     if defender is None:
         return _assault_leaders(st, attacker, defender_hex)
@@ -458,7 +458,7 @@ def _assault_leaders(st: TacwState, attacker: Unit, hex_id: str) -> list[Event]:
     events: list[Event] = []
     for ld in st.leaders_at(hex_id):
         if ld.side != attacker.side:
-            events += remove_leader(st, ld, f"assaulted alone in {hex_id} by {attacker.name}", "TACW §5.3.1")
+            events += remove_leader(st, ld, f"assaulted alone in {hex_id} by {attacker.called}", "TACW §5.3.1")
     return events
 
 
@@ -475,9 +475,9 @@ def _designate(sc, st: TacwState, side: str, unit_word: str, hex_word: str, comb
                taken: set[str]) -> tuple[Unit, Unit | None]:
     unit = find_unit(st, unit_word, side)
     if unit.side != side:
-        raise Illegal(f"{unit.name} is not yours", "TACW §10.1.2")
+        raise Illegal(f"{unit.called} is not yours", "TACW §10.1.2")
     if unit.id in taken:
-        raise Illegal(f"{unit.name} already attacks this activation: one hex per unit", "TACW §10.1.4")
+        raise Illegal(f"{unit.called} already attacks this activation: one hex per unit", "TACW §10.1.4")
     defender = check_attack(sc, st, unit, hex_word)
     key = defender.id if defender is not None else f"leaders@{hex_word}"
     for c in combats:
@@ -508,10 +508,10 @@ def do_attack(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
     taken = {i for c in combats for i in c["attackers"]}
     unit, defender = _designate(sc, st, side, cmd.args[0], cmd.args[1], combats, taken)
     if unit.wing != act.wing:
-        raise Illegal(f"{unit.name} is not in the active wing", "TACW §10.1.2")
+        raise Illegal(f"{unit.called} is not in the active wing", "TACW §10.1.2")
     st.pending = {"kind": "close_combat", "side": side, "wing": act.wing, "attacks": combats}
     what = defender.name if defender is not None else "the leaders"
-    return [Event("designate", side, "TACW §10.2 A", f"{unit.name} will assault {what} in {cmd.args[1]}",
+    return [Event("designate", side, "TACW §10.2 A", f"{unit.called} will assault {what} in {cmd.args[1]}",
                   outcome={"unit": unit.id, "hex": cmd.args[1]})]
 
 
@@ -583,20 +583,20 @@ def do_counter(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Ev
     taken = {i for c in counters for i in c["attackers"]}
     if f"{unit.id} {cmd.args[1]}" not in asked_reaction_options(sc, st, attacks, counters):
         if f"{unit.id} {cmd.args[1]}" in reaction_options(sc, st, attacks, counters):
-            raise Illegal(f"{unit.name}'s standing policy is never to attack in reaction "
+            raise Illegal(f"{unit.called}'s standing policy is never to attack in reaction "
                           f"(policy counter ask for {unit.id} to offer it)", "TACW §10.2 B")
         if unit.side != side:
-            raise Illegal(f"{unit.name} is not yours", "TACW §10.1.2")
+            raise Illegal(f"{unit.called} is not yours", "TACW §10.1.2")
         if any(c["defender"] == unit.id for c in attacks):
-            raise Illegal(f"{unit.name} is designated as a defender and may not attack", "TACW §10.2 B")
+            raise Illegal(f"{unit.called} is designated as a defender and may not attack", "TACW §10.2 B")
         if unit.id in taken:
-            raise Illegal(f"{unit.name} already attacks", "TACW §10.1.4")
+            raise Illegal(f"{unit.called} already attacks", "TACW §10.1.4")
         check_attack(sc, st, unit, cmd.args[1])          # raises with the rule if illegal
         raise Illegal("reaction attacks target units of the active wing", "TACW §10.1.2")
     taken = {i for c in counters for i in c["attackers"]}
     unit, defender = _designate(sc, st, side, cmd.args[0], cmd.args[1], counters, taken)
     ev = Event("designate", side, "TACW §10.2 B",
-               f"{unit.name} will make a reaction attack on {defender.name} in {cmd.args[1]}",
+               f"{unit.called} will make a reaction attack on {defender.called} in {cmd.args[1]}",
                outcome={"unit": unit.id, "hex": cmd.args[1]})
     left = asked_reaction_options(sc, st, attacks, counters)
     if not left:
@@ -644,7 +644,7 @@ def _resolve_designated(sc, st: TacwState, c: dict, stream: DiceStream) -> list[
             ok = defender.alive and check_attack(sc, st, u, hex_id) is defender
         except Illegal:
             ok = False
-        (fit.append(u) if ok else dropped.append(u.name))
+        (fit.append(u) if ok else dropped.append(u.called))
     events = []
     if dropped:
         events.append(Event("close_combat", c["side"], "TACW §10.1",

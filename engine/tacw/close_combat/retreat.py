@@ -183,7 +183,7 @@ def relocate(sc, st: TacwState, unit: Unit, new_hexes: list[str], carried: list[
             continue
         for ld in st.leaders_at(h):
             if ld.side != unit.side:
-                events += remove_leader(st, ld, f"{unit.name} entered his hex alone", "TACW §5.3.1")
+                events += remove_leader(st, ld, f"{unit.called} entered his hex alone", "TACW §5.3.1")
     return events
 
 
@@ -197,7 +197,7 @@ def disable_guns(st: TacwState, unit: Unit, hexes: list[str], what: str) -> list
             if g.side == unit.side and g.kind == "artillery" and not g.gun_state:
                 g.gun_state = "disabled"
                 events.append(Event("disabled", g.side, "TACW §9.9.9",
-                                    f"{g.name}'s guns are disabled: {unit.name} {what} through them",
+                                    f"{g.called}'s guns are disabled: {unit.called} {what} through them",
                                     outcome={"unit": g.id, "by": unit.id}))
     return events
 
@@ -210,14 +210,14 @@ def lose_strength(sc, st: TacwState, unit: Unit, n: int, reason: str, section: s
         return []
     unit.casualties += n
     events = [Event("casualties", unit.side, section,
-                    f"{unit.name} loses {n} SP ({reason}; {unit.casualties}/{unit.strength})",
+                    f"{unit.called} loses {n} SP ({reason}; {unit.casualties}/{unit.strength})",
                     outcome={"unit": unit.id, "hits": n})]
     if unit.casualties >= unit.strength:
         return events + eliminate(sc, st, unit, reason, section)
     if not unit.at_threshold and tables.threshold_reached(unit.morale, unit.strength, unit.casualties):
         unit.at_threshold = True
         events.append(Event("threshold", unit.side, "TACW §11.5",
-                            f"{unit.name} reaches its casualty threshold: Shaken for good"))
+                            f"{unit.called} reaches its casualty threshold: Shaken for good"))
         if unit.morale_state == "normal":
             unit.morale_state = "shaken"
     return events
@@ -308,7 +308,7 @@ def _choose(st: TacwState, unit: Unit, on_map: list, section: str) -> list[str]:
     """§10.4, §12.4: the owner chooses the retreat hex. Herald's own choice (the first option, see
     `_steps`) stands unless the owner set `policy retreat ask` (sequence/choices.py, HERALD D93)."""
     options = ["/".join(o[1]) for o in on_map]
-    answer = choices.choose(st, unit.side, "retreat", options, f"where {unit.name} retreats", section, unit)
+    answer = choices.choose(st, unit.side, "retreat", options, f"where {unit.called} retreats", section, unit)
     return on_map[options.index(answer)][1]
 
 
@@ -349,9 +349,9 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
     how = "flees" if kind == "broken" else "falls back in good order"
     if done:
         events.insert(0, Event("retreat", unit.side, section,
-                               f"{unit.name} {how} {done} hex{'es' if done > 1 else ''}: "
+                               f"{unit.called} {how} {done} hex{'es' if done > 1 else ''}: "
                                + " -> ".join("/".join(p) for p in path)
-                               + (f" (with {', '.join(c.name for c in carried)})" if carried else ""),
+                               + (f" (with {', '.join(c.called for c in carried)})" if carried else ""),
                                outcome={"unit": unit.id, "path": [list(p) for p in path],
                                         "kind": kind, "carried": [c.id for c in carried]}))
         _record(st, "retreat", unit, path)
@@ -364,7 +364,7 @@ def retreat_unit(sc, st: TacwState, unit: Unit, hexes: int, kind: str, stream: D
 def _off_map(sc, st, unit, carried, path, kind, events) -> list[Event]:
     from engine.tacw.morale.checks import eliminate
     events.append(Event("retreat", unit.side, "TACW §12.4.3",
-                        f"{unit.name} retreats off the map ("
+                        f"{unit.called} retreats off the map ("
                         + " -> ".join("/".join(p) for p in path) + " -> off the map) and is eliminated",
                         outcome={"unit": unit.id, "path": [list(p) for p in path], "off_map": True}))
     _record(st, "retreat", unit, path)
@@ -380,11 +380,11 @@ def _blocked(sc, st, unit, carried, kind, short, stream) -> list[Event]:
                              + ("es" if short > 1 else ""), "TACW §10.4.5")
     value = tables.retreat_impossible_modifier(unit.morale)
     mods = [Modifier(value, f"base morale {unit.morale}", "TACW §10.4.5")] if value else []
-    roll = stream.roll(10, f"retreat impossible, {unit.name}", unit.side) - 1
+    roll = stream.roll(10, f"retreat impossible, {unit.called}", unit.side) - 1
     total = roll + value
     result = tables.retreat_impossible(total)
     ev = Event("retreat_impossible", unit.side, "TACW §10.4.5",
-               f"{unit.name} cannot retreat: {roll}" + "".join(f" {m.value:+d}" for m in mods)
+               f"{unit.called} cannot retreat: {roll}" + "".join(f" {m.value:+d}" for m in mods)
                + f" = {total} -> " + ("eliminated" if result == "eliminated" else "stays in place"),
                base=roll, modifiers=mods, dice=[DieRoll("retreat impossible", "d10", roll)],
                table="Retreat Impossible table", row=tables.RETREAT_IMPOSSIBLE_TABLE.row(total).label,
@@ -418,7 +418,7 @@ def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStrea
         return []
     if st.pending:
         return [Event("reaction_fire", st.other(unit.side), "TACW §9.7",
-                      f"{unit.name}'s {trigger} is not offered to Reaction Fire: a decision is "
+                      f"{unit.called}'s {trigger} is not offered to Reaction Fire: a decision is "
                       f"already waiting ({st.pending.get('kind')})")]
     kwargs = {"hexes": list(hexes)}
     if exclude and "exclude" in inspect.signature(fn).parameters:
@@ -446,7 +446,7 @@ def reaction_moves(sc, st: TacwState, unit: Unit, entered: list[str], stream: Di
     from engine.tacw.movement import reactions as reactions
     if st.pending:
         return [Event("reaction_move", st.other(unit.side), "TACW §7.4",
-                      f"{unit.name}'s advance is not offered to Reaction Movement: a decision is "
+                      f"{unit.called}'s advance is not offered to Reaction Movement: a decision is "
                       f"already waiting ({st.pending.get('kind')})")]
     mate = mv.partner_of(st, unit)
     group = [unit] + ([mate] if mate is not None and mate.alive else [])
@@ -493,13 +493,13 @@ def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str], section: s
     if not targets:
         return None
     if not unit.is_double:
-        into = choices.choose(st, unit.side, "advance", targets, f"the hex {unit.name} advances into",
+        into = choices.choose(st, unit.side, "advance", targets, f"the hex {unit.called} advances into",
                               "TACW §10.4.6", unit)
         turns = {"keep": unit.facing}
         for v in ((unit.facing - 1) % 6, (unit.facing + 1) % 6):
             turns[F.vertex_name(grid, v)] = v
         turn = choices.choose(st, unit.side, "advance", list(turns),
-                              f"whether {unit.name} turns one hexside as it advances into {into}",
+                              f"whether {unit.called} turns one hexside as it advances into {into}",
                               "TACW §10.4.7", unit)
         return [into], turns[turn]
     for t in front_directions(unit.facing):        # both halves, into vacated hexes only
@@ -515,7 +515,7 @@ def _advance_hexes(sc, st: TacwState, unit: Unit, vacated: list[str], section: s
                 wheels.setdefault("/".join(new), (new, face))
     if not wheels:
         return None
-    pick = choices.choose(st, unit.side, "advance", list(wheels), f"how {unit.name} wheels a flank forward",
+    pick = choices.choose(st, unit.side, "advance", list(wheels), f"how {unit.called} wheels a flank forward",
                           "TACW §10.4.8", unit)
     return wheels[pick]
 
@@ -539,7 +539,7 @@ def advance_after_combat(sc, st: TacwState, unit: Unit, vacated: list[str], stre
     for c in carried:
         c.facing = face
     events.insert(0, Event("advance", unit.side, section,
-                           f"{unit.name} advances into {'/'.join(entering)}", outcome={"unit": unit.id, "hexes": new}))
+                           f"{unit.called} advances into {'/'.join(entering)}", outcome={"unit": unit.id, "hexes": new}))
     st.last_action.setdefault("items", []).append({"kind": "move", "unit": unit.id, "path": [old[0], entering[0]]})
     if formation_hits and tables.movement_formation_hits_apply(unit.special_formation):
         pairs = [(a, b) for a, b in zip(old, new) if a != b]
@@ -593,7 +593,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
         cost = min(cost, mp)
         mp -= cost
         events.append(Event("facing", unit.side, "TACW §12.4.1, §6.2",
-                            f"{unit.name} turns its back to the enemy, facing "
+                            f"{unit.called} turns its back to the enemy, facing "
                             f"{F.vertex_name(sc.grid, face)} ({cost} MP)",
                             outcome={"unit": unit.id, "facing": face, "mp": cost}))
         unit.facing = face
@@ -635,7 +635,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
         if not affordable:
             break
         labels = ["/".join(o[1]) for o in affordable]
-        pick = choices.choose(st, unit.side, "retreat", labels, f"where {unit.name} routs", section, unit)
+        pick = choices.choose(st, unit.side, "retreat", labels, f"where {unit.called} routs", section, unit)
         _, new, cost = affordable[labels.index(pick)]
         events += disable_guns(st, unit, new, "routed")
         events += relocate(sc, st, unit, new, carried, section)
@@ -644,7 +644,7 @@ def rout_move(sc, st: TacwState, unit: Unit, stream: DiceStream) -> list[Event]:
     used = ma - mp
     route = " -> ".join("/".join(p) for p in path) + (" -> off the map" if left_map else "")
     events.insert(0, Event("rout", unit.side, section,
-                           f"{unit.name} routs toward the {friendly_edge(sc, unit)} edge "
+                           f"{unit.called} routs toward the {friendly_edge(sc, unit)} edge "
                            f"({used} of {ma} MP): {route}",
                            outcome={"unit": unit.id, "path": [list(p) for p in path], "mp": used,
                                     "off_map": left_map, "blocked": blocked}))

@@ -89,9 +89,9 @@ def gun_reach(sc, gun: Unit, hex_id: str) -> str | None:
     if d < 1:
         return "a gun does not fire at its own hex"
     if d > gun.max_range or tc.artillery_range_modifier(gun.gun_class, d) is None:
-        return f"{hex_id} is {d} hexes away, beyond {gun.name}'s range of {gun.max_range} (TACW §9.9.2)"
+        return f"{hex_id} is {d} hexes away, beyond {gun.called}'s range of {gun.max_range} (TACW §9.9.2)"
     if not F.in_arc_within(sc.grid, gun.hexes, gun.facing, hex_id, "front", gun.max_range):
-        return f"{hex_id} is outside {gun.name}'s front arc: guns fire into their front arc (TACW §9.9.6)"
+        return f"{hex_id} is outside {gun.called}'s front arc: guns fire into their front arc (TACW §9.9.6)"
     return None
 
 
@@ -173,24 +173,24 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
                                            reaction_vs_moving_cavalry=moving,
                                            target_terrain=sc.terrain_at(h), hexside=side)
     except ValueError as exc:
-        return [Event("fire", gun.side, "TACW §9.9.3", f"{victim.name} in {h} is not affected: {exc}")]
+        return [Event("fire", gun.side, "TACW §9.9.3", f"{victim.called} in {h} is not affected: {exc}")]
     mods += [Modifier(v, why, "TACW scenario optional rule") for v, why in option_modifiers(st, gun, "fire_modifier")]
     section = "TACW §9.9.3" if ricochet else "TACW §9.9.2"
-    roll = d10(stream, f"artillery fire, {gun.name} at {victim.name}", gun.side)
+    roll = d10(stream, f"artillery fire, {gun.called} at {victim.called}", gun.side)
     total = roll + sum(m.value for m in mods)
     table = tc.ARTILLERY_FIRE_TABLE[gun.gun_class]
     row = table.row(total)
     res = row.result
     what = "ricochets onto" if ricochet else "fires in reaction at" if reaction else "fires at"
     events = [Event("fire", gun.side, section,
-                    f"{gun.name} ({gun.hexes[0]}) {what} {victim.name} ({h}, range {rng}): {roll}"
+                    f"{gun.called} ({gun.hexes[0]}) {what} {victim.called} ({h}, range {rng}): {roll}"
                     + "".join(f" {m.value:+d}" for m in mods) + f" = {total} -> {res.label}",
                     inputs={"firer": gun.id, "target": victim.id, "from": gun.hexes[0], "to": h,
                             "range": rng, "ricochet": ricochet, "reaction": reaction},
-                    base=roll, modifiers=mods, dice=[DieRoll(f"artillery fire, {gun.name}", "d10", roll)],
+                    base=roll, modifiers=mods, dice=[DieRoll(f"artillery fire, {gun.called}", "d10", roll)],
                     table=table.name, row=row.label, outcome={"result": res.label})]
     st.last_action.setdefault("items", []).append({"kind": "fire", "from": gun.hexes[0], "to": h, "text": res.label})
-    source = f"{gun.name}'s {'ricochet' if ricochet else 'artillery fire'}"
+    source = f"{gun.called}'s {'ricochet' if ricochet else 'artillery fire'}"
     present = list(st.leaders_at(h))         # §9.11: the leaders there when it struck (D127)
     if res.formation_hit and victim.kind == "artillery":
         events += morale.morale_check(sc, st, victim, stream, reason=f"{res.label} from {source}",
@@ -214,7 +214,7 @@ def resolve_gun(sc, st, gun: Unit, target_hex: str, stream, *, reaction: bool = 
     gun.fired = True
     path, chosen = ricochet_path(sc, st, gun, target_hex, choice)
     events = [Event("artillery", gun.side, "TACW §9.9.3",
-                    f"{gun.name} fires at {target.name} in {target_hex}; ricochet line "
+                    f"{gun.called} fires at {target.called} in {target_hex}; ricochet line "
                     f"{' '.join(path)}" + (f" (the {chosen} side along hexsides)" if chosen else ""),
                     inputs={"gun": gun.id, "target": target.id, "line": path, "side": chosen})]
     events += _gun_roll(sc, st, gun, target_hex, _prev(path, target_hex, gun), target, stream,
@@ -257,13 +257,13 @@ def fire_gun(sc, st, gun: Unit, targets: list[str], named: dict, flags: set, str
     if target is None:
         raise Illegal(f"there is no enemy unit to fire at in {t}", "TACW §9.1.1")
     if tc.terrain_fire_modifier(sc.terrain_at(t)) is None:
-        raise Illegal(f"{target.name} is in a {sc.terrain_at(t)}: fire at it is not allowed (Terrain table: NA)")
+        raise Illegal(f"{target.called} is in a {sc.terrain_at(t)}: fire at it is not allowed (Terrain table: NA)")
     reason = gun_reach(sc, gun, t)
     if reason:
         raise Illegal(reason)
     clear, why = fire_line_of_sight(sc, st, gun, gun.hexes[0], t)
     if not clear:
-        raise Illegal(f"{gun.name} has no line of sight to {t}: {why}")
+        raise Illegal(f"{gun.called} has no line of sight to {t}: {why}")
     events = resolve_gun(sc, st, gun, t, stream, choice=choice)
     if target.alive:
         more, _ = reaction_fire(sc, st, gun, "fire", stream, only=[target.id])
@@ -279,7 +279,7 @@ def do_turngun(sc, st, side, cmd, stream):
     gun = begin_action(sc, st, side, cmd.args[0], "fire")
     st.last_action = {"items": []}
     if gun.kind != "artillery":
-        raise Illegal(f"{gun.name} is not artillery: other units turn with `face`", "TACW §6.2")
+        raise Illegal(f"{gun.called} is not artillery: other units turn with `face`", "TACW §6.2")
     word = cmd.args[1]
     try:
         vertex = int(word) if word.isdigit() else F.vertex_index(sc.grid, word)
@@ -288,17 +288,17 @@ def do_turngun(sc, st, side, cmd, stream):
     if not 0 <= vertex <= 5:
         raise CannotParse(f"'{word}' is not a vertex (0-5)")
     if gun.gun_state:
-        raise Illegal(f"{gun.name}'s guns are {gun.gun_state}", "TACW §9.9.9")
+        raise Illegal(f"{gun.called}'s guns are {gun.gun_state}", "TACW §9.9.9")
     if gun.morale_state == "broken":
-        raise Illegal(f"{gun.name} is morale Broken and cannot change facing", "TACW §9.9.8")
+        raise Illegal(f"{gun.called} is morale Broken and cannot change facing", "TACW §9.9.8")
     if gun.fired:
-        raise Illegal(f"{gun.name} has already fired or turned this turn", "TACW §6.2.3")
+        raise Illegal(f"{gun.called} has already fired or turned this turn", "TACW §6.2.3")
     if vertex == gun.facing:
-        raise Illegal(f"{gun.name} already faces {F.vertex_name(sc.grid, vertex)}")
+        raise Illegal(f"{gun.called} already faces {F.vertex_name(sc.grid, vertex)}")
     old = gun.facing
     gun.facing, gun.fired = vertex, True
     events = [Event("face", gun.side, "TACW §6.2.3",
-                    f"{gun.name} turns from {F.vertex_name(sc.grid, old)} to {F.vertex_name(sc.grid, vertex)} "
+                    f"{gun.called} turns from {F.vertex_name(sc.grid, old)} to {F.vertex_name(sc.grid, vertex)} "
                     "instead of firing", outcome={"unit": gun.id, "facing": vertex})]
     more, _ = reaction_fire(sc, st, gun, "face", stream)
     return events + more

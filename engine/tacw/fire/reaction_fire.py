@@ -125,7 +125,7 @@ def reaction_fire(sc, st: TacwState, trigger_unit: Unit, trigger: str, stream, *
     held = [r.id for r in reactors if chosen[r.id] == "never"]
     events: list[Event] = []
     if held:
-        events.append(Event("reaction_fire", side, "TACW §9.7", f"{side.title()} lets {trig.name} go "
+        events.append(Event("reaction_fire", side, "TACW §9.7", f"{side.title()} lets {trig.called} go "
                             f"with {', '.join(held)} (standing policy: never react)"))
     before = snapshot(trig)
 
@@ -140,7 +140,7 @@ def reaction_fire(sc, st: TacwState, trigger_unit: Unit, trigger: str, stream, *
                             retreat_fire=retreat_fire, moving_cav=moving_cav)
     asked = [r for r in asked if not stopped() and not cannot_fire(st, r)]
     if asked and st.pending:
-        events.append(Event("reaction_fire", side, "TACW §9.7", f"{trig.name}'s {trigger} is not offered "
+        events.append(Event("reaction_fire", side, "TACW §9.7", f"{trig.called}'s {trigger} is not offered "
                             f"to Reaction Fire: a decision is already waiting ({st.pending.get('kind')})"))
     elif asked:
         names = ", ".join(r.id for r in asked)
@@ -148,7 +148,7 @@ def reaction_fire(sc, st: TacwState, trigger_unit: Unit, trigger: str, stream, *
                       "trigger": trigger, "unit": trig.id, "hexes": hexes, "moving_cav": moving_cav,
                       "retreat_fire": retreat_fire, "then": None}
         events.append(Event("reaction_window", side, "TACW §9.7",
-                            f"{side.title()} may answer {trig.name} with Reaction Fire ({names}): "
+                            f"{side.title()} may answer {trig.called} with Reaction Fire ({names}): "
                             "react <unit>... | react all | react none",
                             outcome={"options": [r.id for r in asked]}))
         return events, True
@@ -186,7 +186,7 @@ def do_react(sc, st, side, cmd, stream):
     st.pending = None
     trig = st.units[pend["unit"]]
     events = [Event("reaction_fire", side, "TACW §9.7",
-                    f"{side.title()} reacts to {trig.name} with " + (", ".join(chosen) or "nobody"))]
+                    f"{side.title()} reacts to {trig.called} with " + (", ".join(chosen) or "nobody"))]
     before = snapshot(trig)
     for uid in dict.fromkeys(chosen):
         if not trig.alive or trig.hexes != list(before[3]):

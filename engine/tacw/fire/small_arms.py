@@ -87,22 +87,22 @@ def enemy_target(st: TacwState, firer: Unit, hex_id: str) -> Unit | None:
 def cannot_fire(st: TacwState, u: Unit) -> str | None:
     """Why this unit may not fire at all now (None: it may)."""
     if not u.alive or u.gun_state:
-        return f"{u.name} is no longer a fighting unit"
+        return f"{u.called} is no longer a fighting unit"
     if u.kind == "wagon":
         return "wagons do not fire"
     if u.special_formation == "hedgehog":
-        return f"{u.name} is in hedgehog and may not fire (TACW §6.3.2)"
+        return f"{u.called} is in hedgehog and may not fire (TACW §6.3.2)"
     for h in u.hexes:
         top = top_unit(st, h)
         if top is not None and top.id != u.id:
-            return f"{u.name} is under {top.name} in the stack: only the top unit fires (TACW §8.3)"
+            return f"{u.called} is under {top.called} in the stack: only the top unit fires (TACW §8.3)"
     if u.kind == "artillery":
         if u.morale_state == "broken":
-            return f"{u.name} is morale Broken: broken guns do not fire (TACW §11.4.4)"
+            return f"{u.called} is morale Broken: broken guns do not fire (TACW §11.4.4)"
         if u.fired:
-            return f"{u.name} has already fired (or turned) this turn (TACW §9.9.1)"
+            return f"{u.called} has already fired (or turned) this turn (TACW §9.9.1)"
     if u.kind == "cavalry" and u.pistols <= 0:
-        return f"{u.name} has No Pistols: it may not fire until it reloads (TACW §9.8.3)"
+        return f"{u.called} has No Pistols: it may not fire until it reloads (TACW §9.8.3)"
     return None
 
 
@@ -144,7 +144,7 @@ def _small_arms_roll(sc, st, firer: Unit, frm: str, to: str, target: Unit, strea
                                                firer.remaining_strength, **common)
     mods += [Modifier(v, why, "TACW scenario optional rule")
              for v, why in option_modifiers(st, firer, "fire_modifier")]
-    roll = d10(stream, f"fire, {firer.name} at {target.name}", firer.side)
+    roll = d10(stream, f"fire, {firer.called} at {target.called}", firer.side)
     total = roll + sum(m.value for m in mods)
     row = table.row(total)
     res = row.result
@@ -152,11 +152,11 @@ def _small_arms_roll(sc, st, firer: Unit, frm: str, to: str, target: Unit, strea
     what += " in reaction" if reaction else ""
     text = res.label if not res.hits else f"{res.hits} hit{'s' if res.hits > 1 else ''}"
     ev = Event("fire", firer.side, section,
-               f"{firer.name} ({frm}) {what} at {target.name} ({to}): {roll}"
+               f"{firer.called} ({frm}) {what} at {target.called} ({to}): {roll}"
                + "".join(f" {m.value:+d}" for m in mods) + f" = {total} -> {text}",
                inputs={"firer": firer.id, "target": target.id, "from": frm, "to": to,
                        "column": column, "salvo": salvo, "reaction": reaction},
-               base=roll, modifiers=mods, dice=[DieRoll(f"fire, {firer.name}", "d10", roll)],
+               base=roll, modifiers=mods, dice=[DieRoll(f"fire, {firer.called}", "d10", roll)],
                table=table.name, row=row.label, outcome={"result": res.label, "hits": res.hits})
     st.last_action.setdefault("items", []).append({"kind": "fire", "from": frm, "to": to, "text": text})
     return ev, res
@@ -172,8 +172,8 @@ def column_attacked(sc, st, target: Unit, stream, what: str) -> list[Event]:
         u.special_formation = ""
         u.formation = "broken"
         events.append(Event("formation", u.side, "TACW §8.2.1" if u is not target else "TACW §6.3.4",
-                            f"{u.name} is caught in column by {what}: F-Broken"
-                            + (", and it checks morale first" if u is target else f" (shares {target.name}'s hit)"),
+                            f"{u.called} is caught in column by {what}: F-Broken"
+                            + (", and it checks morale first" if u is target else f" (shares {target.called}'s hit)"),
                             outcome={"unit": u.id, "formation": "broken"}))
     return events + morale.morale_check(sc, st, target, stream, reason=f"caught in column by {what}",
                                         section="TACW §6.3.4", share=True)
@@ -214,12 +214,12 @@ def resolve_small_arms(sc, st, firer: Unit, shots: list[tuple[str, str]], stream
     hex with an effect, for the leaders there when it struck (§9.11, D127); cavalry spends a
     pistol (§9.8.2); Salvo sets the marker (§9.4)."""
     moving_cav = moving_cav or set()
-    what = f"{firer.name}'s {'Salvo' if salvo else 'pistols' if firer.kind == 'cavalry' else 'fire'}"
+    what = f"{firer.called}'s {'Salvo' if salvo else 'pistols' if firer.kind == 'cavalry' else 'fire'}"
     events: list[Event] = []
     if firer.kind == "cavalry":
         firer.pistols -= 1
         events.append(Event("pistol", firer.side, "TACW §9.8.2",
-                            f"{firer.name}: " + ("1st Pistol Used" if firer.pistols == 1 else "No Pistols"),
+                            f"{firer.called}: " + ("1st Pistol Used" if firer.pistols == 1 else "No Pistols"),
                             outcome={"unit": firer.id, "pistols": firer.pistols}))
     targets: dict[str, Unit] = {}
     for _, to in shots:
@@ -276,10 +276,10 @@ def plan_shots(sc, st, unit: Unit, target_hexes: list[str], *, front_only: bool 
             raise Illegal(f"there is no enemy unit to fire at in {t} (a stacked gun under another "
                           "unit cannot be fired at, §8.3)", "TACW §9.1.1")
         if tables.terrain_fire_modifier(sc.terrain_at(t)) is None:
-            raise Illegal(f"{target.name} in {t} is in a {sc.terrain_at(t)}: fire at it is not allowed "
+            raise Illegal(f"{target.called} in {t} is in a {sc.terrain_at(t)}: fire at it is not allowed "
                           "(Terrain table: NA)", "TACW Terrain table")
         if t in arcs["rear"]:
-            raise Illegal(f"{t} is one of {unit.name}'s rear hexes: no unit ever fires from its rear",
+            raise Illegal(f"{t} is one of {unit.called}'s rear hexes: no unit ever fires from its rear",
                           "TACW §9.1.3")
         if t not in arcs["front"] and t not in arcs["flank"]:
             raise Illegal(f"{t} is out of range: infantry and cavalry fire at adjacent hexes only",
@@ -291,11 +291,11 @@ def plan_shots(sc, st, unit: Unit, target_hexes: list[str], *, front_only: bool 
     if len(ts) == 1:
         return [(h, ts[0]) for h in options[ts[0]]]
     if len(ts) > 2 or len(hexes) < 2:
-        raise Illegal(f"{unit.name} fires at one hex per hex it occupies", "TACW §9.1.4")
+        raise Illegal(f"{unit.called} fires at one hex per hex it occupies", "TACW §9.1.4")
     for a, b in ((hexes[0], hexes[1]), (hexes[1], hexes[0])):
         if a in options[ts[0]] and b in options[ts[1]]:
             return [(a, ts[0]), (b, ts[1])]
-    raise Illegal(f"each half of {unit.name} fires at a hex it touches: {ts[0]} and {ts[1]} "
+    raise Illegal(f"each half of {unit.called} fires at a hex it touches: {ts[0]} and {ts[1]} "
                   "cannot be shared out that way", "TACW §9.1.4")
 
 
@@ -319,7 +319,7 @@ def step_unit(sc, st, unit: Unit, new: list[str], stream, why: str, section: str
     for the hex entered and the hexside crossed (§7.3), unless Open Order or Column."""
     old = list(unit.hexes)
     unit.hexes = list(new)
-    events = [Event("move", unit.side, section, f"{unit.name} {why}: {' '.join(old)} -> {' '.join(new)}",
+    events = [Event("move", unit.side, section, f"{unit.called} {why}: {' '.join(old)} -> {' '.join(new)}",
                     outcome={"unit": unit.id, "from": old, "to": list(new)})]
     st.last_action.setdefault("items", []).append({"kind": "move", "from": old[0], "to": new[0], "text": why})
     if not tables.movement_formation_hits_apply(unit.special_formation):
@@ -350,10 +350,10 @@ def _hex_words(words: list[str]) -> tuple[list[str], dict[str, str], set[str]]:
 
 def _check_infantry(sc, st, unit: Unit) -> None:
     if unit.kind == "cavalry":
-        raise Illegal(f"{unit.name} fires its pistols during a move action: move ... pistol <hex>",
+        raise Illegal(f"{unit.called} fires its pistols during a move action: move ... pistol <hex>",
                       "TACW §9.2")
     if unit.kind not in ("heavy", "light"):
-        raise Illegal(f"{unit.name} does not fire", "TACW §9")
+        raise Illegal(f"{unit.called} does not fire", "TACW §9")
     reason = cannot_fire(st, unit)
     if reason:
         raise Illegal(reason)
@@ -406,7 +406,7 @@ def _retreat_hexes(sc, st, unit: Unit, targets: list[str], wanted: str | None) -
     if wanted:
         options = [o for o in options if wanted in o]
     if not options:
-        raise Illegal(f"{unit.name} has no free rear hex to step back into" + (f" through {wanted}" if wanted else ""),
+        raise Illegal(f"{unit.called} has no free rear hex to step back into" + (f" through {wanted}" if wanted else ""),
                       "TACW §9.3.4")
     return max(options, key=lambda o: min(sc.grid.distance(h, t) for h in o for t in targets))
 
@@ -419,7 +419,7 @@ def _fire_and_answer(sc, st, unit: Unit, shots, stream, *, salvo: bool = False,
     targets = [t.id for t in (enemy_target(st, unit, to) for _, to in shots) if t is not None]
     section = "TACW §9.4" if salvo else ("TACW §9.3.4" if retreat else "TACW §9.3.3")
     events = [Event("fire_action", unit.side, section,
-                    f"{unit.name} " + ("fires a Salvo" if salvo else "uses Retreat fire" if retreat else "skirmishes"),
+                    f"{unit.called} " + ("fires a Salvo" if salvo else "uses Retreat fire" if retreat else "skirmishes"),
                     inputs={"unit": unit.id, "shots": [list(s) for s in shots]})]
     events += resolve_small_arms(sc, st, unit, shots, stream, salvo=salvo, retreat_fire=bool(retreat))
     more, _ = reaction_fire(sc, st, unit, "fire", stream, only=targets, retreat_fire=bool(retreat))
@@ -446,9 +446,9 @@ def _advance_fire(sc, st, unit: Unit, targets: list[str], wanted: str | None, st
             continue
         options.append(new)
     if not options:
-        raise Illegal(f"{unit.name} has no free hex straight ahead from which it could fire at "
+        raise Illegal(f"{unit.called} has no free hex straight ahead from which it could fire at "
                       f"{' '.join(targets)}", "TACW §9.3.2")
-    events = [Event("fire_action", unit.side, "TACW §9.3.2", f"{unit.name} uses Advance fire",
+    events = [Event("fire_action", unit.side, "TACW §9.3.2", f"{unit.called} uses Advance fire",
                     inputs={"unit": unit.id, "targets": targets})]
     events += step_unit(sc, st, unit, options[0], stream, "advances to fire", "TACW §9.3.2")
     more, _ = reaction_fire(sc, st, unit, "advance_fire", stream, hexes=list(unit.hexes))
@@ -473,17 +473,17 @@ def continue_after(sc, st, then: dict | None, stream) -> list[Event]:
             events = step_unit(sc, st, unit, then["to"], stream, "steps back after Retreat fire", "TACW §9.3.4")
             more, _ = reaction_fire(sc, st, unit, "enter", stream, hexes=list(unit.hexes))
             return events + more
-        return [Event("fire_action", unit.side, "TACW §9.3.4", f"{unit.name} does not step back")]
+        return [Event("fire_action", unit.side, "TACW §9.3.4", f"{unit.called} does not step back")]
     if not unit.alive or unit.hexes != then["hexes"] or unit.morale_state == "broken" or cannot_fire(st, unit):
         return [Event("fire_action", unit.side, "TACW §9.3.2",
-                      f"{unit.name} did not come through the Reaction Fire able to fire")]
+                      f"{unit.called} did not come through the Reaction Fire able to fire")]
     live = [t for t in then["targets"] if enemy_target(st, unit, t) is not None]
     if not live:
-        return [Event("fire_action", unit.side, "TACW §9.3.2", f"{unit.name}: no target left to fire at")]
+        return [Event("fire_action", unit.side, "TACW §9.3.2", f"{unit.called}: no target left to fire at")]
     try:
         shots = plan_shots(sc, st, unit, live)
     except Illegal as exc:
-        return [Event("fire_action", unit.side, "TACW §9.3.2", f"{unit.name} cannot fire: {exc}")]
+        return [Event("fire_action", unit.side, "TACW §9.3.2", f"{unit.called} cannot fire: {exc}")]
     return resolve_small_arms(sc, st, unit, shots, stream)
 
 
@@ -498,12 +498,12 @@ def do_salvo(sc, st, side, cmd, stream):
     if flags or named or not targets:
         raise CannotParse("usage: " + rules.VERBS["salvo"])
     if unit.kind != "heavy":
-        raise Illegal(f"{unit.name} is not heavy infantry: only heavy infantry fires Salvoes", "TACW §9.4")
+        raise Illegal(f"{unit.called} is not heavy infantry: only heavy infantry fires Salvoes", "TACW §9.4")
     _check_infantry(sc, st, unit)
     if not unit.salvo_allowed:
-        raise Illegal(f"the scenario gives {unit.name} no Salvo", "TACW §9.4")
+        raise Illegal(f"the scenario gives {unit.called} no Salvo", "TACW §9.4")
     if unit.salvo_used:
-        raise Illegal(f"{unit.name} has already fired its Salvo this turn", "TACW §9.4")
+        raise Illegal(f"{unit.called} has already fired its Salvo this turn", "TACW §9.4")
     if not tables.order_limits(st.wings[unit.wing].order).salvo:
         raise Illegal("these orders do not allow Salvo", "TACW §5.6")
     return _fire_and_answer(sc, st, unit, plan_shots(sc, st, unit, targets, front_only=True), stream, salvo=True)
@@ -524,7 +524,7 @@ def pistol_fire(sc, st, cav: Unit, target_hex: str, stream, *, during_move: bool
     `must_stop(cav)` and `st.pending`. `during_move=False` (interception, §7.5): no reaction.
     Raises Illegal (the whole command is refused) when the shot is not allowed."""
     if cav.kind != "cavalry":
-        raise Illegal(f"{cav.name} is not cavalry: only cavalry fires pistols", "TACW §9.2")
+        raise Illegal(f"{cav.called} is not cavalry: only cavalry fires pistols", "TACW §9.2")
     reason = cannot_fire(st, cav)
     if reason:
         raise Illegal(reason)

@@ -49,12 +49,12 @@ def eliminate(sc, st: TacwState, unit: Unit, reason: str, section: str, by: str 
     if unit.kind == "artillery":
         unit.gun_state = unit.gun_state or "disabled"
         unit.morale_state = "normal"
-        return [Event("disabled", unit.side, "TACW §9.9.9", f"{unit.name}'s guns are disabled ({reason})",
+        return [Event("disabled", unit.side, "TACW §9.9.9", f"{unit.called}'s guns are disabled ({reason})",
                       outcome={"unit": unit.id})]
     hexes = list(unit.hexes)
     unit.status = "eliminated"
     unit.hexes = []
-    events.append(Event("eliminated", unit.side, section, f"{unit.name} is eliminated ({reason})",
+    events.append(Event("eliminated", unit.side, section, f"{unit.called} is eliminated ({reason})",
                         outcome={"unit": unit.id, "hexes": hexes}))
     st.last_action.setdefault("items", []).append({"kind": "eliminated", "hex": hexes[0]})
     for h in hexes:
@@ -62,7 +62,7 @@ def eliminate(sc, st: TacwState, unit: Unit, reason: str, section: str, by: str 
             continue
         for ld in st.leaders_at(h):
             if ld.side == unit.side:
-                events += remove_leader(st, ld, f"stacked with {unit.name} when it was eliminated", "TACW §10.8")
+                events += remove_leader(st, ld, f"stacked with {unit.called} when it was eliminated", "TACW §10.8")
     return events
 
 
@@ -87,18 +87,18 @@ def drop_morale(sc, st: TacwState, unit: Unit, stream: DiceStream, levels: int, 
         flee = False
         if unit.morale_state == "normal":
             unit.morale_state = "shaken"
-            events.append(Event("morale", unit.side, section, f"{unit.name} is Shaken ({reason})",
+            events.append(Event("morale", unit.side, section, f"{unit.called} is Shaken ({reason})",
                                 outcome={"unit": unit.id, "morale": "shaken"}))
         elif unit.morale_state == "shaken":
             unit.morale_state = "broken"
-            events.append(Event("morale", unit.side, section, f"{unit.name} is Broken ({reason})",
+            events.append(Event("morale", unit.side, section, f"{unit.called} is Broken ({reason})",
                                 outcome={"unit": unit.id, "morale": "broken"}))
             flee = retreat and unit.kind != "artillery"
         else:
             events += eliminate(sc, st, unit, reason, section)
         for c in mates:                 # §8.2.1: the same level, before the stack flees together
             if c.alive:
-                events += drop_morale(sc, st, c, stream, 1, f"shares {unit.name}'s morale hit: {reason}",
+                events += drop_morale(sc, st, c, stream, 1, f"shares {unit.called}'s morale hit: {reason}",
                                       "TACW §8.2.1", retreat=False)
         if flee:
             from engine.tacw.close_combat.retreat import retreat_unit
@@ -121,12 +121,12 @@ def morale_check(sc, st: TacwState, unit: Unit, stream: DiceStream, *, reason: s
         mods.append(Modifier(ld.value, f"{ld.name} stacked with the unit", "TACW §11.2"))
     if checks > 1:
         mods.append(Modifier(checks - 1, f"{checks} morale checks at once", "TACW §9.6.5"))
-    roll = d10(stream, f"morale check, {unit.name}", unit.side)
+    roll = d10(stream, f"morale check, {unit.called}", unit.side)
     total = roll + sum(m.value for m in mods)
     morale = unit.current_morale
     ok = tc.morale_check_passes(total, morale)
     ev = Event("morale_check", unit.side, "TACW §11.2",
-               f"{unit.name} checks morale ({reason}): {roll}" + "".join(f" {m.value:+d}" for m in mods)
+               f"{unit.called} checks morale ({reason}): {roll}" + "".join(f" {m.value:+d}" for m in mods)
                + f" = {total} vs morale {morale} -> " + ("passed" if ok else "failed"),
                base=roll, modifiers=mods, dice=[DieRoll("morale check", "d10", roll)],
                table="Morale check", row=f"morale {morale}", outcome={"unit": unit.id, "passed": ok})
@@ -146,7 +146,7 @@ def formation_hit(sc, st: TacwState, unit: Unit, stream: DiceStream, reason: str
     mates = sharing(st, unit, share)
     events = _formation_hit(sc, st, unit, stream, reason, section, n)
     for c in mates:
-        events += formation_hit(sc, st, c, stream, f"shares {unit.name}'s formation hit: {reason}",
+        events += formation_hit(sc, st, c, stream, f"shares {unit.called}'s formation hit: {reason}",
                                 "TACW §8.2.1", n)
     return events
 
@@ -165,7 +165,7 @@ def _formation_hit(sc, st: TacwState, unit: Unit, stream: DiceStream, reason: st
         unit.formation = FORMATION_STEPS[idx]
     if unit.formation == before:
         return []
-    return [Event("formation", unit.side, section, f"{unit.name}: formation {before} -> {unit.formation} ({reason})",
+    return [Event("formation", unit.side, section, f"{unit.called}: formation {before} -> {unit.formation} ({reason})",
                   outcome={"unit": unit.id, "formation": unit.formation})]
 
 
@@ -189,14 +189,14 @@ def apply_hits(sc, st: TacwState, unit: Unit, hits: int, stream: DiceStream, *, 
                                     share=share)
         unit.casualties += hits
         events.append(Event("casualties", unit.side, section,
-                            f"{unit.name} takes {hits} casualt{'ies' if hits > 1 else 'y'} "
+                            f"{unit.called} takes {hits} casualt{'ies' if hits > 1 else 'y'} "
                             f"({unit.casualties}/{unit.strength})", outcome={"unit": unit.id, "hits": hits}))
         if unit.casualties >= unit.strength:
             return events + eliminate(sc, st, unit, f"casualties reached its strength ({source})", "TACW §9.6.1")
         if not unit.at_threshold and tc.threshold_reached(unit.morale, unit.strength, unit.casualties):
             unit.at_threshold = True
             events.append(Event("threshold", unit.side, "TACW §11.5",
-                                f"{unit.name} reaches its casualty threshold: Shaken for good"))
+                                f"{unit.called} reaches its casualty threshold: Shaken for good"))
             if unit.morale_state == "normal":
                 unit.morale_state = "shaken"
     checks = tc.fire_morale_checks(unit.current_morale, hits, salvo=salvo, at_threshold=was_at_threshold)

@@ -59,7 +59,7 @@ def reform_plan(unit: Unit, option: str | None) -> tuple[str, str, dict]:
     """What one Reform action does to `unit`: (option, description, changes); raises Illegal
     when there is nothing to do. Nothing is changed here."""
     if unit.kind in ("artillery", "wagon"):
-        raise Illegal(f"{unit.name} has no formation to reform", "TACW §12.2.3")
+        raise Illegal(f"{unit.called} has no formation to reform", "TACW §12.2.3")
     if option is None:
         if unit.formation != "normal":
             option = "formation"
@@ -68,36 +68,36 @@ def reform_plan(unit: Unit, option: str | None) -> tuple[str, str, dict]:
         elif unit.kind == "cavalry" and unit.pistols < unit.max_pistols:
             option = "reload"
         else:
-            raise Illegal(f"{unit.name} is in good order: say what to reform ({', '.join(REFORM_OPTIONS)})",
+            raise Illegal(f"{unit.called} is in good order: say what to reform ({', '.join(REFORM_OPTIONS)})",
                           "TACW §12.2.3")
     if option == "formation":
         better = LEVELS[LEVELS.index(unit.formation) - 1]
         return option, f"formation {unit.formation} -> {better}", {"formation": better}
     if option == "open":
         if unit.special_formation == "open":
-            raise Illegal(f"{unit.name} is already in Open Order", "TACW §6.3.3")
+            raise Illegal(f"{unit.called} is already in Open Order", "TACW §6.3.3")
         if unit.special_formation or unit.formation != "normal":
             raise Illegal("only a unit in Normal formation may take Open Order", "TACW §6.3.3")
         return option, "takes Open Order", {"special_formation": "open"}
     if option == "normal":
         if unit.special_formation != "open":
-            raise Illegal(f"{unit.name} is not in Open Order", "TACW §6.3.3")
+            raise Illegal(f"{unit.called} is not in Open Order", "TACW §6.3.3")
         return option, "leaves Open Order", {"special_formation": ""}
     if option == "column-exit":
         if unit.special_formation != "column":
-            raise Illegal(f"{unit.name} is not in column", "TACW §6.3.4")
+            raise Illegal(f"{unit.called} is not in column", "TACW §6.3.4")
         to = "disordered" if unit.kind == "cavalry" else "broken"
         to = LEVELS[max(LEVELS.index(to), LEVELS.index(unit.formation))]
         return option, f"leaves column: F-{to.title()}", {"special_formation": "", "formation": to}
     if option == "hedgehog-exit":
         if unit.special_formation != "hedgehog":
-            raise Illegal(f"{unit.name} is not in hedgehog", "TACW §6.3.2")
+            raise Illegal(f"{unit.called} is not in hedgehog", "TACW §6.3.2")
         return option, "takes the hedgehog marker off: F-Broken", {"special_formation": "", "formation": "broken"}
     if option == "reload":
         if unit.kind != "cavalry":
             raise Illegal("only cavalry carries pistols", "TACW §9.8")
         if unit.pistols >= unit.max_pistols:
-            raise Illegal(f"{unit.name} has all its pistol shots ({unit.max_pistols})", "TACW §9.8.4")
+            raise Illegal(f"{unit.called} has all its pistol shots ({unit.max_pistols})", "TACW §9.8.4")
         what = "No Pistols -> 1st Pistol Used" if unit.pistols == 0 else "1st Pistol Used removed"
         return option, f"reloads ({what})", {"pistols": unit.pistols + 1}
     raise CannotParse(f"reform what? {', '.join(REFORM_OPTIONS)} (not '{option}')")
@@ -110,7 +110,7 @@ def reform(sc, st: TacwState, unit: Unit, option: str | None, stream: DiceStream
         setattr(unit, k, v)
     sec = {"formation": "TACW §6.4, §12.2.3", "open": "TACW §6.3.3", "normal": "TACW §6.3.3",
            "column-exit": "TACW §6.3.4", "hedgehog-exit": "TACW §6.3.2", "reload": "TACW §9.8.4"}[option]
-    events = [Event("reform", unit.side, f"{sec}; {section}", f"{unit.name} reforms{by}: {text}",
+    events = [Event("reform", unit.side, f"{sec}; {section}", f"{unit.called} reforms{by}: {text}",
                     outcome={"unit": unit.id, "option": option, **changes})]
     if _next_to_enemy(sc, st, unit):
         events += reaction_fire(sc, st, unit, "reform", stream, list(unit.hexes), ask=True)
@@ -121,9 +121,9 @@ def reform(sc, st: TacwState, unit: Unit, option: str | None, stream: DiceStream
 
 def rally_check(unit: Unit) -> None:
     if unit.morale_state == "normal":
-        raise Illegal(f"{unit.name} is neither Shaken nor Broken", "TACW §12.2.4")
+        raise Illegal(f"{unit.called} is neither Shaken nor Broken", "TACW §12.2.4")
     if unit.morale_state == "shaken" and unit.at_threshold:
-        raise Illegal(f"{unit.name} is at its casualty threshold: never better than Shaken", "TACW §11.5.2")
+        raise Illegal(f"{unit.called} is at its casualty threshold: never better than Shaken", "TACW §11.5.2")
 
 
 def _improve(unit: Unit) -> str:
@@ -139,7 +139,7 @@ def rally(sc, st: TacwState, unit: Unit, leader: Leader | None, stream: DiceStre
     where = _near(sc, leader, unit)
     if where == "stacked":
         after = _improve(unit)
-        events = [Event("rally", unit.side, section, f"{unit.name} rallies{by} with {leader.name} "
+        events = [Event("rally", unit.side, section, f"{unit.called} rallies{by} with {leader.name} "
                         f"stacked: {before} -> {after} (automatic)", outcome={"unit": unit.id, "morale": after})]
     else:
         extra = []
@@ -148,11 +148,11 @@ def rally(sc, st: TacwState, unit: Unit, leader: Leader | None, stream: DiceStre
         events = morale_check(sc, st, unit, stream, reason=f"rally attempt{by}", section=section, extra=extra)
         if events and events[0].outcome.get("passed"):
             after = _improve(unit)
-            events.append(Event("rally", unit.side, section, f"{unit.name} rallies: {before} -> {after}",
+            events.append(Event("rally", unit.side, section, f"{unit.called} rallies: {before} -> {after}",
                                 outcome={"unit": unit.id, "morale": after}))
         else:
             after = unit.morale_state if unit.alive else "eliminated"
-            events.append(Event("rally", unit.side, section, f"{unit.name} fails to rally: {before} -> {after}",
+            events.append(Event("rally", unit.side, section, f"{unit.called} fails to rally: {before} -> {after}",
                                 outcome={"unit": unit.id, "morale": after}))
     if unit.alive and _next_to_enemy(sc, st, unit):
         events += reaction_fire(sc, st, unit, "rally", stream, list(unit.hexes), ask=True)
@@ -199,7 +199,7 @@ def check_out_of_command_reform(sc, st: TacwState, unit: Unit) -> None:
             continue
         d = command_distance(sc, st, unit, [h])
         if d is not None and d < now:
-            raise Illegal(f"{unit.name} is out of command and could move closer to command (into {h}): "
+            raise Illegal(f"{unit.called} is out of command and could move closer to command (into {h}): "
                           "it must do that rather than Reform, unless the Army Commander is with or "
                           "next to it", "TACW §5.4.3 (digest R8)")
 
@@ -244,9 +244,9 @@ def ac_action(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
         raise Illegal(f"{ac.name} has already taken his action in this activation", "TACW §5.1.2")
     unit = find_unit(st, cmd.args[2], side)
     if unit.side != side:
-        raise Illegal(f"{unit.name} is not yours", "TACW §12.3")
+        raise Illegal(f"{unit.called} is not yours", "TACW §12.3")
     if not _near(sc, ac, unit):
-        raise Illegal(f"{unit.name} is neither stacked with nor adjacent to {ac.name}", "TACW §12.3.2")
+        raise Illegal(f"{unit.called} is neither stacked with nor adjacent to {ac.name}", "TACW §12.3.2")
     if cmd.args[1] == "rally":
         rally_check(unit)
     else:

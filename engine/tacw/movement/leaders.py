@@ -21,7 +21,7 @@ def overrun_leaders(st: TacwState, unit: Unit, hex_id: str) -> list[Event]:
     out: list[Event] = []
     for ld in st.leaders_at(hex_id):
         if ld.side != unit.side:
-            out += remove_leader(st, ld, f"{unit.name} entered his hex", "TACW §5.3.1")
+            out += remove_leader(st, ld, f"{unit.called} entered his hex", "TACW §5.3.1")
     return out
 
 

@@ -170,8 +170,8 @@ def final_checks(sc, before: TacwState, sim: TacwState, ctx: dict, opts: dict) -
             raise Illegal(problem, "TACW §8.1.1")
     mate = partner_of(sim, u)
     if mate is not None and not ctx["partner"] and mate.facing != u.facing:
-        raise Illegal(f"{u.name} and {mate.name} must face the same way to stack: turn before "
-                      f"entering ({mate.name} faces {F.vertex_name(sc.grid, mate.facing)})",
+        raise Illegal(f"{u.called} and {mate.called} must face the same way to stack: turn before "
+                      f"entering ({mate.called} faces {F.vertex_name(sc.grid, mate.facing)})",
                       "TACW §8.2.1")
     if opts.get("top"):
         arts = [o for o in sim.units_at(u.hexes[0]) if o.kind == "artillery" and o.side == side]
@@ -188,7 +188,7 @@ def final_checks(sc, before: TacwState, sim: TacwState, ctx: dict, opts: dict) -
             nearest = min(ref.values())
             whom = ("the nearest enemy unit not already engaged" if SERIES_CHARGE_OPTION in before.options
                     else "an enemy unit")
-            raise Illegal(f"Charge orders: {u.name} must end at least 1 hex closer to {whom} "
+            raise Illegal(f"Charge orders: {u.called} must end at least 1 hex closer to {whom} "
                           f"(the nearest is {nearest} hex{'es' if nearest != 1 else ''} away; this "
                           f"path gains on none)", "TACW §5.6.1 (errata)")
     if isinstance(ctx.get("not_closer_than"), int):     # suspended before D43's reading
@@ -198,13 +198,13 @@ def final_checks(sc, before: TacwState, sim: TacwState, ctx: dict, opts: dict) -
         nearer = sorted(e for e, d in ctx["not_closer_than"].items() if e in now and now[e] < d)
         if nearer:
             e = sim.units[nearer[0]]
-            raise Illegal(f"Rally orders: {u.name} may not end its move closer to enemy units "
-                          f"({e.name}: {ctx['not_closer_than'][e.id]} hexes at the start, "
+            raise Illegal(f"Rally orders: {u.called} may not end its move closer to enemy units "
+                          f"({e.called}: {ctx['not_closer_than'][e.id]} hexes at the start, "
                           f"{now[e.id]} at the end)", "TACW §5.6.4 (D6)")
     if ctx["need_command"] and not in_command(sc, sim, u):
         before_d, now_d = ctx.get("command_distance"), command_distance(sc, sim, u, u.hexes)
         if before_d is None or now_d is None or now_d >= before_d:
-            raise Illegal(f"{u.name} is out of command: it must move so as to come into command, "
+            raise Illegal(f"{u.called} is out of command: it must move so as to come into command, "
                           f"or closer to it ({before_d} hex{'es' if before_d != 1 else ''} from its "
                           f"line of command now, {now_d} at the end of this path)", "TACW §5.4.3")
 
@@ -216,14 +216,14 @@ def check_can_move(u: Unit) -> None:
         raise Illegal("artillery never moves in TACW (it may turn instead of firing: face <gun> "
                       "<vertex>)", "TACW §7.2.1")
     if u.kind not in MOVING_KINDS:
-        raise Illegal(f"{u.name} cannot move", "TACW §7.2.1")
+        raise Illegal(f"{u.called} cannot move", "TACW §7.2.1")
     if u.morale_state == "broken":
-        raise Illegal(f"{u.name} is Broken: it moves only when it retreats or routs",
+        raise Illegal(f"{u.called} is Broken: it moves only when it retreats or routs",
                       "TACW §11.4.3, §12.4.1")
     if u.formation == "broken":
-        raise Illegal(f"{u.name} is F-Broken: no movement", "TACW §6.3.1")
+        raise Illegal(f"{u.called} is F-Broken: no movement", "TACW §6.3.1")
     if u.special_formation == "hedgehog":
-        raise Illegal(f"{u.name} is in hedgehog: no movement", "TACW §6.3.2")
+        raise Illegal(f"{u.called} is in hedgehog: no movement", "TACW §6.3.2")
 
 
 def start_move(sc, st: TacwState, unit: Unit, steps: list[list], opts: dict,
@@ -234,8 +234,8 @@ def start_move(sc, st: TacwState, unit: Unit, steps: list[list], opts: dict,
     act = st.activation
     if partner is not None:
         if partner.wing != act.wing or partner.id in act.acted:
-            raise Illegal(f"{unit.name} is stacked with {partner.name}, which cannot move now: "
-                          f"add 'alone' to move {unit.name} by itself", "TACW §8.2.1")
+            raise Illegal(f"{unit.called} is stacked with {partner.called}, which cannot move now: "
+                          f"add 'alone' to move {unit.called} by itself", "TACW §8.2.1")
         check_can_move(partner)
         act.acted.append(partner.id)
     if opts.get("incorporate"):
@@ -250,7 +250,7 @@ def start_move(sc, st: TacwState, unit: Unit, steps: list[list], opts: dict,
     ctx["incorporate"] = bool(opts.get("incorporate"))
     set_restrictions(sc, sim, ctx, su)
     if ctx["ma"] <= 0 and steps:
-        raise Illegal(f"{unit.name} has no movement allowance", "TACW §7.2")
+        raise Illegal(f"{unit.called} has no movement allowance", "TACW §7.2")
     for step in steps:
         was = list(su.hexes)
         apply_step(sc, sim, ctx, step)
@@ -318,7 +318,7 @@ def drive(sc, st: TacwState, rec: dict, stream: DiceStream) -> list[Event]:
             u = st.units[ctx["unit"]]
             _set_last_path(st, ctx)
             events.append(Event("move_halt", ctx["side"], "TACW §7.4.1",
-                                f"{u.name} halts in {u.hexes[0] if u.hexes else '-'}: "
+                                f"{u.called} halts in {u.hexes[0] if u.hexes else '-'}: "
                                 f"{st.pending['side'].title()} to answer ({st.pending['kind']})",
                                 outcome={"unit": u.id, "pending": st.pending["kind"]}))
             return events
@@ -401,7 +401,7 @@ def finish(sc, st: TacwState, rec: dict, stream: DiceStream) -> list[Event]:
 
 
 def move_event(sc, st: TacwState, ctx: dict, u: Unit, left: list | None = None) -> Event:
-    names = [u.name] + ([st.units[ctx["partner"]].name] if ctx["partner"] else [])
+    names = [u.called] + ([st.units[ctx["partner"]].called] if ctx["partner"] else [])
     steps = ", ".join(f"{s['step']} ({s['mp']} MP{'; ' + '; '.join(s['terrain']) if s['terrain'] else ''})"
                       for s in ctx["log"]) or "no step"
     text = f"{' and '.join(names)}: {steps}; " + (f"{ctx['spent']} of {ctx['ma']} MP" if ctx["ma"] < FREE
@@ -478,16 +478,16 @@ def artillery_face(sc, st: TacwState, side: str, word: str, vertex: int, stream)
     causes Reaction Fire (§6.2.4)."""
     gun = begin_action(sc, st, side, word, "fire")
     if gun.gun_state:
-        raise Illegal(f"{gun.name}'s guns are {gun.gun_state}", "TACW §9.9.9")
+        raise Illegal(f"{gun.called}'s guns are {gun.gun_state}", "TACW §9.9.9")
     if gun.morale_state == "broken":
-        raise Illegal(f"{gun.name} is Broken: it may not fire or change facing", "TACW §9.9.8")
+        raise Illegal(f"{gun.called} is Broken: it may not fire or change facing", "TACW §9.9.8")
     if gun.fired:
-        raise Illegal(f"{gun.name} has fired this turn: it turns only instead of firing", "TACW §6.2.3")
+        raise Illegal(f"{gun.called} has fired this turn: it turns only instead of firing", "TACW §6.2.3")
     if gun.facing == vertex:
-        raise Illegal(f"{gun.name} already faces {F.vertex_name(sc.grid, vertex)}", "TACW §6.2.3")
+        raise Illegal(f"{gun.called} already faces {F.vertex_name(sc.grid, vertex)}", "TACW §6.2.3")
     gun.facing = vertex
     gun.fired = True
-    events = [Event("face", side, "TACW §6.2.3", f"{gun.name} turns to face "
+    events = [Event("face", side, "TACW §6.2.3", f"{gun.called} turns to face "
                     f"{F.vertex_name(sc.grid, vertex)} instead of firing",
                     outcome={"unit": gun.id, "facing": F.vertex_name(sc.grid, vertex)})]
     fn = _optional("fire.small_arms", "reaction_fire")
@@ -553,7 +553,7 @@ def avoid_artillery(sc, st: TacwState, cav: Unit, hex_id: str, stream: DiceStrea
     """§7.6: slide into flank hex `hex_id` keeping facing, instead of taking the artillery's
     formation hit. HERALD: the terrain entered gives its own formation hits (§7.3)."""
     if hex_id not in artillery_avoidance_hexes(sc, st, cav):
-        raise Illegal(f"{cav.name} may not slide into {hex_id}", "TACW §7.6")
+        raise Illegal(f"{cav.called} may not slide into {hex_id}", "TACW §7.6")
     partner = partner_of(st, cav)
     ctx = new_ctx(sc, st, cav, partner, "slide", ma=FREE)
     start = cav.hexes[0]
@@ -562,7 +562,7 @@ def avoid_artillery(sc, st: TacwState, cav: Unit, hex_id: str, stream: DiceStrea
     events += end_movement_hits(sc, st, ctx, stream)
     st.last_action.setdefault("items", []).append({"kind": "move", "piece": cav.id, "path": [start, hex_id]})
     return events + [Event("avoid_artillery", cav.side, "TACW §7.6",
-                           f"{cav.name} slides from {start} into {hex_id} to avoid the artillery's "
+                           f"{cav.called} slides from {start} into {hex_id} to avoid the artillery's "
                            "formation hit", outcome={"unit": cav.id, "hex": hex_id})]
 
 

@@ -255,12 +255,12 @@ def _enter(sc, st: TacwState, ctx: dict, new_hexes: list[str], moves: list[tuple
         cost = max(tables.STEP_BACK_COST, terrain)     # HERALD: 2 MP, or the terrain if dearer
     else:
         cost = tables.wheel_cost(terrain)              # §6.2.1: 1 + the terrain entered
-    _need_mp(ctx, cost, label, u.name)
+    _need_mp(ctx, cost, label, u.called)
     if stop and stop[1] == "TACW §8.4":
         if u.kind != "cavalry" or len(group) > 1:
             raise Illegal("only a cavalry unit on its own may incorporate", "TACW §8.4")
         if not u.casualties:
-            raise Illegal(f"{u.name} has no casualties: only cavalry that has suffered losses "
+            raise Illegal(f"{u.called} has no casualties: only cavalry that has suffered losses "
                           "incorporates another", "TACW §8.4")
     # -- the state changes --
     for g in group:
@@ -298,7 +298,7 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
     label = step_label(sc, step)
     events: list[Event] = []
     if ctx["stop"]:
-        raise Illegal(f"{u.name} must stop in {u.hexes[0]} ({ctx['stop'][0]}): '{label}' and what "
+        raise Illegal(f"{u.called} must stop in {u.hexes[0]} ({ctx['stop'][0]}): '{label}' and what "
                       "follows cannot be done", ctx["stop"][1])
     grid = sc.grid
     f = u.facing
@@ -306,7 +306,7 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
         new = None
         if u.is_double and a == F.central_front_hex(grid, u.hexes, f):
             outer = _outer(grid, u, "front")
-            raise Illegal(f"{a} is {u.name}'s central front hex: a double unit advances by naming "
+            raise Illegal(f"{a} is {u.called}'s central front hex: a double unit advances by naming "
                           f"one of its outer front hexes ({', '.join(outer)})", "TACW §7.1.1")
         for d in ((f - 1) % 6, f):
             cand = [grid.neighbor(h, d) for h in u.hexes]
@@ -315,15 +315,15 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
                 break
         if new is None:
             fronts = _outer(grid, u, "front") if u.is_double else F.arcs(grid, u.hexes, f)["front"]
-            raise Illegal(f"{a} is not a front hex of {u.name} (facing {F.vertex_name(grid, f)}: "
+            raise Illegal(f"{a} is not a front hex of {u.called} (facing {F.vertex_name(grid, f)}: "
                           f"{', '.join(fronts)}); turn first", "TACW §7.1.1")
         info = _enter(sc, st, ctx, new, list(zip(u.hexes, new)), label, "forward", events)
         return info, events
     if kind == "back":
         if len(group) > 1 or not tables.may_step_back(u.kind):
-            raise Illegal(f"only infantry may step back ({u.name} is {u.kind})", "TACW §6.2.2")
+            raise Illegal(f"only infantry may step back ({u.called} is {u.kind})", "TACW §6.2.2")
         if u.is_double and a in _central(grid, u, "rear"):
-            raise Illegal(f"{a} is {u.name}'s central rear hex: name an outer rear hex "
+            raise Illegal(f"{a} is {u.called}'s central rear hex: name an outer rear hex "
                           f"({', '.join(_outer(grid, u, 'rear'))})", "TACW §6.2.2")
         new = None
         for d in ((f + 2) % 6, (f + 3) % 6):
@@ -333,7 +333,7 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
                 break
         if new is None:
             rears = _outer(grid, u, "rear") if u.is_double else F.arcs(grid, u.hexes, f)["rear"]
-            raise Illegal(f"{a} is not a rear hex of {u.name} ({', '.join(rears)})", "TACW §6.2.2")
+            raise Illegal(f"{a} is not a rear hex of {u.called} ({', '.join(rears)})", "TACW §6.2.2")
         info = _enter(sc, st, ctx, new, list(zip(u.hexes, new)), label, "back", events)
         return info, events
     if kind == "wheel":
@@ -342,10 +342,10 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
                           "TACW §6.2.1")
         central = F.central_front_hex(grid, u.hexes, f)
         if a not in u.hexes:
-            raise Illegal(f"wheel names the PIVOT, one of {u.name}'s hexes ({' or '.join(u.hexes)}); "
+            raise Illegal(f"wheel names the PIVOT, one of {u.called}'s hexes ({' or '.join(u.hexes)}); "
                           f"the other half swings into {central}", "TACW §6.2.1")
         if central is None:
-            raise Illegal(f"{u.name} cannot wheel: no central front hex on the map", "TACW §6.2.1")
+            raise Illegal(f"{u.called} cannot wheel: no central front hex on the map", "TACW §6.2.1")
         moving = next(h for h in u.hexes if h != a)
         new = [central if h == moving else h for h in u.hexes]
         info = _enter(sc, st, ctx, new, [(moving, central)], label, "wheel", events)
@@ -361,13 +361,13 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
             target = a
         n = F.turn_cost_vertices(f, target)
         if n == 0:
-            raise Illegal(f"{u.name} already faces {F.vertex_name(grid, f)}", "TACW §6.2")
+            raise Illegal(f"{u.called} already faces {F.vertex_name(grid, f)}", "TACW §6.2")
         if u.is_double and n != 3:
             raise Illegal("a double unit changes facing by wheeling (wheel <pivot hex>) or "
                           "countermarching (about)", "TACW §6.2.1")
         cost = tables.COUNTERMARCH_COST if (kind == "about" or u.is_double) else \
             tables.facing_change_cost("cavalry" if len(group) > 1 else FACING_KIND[u.kind], n)
-        _need_mp(ctx, cost, label, u.name)
+        _need_mp(ctx, cost, label, u.called)
         for g in group:
             g.facing = target
         ctx["spent"] += cost
@@ -378,28 +378,28 @@ def apply_step(sc, st: TacwState, ctx: dict, step: list, *, live: bool = False,
         if u.kind != "heavy" or len(group) > 1:
             raise Illegal("only heavy infantry forms a hedgehog", "TACW §6.3.2")
         if u.no_hedgehog:
-            raise Illegal(f"{u.name} may not form a hedgehog (scenario rule)", "TACW §6.3.2")
+            raise Illegal(f"{u.called} may not form a hedgehog (scenario rule)", "TACW §6.3.2")
         if u.special_formation == "hedgehog":
-            raise Illegal(f"{u.name} is already in hedgehog", "TACW §6.3.2")
+            raise Illegal(f"{u.called} is already in hedgehog", "TACW §6.3.2")
         if ctx["only_face"]:
             raise Illegal(*ctx["only_face"])
-        _need_mp(ctx, HEDGEHOG_COST, label, u.name)
+        _need_mp(ctx, HEDGEHOG_COST, label, u.called)
         u.special_formation = "hedgehog"
         ctx["spent"] += HEDGEHOG_COST
         ctx["straight"] = 0
         ctx["stop"] = ["it formed a hedgehog, which cannot move", "TACW §6.3.2"]
         ctx["log"].append({"step": label, "mp": HEDGEHOG_COST, "terrain": [], "hits": 0})
         events.append(Event("hedgehog", u.side, "TACW §6.3.2",
-                            f"{u.name} forms a hedgehog (4 MP)", outcome={"unit": u.id}))
+                            f"{u.called} forms a hedgehog (4 MP)", outcome={"unit": u.id}))
         return {"trigger": None, "entered": []}, events
     if kind == "pistol":
         cav = next((g for g in group if g.kind == "cavalry"), None)
         if cav is None:
             raise Illegal("only cavalry fires while moving (pistol)", "TACW §9.2")
         if ctx["pistol"]:
-            raise Illegal(f"{cav.name} fires one pistol per move action", "TACW §9.2")
+            raise Illegal(f"{cav.called} fires one pistol per move action", "TACW §9.2")
         if cav.pistols <= 0:
-            raise Illegal(f"{cav.name} has No Pistols: it must reload (Reform)", "TACW §9.8.3")
+            raise Illegal(f"{cav.called} has No Pistols: it must reload (Reform)", "TACW §9.8.3")
         if not any(e.side != cav.side for e in st.units_at(a)):
             raise Illegal(f"no enemy unit in {a} to fire at", "TACW §9.1.1")
         if grid.distance(cav.hexes[0], a) != 1:

@@ -173,13 +173,13 @@ def react_face(sc, st: TacwState, r: Unit, vertex: int) -> list[Event]:
         raise Illegal("a double unit reacts by wheeling: react_move <unit> wheel <pivot> "
                       "[wheel <pivot>]", "TACW §7.4.2")
     if not 1 <= n <= 2:
-        raise Illegal(f"a facing reaction turns one or two vertices ({r.name} faces "
+        raise Illegal(f"a facing reaction turns one or two vertices ({r.called} faces "
                       f"{F.vertex_name(sc.grid, r.facing)})", "TACW §7.4.2")
     mate = mv.partner_of(st, r)
     for g in [r] + ([mate] if mate else []):
         g.facing = vertex
     return [Event("reaction_move", r.side, "TACW §7.4.2",
-                  f"{r.name} reacts: turns to face {F.vertex_name(sc.grid, vertex)}",
+                  f"{r.called} reacts: turns to face {F.vertex_name(sc.grid, vertex)}",
                   outcome={"unit": r.id, "reaction": "face", "facing": F.vertex_name(sc.grid, vertex)})]
 
 
@@ -238,7 +238,7 @@ def react_retreat(sc, st: TacwState, r: Unit, mover: Unit, steps: list[list], st
     def farther(sim):
         now = distance_units(sc, sim.units[r.id].hexes, sim.units[mover.id].hexes)
         if now <= start:
-            raise Illegal(f"a retreat reaction must end farther from {mover.name} than it began "
+            raise Illegal(f"a retreat reaction must end farther from {mover.called} than it began "
                           f"({start} hexes; this path ends {now})", "TACW §7.4.4")
 
     return reaction_walk(sc, st, r, steps, stream, ma=mv.allowance([r] + ([mate] if mate else [])),
@@ -249,17 +249,17 @@ def react_retreat(sc, st: TacwState, r: Unit, mover: Unit, steps: list[list], st
 def hedgehog_attempt(sc, st: TacwState, r: Unit, mover: Unit, stream, mandatory: bool) -> list[Event]:
     """§7.4.3: heavy infantry tries to form a hedgehog by passing a morale check; failing, it
     does not form it and loses one morale level (§11)."""
-    why = (f"{'must try' if mandatory else 'tries'} to form a hedgehog: {mover.name} "
+    why = (f"{'must try' if mandatory else 'tries'} to form a hedgehog: {mover.called} "
            f"{'entered its rear' if mandatory else 'came within 2 hexes'}")
     events = morale_check(sc, st, r, stream, reason=why, section="TACW §7.4.3")
     passed = bool(events) and events[0].outcome.get("passed")
     if passed and r.alive:
         r.special_formation = "hedgehog"
-        events.append(Event("reaction_move", r.side, "TACW §7.4.3", f"{r.name} forms a hedgehog",
+        events.append(Event("reaction_move", r.side, "TACW §7.4.3", f"{r.called} forms a hedgehog",
                             outcome={"unit": r.id, "reaction": "hedgehog", "formed": True}))
     else:
         events.append(Event("reaction_move", r.side, "TACW §7.4.3",
-                            f"{r.name} fails to form a hedgehog and loses a morale level",
+                            f"{r.called} fails to form a hedgehog and loses a morale level",
                             outcome={"unit": r.id, "reaction": "hedgehog", "formed": False}))
     return events
 
@@ -432,7 +432,7 @@ def attempt_interception(sc, st: TacwState, rec: dict, cav: Unit, stream: DiceSt
     mover = st.units[rec["ctx"]["unit"]]
     plan = intercept_plan(sc, st, cav, mover, dest)
     if plan is None:
-        raise Illegal(f"{cav.name} cannot reach {dest or 'a hex next to ' + mover.name}",
+        raise Illegal(f"{cav.called} cannot reach {dest or 'a hex next to ' + mover.name}",
                       "TACW §7.5.1")
     order = st.wings[cav.wing].order
     target = tables.interception_target(order)
@@ -443,11 +443,11 @@ def attempt_interception(sc, st: TacwState, rec: dict, cav: Unit, stream: DiceSt
     mm = tables.interception_morale_modifier(cav.morale)
     if mm:
         mods.append(Modifier(mm, f"original morale {cav.morale}", "TACW §7.5.2"))
-    roll = d10(stream, f"interception, {cav.name}", cav.side)
+    roll = d10(stream, f"interception, {cav.called}", cav.side)
     total = roll + sum(m.value for m in mods)
     ok = tables.succeeds(total, target)
     intercepted_this_activation(st).append(cav.id)
-    text = (f"{cav.name} tries to intercept {mover.name} in {mover.hexes[0]}: {roll}"
+    text = (f"{cav.called} tries to intercept {mover.called} in {mover.hexes[0]}: {roll}"
             + "".join(f" {m.value:+d}" for m in mods) + f" = {total} vs 0-{target} -> "
             + ("success" if ok else "failure: it stays where it is"))
     events = [Event("intercept", cav.side, "TACW §7.5.2", text, base=roll, modifiers=mods,
@@ -456,7 +456,7 @@ def attempt_interception(sc, st: TacwState, rec: dict, cav: Unit, stream: DiceSt
                     outcome={"unit": cav.id, "mover": mover.id, "hex": mover.hexes[0], "success": ok})]
     if not ok:
         return events
-    rec["halt"] = [f"intercepted by {cav.name}", "TACW §7.5.3"]
+    rec["halt"] = [f"intercepted by {cav.called}", "TACW §7.5.3"]
     events += mv.end_movement_hits(sc, st, rec["ctx"], stream)
     if plan["steps"]:
         ma = tables.movement_allowance("cavalry", cav.formation, cav.special_formation)
@@ -514,7 +514,7 @@ def _after_interception(sc, st: TacwState, rec: dict, task: dict, stream) -> lis
     fn = mv._optional("close_combat.melee", "immediate_close_combat")
     if fn is None:
         return [Event("close_combat", cav.side, "TACW §7.5.3",
-                      f"{cav.name}'s immediate close combat with {mover.name} is not resolved: "
+                      f"{cav.called}'s immediate close combat with {mover.called} is not resolved: "
                       "the close combat rules are not installed")]
     return mv._split(fn(sc, st, cav, target, stream))[0]
 
@@ -541,7 +541,7 @@ def do_react_move(sc, st, side, cmd, stream):
                       f"to {st.units[pend['mover']].name} in {pend['hex']}")] + mv.resume_move(sc, st, stream)
     r = find_unit(st, cmd.args[0], side)
     if r.id not in pend["choices"]:
-        raise Illegal(f"{r.name} has no reaction to make now (eligible: {', '.join(pend['choices'])})",
+        raise Illegal(f"{r.called} has no reaction to make now (eligible: {', '.join(pend['choices'])})",
                       "TACW §7.4")
     kinds = pend["choices"][r.id]
     what = cmd.args[1] if len(cmd.args) > 1 else ""
@@ -550,7 +550,7 @@ def do_react_move(sc, st, side, cmd, stream):
     if want not in ("face", "hedgehog", "retreat"):
         raise CannotParse("usage: " + USAGE["react_move"])
     if want not in kinds:
-        raise Illegal(f"{r.name} may react now only by: {', '.join(kinds)}", "TACW §7.4")
+        raise Illegal(f"{r.called} may react now only by: {', '.join(kinds)}", "TACW §7.4")
     st.pending = None
     if what == "face":
         if len(cmd.args) != 3:
@@ -584,11 +584,11 @@ def do_intercept(sc, st, side, cmd, stream):
         if word == "pass":
             rec["no_intercept"] = True
         return [Event("intercept", side, "TACW §7.5", f"{side.title()} does not intercept "
-                      f"{mover.name}{' during this move' if word == 'pass' else ' in ' + pend['hex']}")] \
+                      f"{mover.called}{' during this move' if word == 'pass' else ' in ' + pend['hex']}")] \
             + mv.resume_move(sc, st, stream)
     cav = find_unit(st, word, side)
     if cav.id not in pend["options"]:
-        raise Illegal(f"{cav.name} may not intercept now (eligible: {', '.join(pend['options'])})",
+        raise Illegal(f"{cav.called} may not intercept now (eligible: {', '.join(pend['options'])})",
                       "TACW §7.5.1")
     dest, pistol, combat = None, True, True
     for w in cmd.args[1:]:

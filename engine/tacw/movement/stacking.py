@@ -36,18 +36,18 @@ def stack_problem(st: TacwState, movers: list[Unit], hex_id: str, *, incorporate
     others = [o for o in st.units_at(hex_id) if o.id not in ids]
     foes = [o for o in others if o.side != side]
     if foes:
-        return f"{hex_id} holds the enemy's {foes[0].name}", None
+        return f"{hex_id} holds the enemy's {foes[0].called}", None
     rest = [o for o in others if o.kind not in ("artillery", "wagon")]
     wagons = [o for o in others if o.kind == "wagon"]
     if wagons and (movers[0].is_double or len(movers) > 1 or movers[0].kind not in ("heavy", "light", "cavalry")
                    or any(o.kind == "artillery" for o in others) or rest):
-        return (f"{hex_id} holds the wagon {wagons[0].name}: only one single-hex infantry or cavalry "
+        return (f"{hex_id} holds the wagon {wagons[0].called}: only one single-hex infantry or cavalry "
                 "unit may stack with it (Naseby, HERALD D115)"), None
     if movers[0].kind == "wagon" and rest:      # a wagon joins one single-hex foot or horse unit
         if len(rest) == 1 and not rest[0].is_double and rest[0].kind in ("heavy", "light", "cavalry") \
                 and not any(o.kind == "artillery" for o in others):
             return None, None
-        return (f"{hex_id} holds {', '.join(o.name for o in rest)}: a wagon stacks with one single-hex "
+        return (f"{hex_id} holds {', '.join(o.called for o in rest)}: a wagon stacks with one single-hex "
                 "infantry or cavalry unit only (Naseby, HERALD D115)"), None
     if not rest:
         return None, None                       # empty, friendly artillery or a wagon (§8.1.2, §8.3)
@@ -56,11 +56,11 @@ def stack_problem(st: TacwState, movers: list[Unit], hex_id: str, *, incorporate
             not any(o.kind == "artillery" for o in others):
         o = rest[0]
         if {m.kind, o.kind} == {"cavalry", "light"}:
-            return None, (f"it entered the hex of {o.name}: cavalry and light infantry stack only "
+            return None, (f"it entered the hex of {o.called}: cavalry and light infantry stack only "
                           "by stopping there", "TACW §8.2.2")
         if m.kind == o.kind == "cavalry" and incorporate:
-            return None, (f"it incorporates {o.name}", "TACW §8.4")
-    names = ", ".join(o.name for o in rest)
+            return None, (f"it incorporates {o.called}", "TACW §8.4")
+    names = ", ".join(o.called for o in rest)
     return (f"{hex_id} holds {names}: units may not move through or stack with friendly units "
             "(one combat unit a hex; light infantry may stack with cavalry; units pass only "
             "through artillery)"), None
@@ -76,13 +76,13 @@ def final_stack_problem(st: TacwState, hex_id: str) -> str | None:
     if len(arts) > 1:
         return f"{hex_id} would hold two artillery units"
     if wagons and (len(wagons) > 1 or arts or len(rest) > 1 or any(u.is_double for u in rest)):
-        return (f"{hex_id} would hold {', '.join(u.name for u in here)}: a wagon stacks with one "
+        return (f"{hex_id} would hold {', '.join(u.called for u in here)}: a wagon stacks with one "
                 "single-hex infantry or cavalry unit only (Naseby, HERALD D115)")
     if len(rest) <= 1:
         return None
     if len(rest) == 2 and not arts and sorted(u.kind for u in rest) == ["cavalry", "light"]:
         return None
-    return f"{hex_id} would hold {', '.join(u.name for u in here)}: too many units (§8.1.1)"
+    return f"{hex_id} would hold {', '.join(u.called for u in here)}: too many units (§8.1.1)"
 
 
 def _incorporate(st: TacwState, ctx: dict, u: Unit, hex_id: str) -> list[Event]:
@@ -95,9 +95,9 @@ def _incorporate(st: TacwState, ctx: dict, u: Unit, hex_id: str) -> list[Event]:
     other.hexes = []
     ctx["incorporated"] = other.id
     return [Event("incorporation", u.side, "TACW §8.4",
-                  f"{u.name} incorporates {other.name}: {regained} casualt"
+                  f"{u.called} incorporates {other.called}: {regained} casualt"
                   f"{'y' if regained == 1 else 'ies'} made good ({other.remaining_strength} SP "
-                  f"absorbed, {other.remaining_strength - regained} lost); {other.name} counts as "
+                  f"absorbed, {other.remaining_strength - regained} lost); {other.called} counts as "
                   "eliminated", outcome={"unit": u.id, "absorbed": other.id, "regained": regained})]
 
 
@@ -120,6 +120,6 @@ def _apply_top(st: TacwState, ctx: dict, top: str | None) -> list[Event]:
                     continue
                 art.on_top = top == art.id
                 events.append(Event("stacking", u.side, "TACW §8.3",
-                                    f"{art.name if art.on_top else u.name} is on top in {h}",
+                                    f"{art.called if art.on_top else u.called} is on top in {h}",
                                     outcome={"hex": h, "top": art.id if art.on_top else u.id}))
     return events

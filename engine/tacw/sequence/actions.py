@@ -19,7 +19,7 @@ def find_unit(st: TacwState, word: str, side: str | None = None) -> Unit:
     if word in st.units:
         u = st.units[word]
         if not u.alive:
-            raise Illegal(f"{u.name} is no longer on the field", "TACW §9.6.1")
+            raise Illegal(f"{u.called} is no longer on the field", "TACW §9.6.1")
         return u
     here = st.units_at(word)
     if here:
@@ -43,11 +43,11 @@ def begin_action(sc, st: TacwState, side: str, unit_word: str, action: str) -> U
         raise Illegal("unit actions come before close combat (step C)", "TACW §3.2")
     unit = find_unit(st, unit_word, side)
     if unit.side != side:
-        raise Illegal(f"{unit.name} is not yours", "TACW §3.2 C")
+        raise Illegal(f"{unit.called} is not yours", "TACW §3.2 C")
     if unit.wing != act.wing:
-        raise Illegal(f"{unit.name} belongs to another wing; only the active wing acts", "TACW §4.2.3")
+        raise Illegal(f"{unit.called} belongs to another wing; only the active wing acts", "TACW §4.2.3")
     if unit.id in act.acted:
-        raise Illegal(f"{unit.name} has already acted in this activation (one action per unit)", "TACW §3.2 C")
+        raise Illegal(f"{unit.called} has already acted in this activation (one action per unit)", "TACW §3.2 C")
     order = st.wings[act.wing].order
     limits = tables.order_limits(order)
     wc = st.leaders.get(st.wings[act.wing].commander)
@@ -62,7 +62,7 @@ def begin_action(sc, st: TacwState, side: str, unit_word: str, action: str) -> U
     if action == "fire" and not limits.may_fire:
         raise Illegal(f"{tables.ORDER_NAMES[order]} orders do not allow fire", "TACW §5.6")
     if action == "fire" and unit.kind != "artillery" and not in_command(sc, st, unit):
-        raise Illegal(f"{unit.name} is out of command: its only fire is Reaction Fire", "TACW §5.4.3")
+        raise Illegal(f"{unit.called} is out of command: its only fire is Reaction Fire", "TACW §5.4.3")
     act.acted.append(unit.id)
     act.step = "actions"
     return unit

@@ -136,7 +136,7 @@ def _map_problem(sc: Scenario, u: Unit, hexes: list[str], facing: int) -> tuple[
             return f"{h} is {sc.terrain_at(h)}, where no unit may stand", "TACW §5.7"
     want = 2 if u.is_double else 1
     if len(hexes) != want:
-        return (f"{u.name} stands in {want} hex{'es' if want == 2 else ''}"
+        return (f"{u.called} stands in {want} hex{'es' if want == 2 else ''}"
                 + (" (a double unit: two adjacent hexes, e.g. 2905,2906)" if want == 2 else ""),
                 "TACW §2.1.2")
     if want == 2:
@@ -176,10 +176,10 @@ def rule_problem(sc: Scenario, st: TacwState, u: Unit, at_end: bool) -> str | No
 
     if rule == "stacked_or_adjacent_any":
         if not any(near_to(o) for o in friends):
-            return f"{u.name} must be stacked with or adjacent to another friendly unit"
+            return f"{u.called} must be stacked with or adjacent to another friendly unit"
     elif rule == "stacked_or_adjacent_infantry":
         if not any(near_to(o) for o in friends if o.kind == "heavy"):
-            return (f"{u.name} must be stacked with or adjacent to an infantry brigade "
+            return (f"{u.called} must be stacked with or adjacent to an infantry brigade "
                     "(heavy infantry)")
     elif rule.startswith("in_command_of:"):
         other = st.units.get(rule.split(":", 1)[1])
@@ -188,10 +188,10 @@ def rule_problem(sc: Scenario, st: TacwState, u: Unit, at_end: bool) -> str | No
                 grid.distance(h, k) <= reach and _path_clear(sc, st, h, k, u.side)
                 for h in u.hexes for k in other.hexes):
             name = other.name if other is not None else rule.split(":", 1)[1]
-            return (f"{u.name} must be within command range of {name} ({reach} hexes, "
+            return (f"{u.called} must be within command range of {name} ({reach} hexes, "
                     "§5.4.2)")
     elif rule == "in_command" and at_end and not in_command(sc, st, u):
-        return (f"{u.name} must be within command range of its Wing Commander at the end of "
+        return (f"{u.called} must be within command range of its Wing Commander at the end of "
                 "deployment (§5.4)")
     return None
 
@@ -224,7 +224,7 @@ def side_problems(sc: Scenario, st: TacwState, side: str) -> list[str]:
             continue
         legal = legal_hexes(sc, st, u.id)
         if legal is not None and not set(u.hexes) <= legal:
-            out.append(f"{u.name} at {'&'.join(u.hexes)} is outside its deployment area "
+            out.append(f"{u.called} at {'&'.join(u.hexes)} is outside its deployment area "
                        f"{_area_words(unit_area(sc, st, u.id), sc.unit(u.id).near)}")
         problem = rule_problem(sc, st, u, at_end=True)
         if problem:
@@ -298,10 +298,10 @@ def deploy_unit(sc: Scenario, st: TacwState, side: str, u: Unit, hexes: list[str
                 facing_word: str | None) -> list[Event]:
     sec = section(sc)
     if u.side != side:
-        raise Illegal(f"{u.name} is not yours", sec)
+        raise Illegal(f"{u.called} is not yours", sec)
     legal = legal_hexes(sc, st, u.id)
     if legal is None:
-        raise Illegal(f"{u.name} has a fixed setup hex ({'&'.join(u.hexes)}): it has no "
+        raise Illegal(f"{u.called} has a fixed setup hex ({'&'.join(u.hexes)}): it has no "
                       "deployment area", sec)
     grid = sc.grid
     if facing_word is not None:
@@ -322,7 +322,7 @@ def deploy_unit(sc: Scenario, st: TacwState, side: str, u: Unit, hexes: list[str
     outside = [h for h in hexes if h not in legal]
     if outside:
         raise Illegal(f"{' and '.join(outside)} {'lies' if len(outside) == 1 else 'lie'} outside "
-                      f"{u.name}'s deployment area "
+                      f"{u.called}'s deployment area "
                       f"{_area_words(unit_area(sc, st, u.id), sc.unit(u.id).near)}", sec)
     old = list(u.hexes)
     u.hexes, u.facing = list(hexes), facing
@@ -337,7 +337,7 @@ def deploy_unit(sc: Scenario, st: TacwState, side: str, u: Unit, hexes: list[str
         st.leaders[lid].hex = u.hexes[0]
     st.last_action = {"items": [{"kind": "deploy", "piece": u.id, "from": old[0], "to": u.hexes[0]}]}
     where = "&".join(u.hexes)
-    return [Event("deploy", side, sec, f"{u.name} deploys at {where} facing {vertex_name(grid, facing)}"
+    return [Event("deploy", side, sec, f"{u.called} deploys at {where} facing {vertex_name(grid, facing)}"
                   + (f" (with {', '.join(st.leaders[lid].name for lid in followers)})" if followers else ""),
                   outcome={"unit": u.id, "hexes": list(u.hexes), "facing": facing, "from": old})]
 
@@ -370,7 +370,7 @@ def deploy_leader(sc: Scenario, st: TacwState, side: str, lid: str, hex_id: str)
         mate = sorted(mates, key=lambda u: (u.kind == "artillery", u.id))[0]
         with_map[lid] = mate.id
         ld.hex = hex_id
-        text = f"{ld.name} deploys with {mate.name} at {hex_id}"
+        text = f"{ld.name} deploys with {mate.called} at {hex_id}"
     else:
         raise Illegal(f"{ld.name}'s place is fixed ({ld.hex}): he has no deployment area", sec)
     return [Event("deploy", side, sec, text, outcome={"leader": lid, "hex": hex_id})]
@@ -398,7 +398,7 @@ def assign(sc: Scenario, st: TacwState, side: str, word: str, wing_id: str) -> l
     if word not in pools:
         if word in st.units and sc.unit(word).wing_choices:
             brigade = _brigade_of(sc, word)
-            raise Illegal(f"{st.units[word].name} belongs to brigade '{brigade}' "
+            raise Illegal(f"{st.units[word].called} belongs to brigade '{brigade}' "
                           f"({', '.join(pools[brigade])}): a brigade goes to one wing as a whole; "
                           f"assign {brigade} <wing>", sec)
         known = ", ".join(b for b, ids in pools.items() if sc.unit(ids[0]).side == side)
@@ -413,7 +413,7 @@ def assign(sc: Scenario, st: TacwState, side: str, word: str, wing_id: str) -> l
         st.units[uid].wing = wing_id
     outside = [st.units[uid].name for uid in ids
                if not set(st.units[uid].hexes) <= (legal_hexes(sc, st, uid) or set(st.units[uid].hexes))]
-    text = (f"Brigade {word} ({', '.join(st.units[uid].name for uid in ids)}) goes to "
+    text = (f"Brigade {word} ({', '.join(st.units[uid].called for uid in ids)}) goes to "
             f"{st.wings[wing_id].name}")
     if outside:
         area = unit_area(sc, st, ids[0])
@@ -475,7 +475,7 @@ def completions(sc: Scenario, st: TacwState, side: str | None, kind: str,
                 f"done (not yet: {problems[0]})", "done")]
         for u in sorted(st.units.values(), key=lambda u: u.id):
             if u.side == side and u.alive and legal_hexes(sc, st, u.id) is not None:
-                out.append((f"{u.name} ({u.kind}) {'&'.join(u.hexes)} facing "
+                out.append((f"{u.called} ({u.kind}) {'&'.join(u.hexes)} facing "
                             f"{vertex_name(grid, u.facing)}", u.id))
         for lid, ld in sorted(st.leaders.items()):
             if ld.side == side and (sc.leader(lid).area or lid in st.deployment.get("with", {})):
@@ -511,7 +511,7 @@ def completions(sc: Scenario, st: TacwState, side: str | None, kind: str,
             if not others:
                 return True
             mover = type("Mover", (), {"side": u.side, "kind": u.kind, "facing": others[0].facing,
-                                       "name": u.name, "id": u.id})()
+                                       "name": u.name, "called": u.called, "id": u.id})()
             return setup_stack_problem(others + [mover]) is None
 
         ok = sorted(h for h in legal if free(h))

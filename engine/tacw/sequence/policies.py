@@ -147,15 +147,15 @@ def resolve_scope(st: TacwState, side: str, word: str, key: str, *, setting: boo
         mine = [x for x in here if x.side == side]
         u = sorted(mine or here, key=lambda x: (x.kind != "cavalry", x.id))[0]
     if u.side != side:
-        raise Illegal(f"{u.name} is not yours: you set policies only for your own wings and units",
+        raise Illegal(f"{u.called} is not yours: you set policies only for your own wings and units",
                       SECTION)
     if setting:
         if key in WING_ONLY:
             raise Illegal(WING_ONLY[key], SECTION)
         if key in CAVALRY_ONLY and u.kind != "cavalry":
-            raise Illegal(f"{u.name} is not cavalry: {CAVALRY_ONLY[key]}", SECTION)
+            raise Illegal(f"{u.called} is not cavalry: {CAVALRY_ONLY[key]}", SECTION)
         if not u.alive:
-            raise Illegal(f"{u.name} is no longer on the field", SECTION)
+            raise Illegal(f"{u.called} is no longer on the field", SECTION)
     return u.id, "unit"
 
 
