@@ -200,9 +200,12 @@ def order_pieces(scenario: Scenario, state: BattleCryState, side: str, ids: list
         if not cur.battle_started and not cur.moves and limit is not None and len(cur.ordered) >= limit:
             raise Illegal(f"{ct.name} gives {limit} order{'s' if limit > 1 else ''} and all of them "
                           f"are given ({', '.join(cur.ordered)})", "BC §2.4")
+        if not cur.battle_started and not cur.moves:     # a card that orders by itself (Assault, Bombard...)
+            raise Illegal(f"{ct.name} has given its orders itself ({', '.join(cur.ordered) or 'none'}): "
+                          "move or battle with them, then end", "BC §2.4")
         raise Illegal("orders are given before any unit moves or battles", "BC §3.2")
     if card in SPECIAL_VERB:
-        raise Illegal(f"{ct.name} is carried out with /{SPECIAL_VERB[card]}, not with orders", "BC §2.4")
+        raise Illegal(f"{ct.name} is carried out with `{SPECIAL_VERB[card]}`, not with orders", "BC §2.4")
     for p in ids:
         if p.side != side or not p.alive:
             raise Illegal(f"{p.id} is not one of your pieces on the board", "BC §4.1")

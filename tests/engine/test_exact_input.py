@@ -169,3 +169,17 @@ def test_fire_names_every_word_it_has_no_room_for():
         with pytest.raises(HeraldError, match=f"{extra}: a gun fires at one hex"):
             g.apply("royalist", line)
     assert len(g.history) == 1
+
+
+def test_an_order_after_a_card_that_orders_by_itself_says_so():
+    """BC §2.4: Assault Centre orders every unit and General of the centre by itself; an `order`
+    then is refused saying which pieces the card ordered, not that a unit has moved."""
+    import pytest
+    from engine.core.errors import HeraldError
+    from engine.core.game import Game
+    g = Game.new("battlecry", "first-bull-run", 7)
+    g.apply("union", "play assault-centre")
+    with pytest.raises(HeraldError) as err:
+        g.apply("union", "order ui2 ui3")
+    assert "Assault Centre has given its orders itself (ui1, ug1, ua1, ui2, ui3, ui4)" in str(err.value)
+    assert "moves or battles" not in str(err.value) and len(g.history) == 1
