@@ -147,17 +147,10 @@ def _enemy_at(st, u, h):
 
 
 def _short_pct(p) -> str:
-    """A probability in a few characters: 30%, 2.5%, <0.1%."""
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    v = float(p) * 100
-    if v < 0.1:
-        return "<0.1%"
-    if v > 99.9:
-        return ">99.9%"
-    return f"{v:.1f}".rstrip("0").rstrip(".") + "%"
+    """A probability in a few characters, as /odds writes it, a whole number without its ".0":
+    30%, 2.5%, <0.1%."""
+    from engine.core.odds import _percent
+    return _percent(p).replace(".0%", "%")
 
 
 def _spread(odds, target) -> list[tuple[str, str]]:
