@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core.verbs import CommandSet, Option, Phase, PolicyKind, Verb
 
-D10 = "Your d10 faces, e.g. 4,1 (1 reads 0); else Herald rolls"
+D10 = "Your d10 faces, e.g. 4,1 (1 reads 0); optional"
 ORDERS = (("Charge", "charge"), ("Make Ready", "make_ready"), ("Receive Charge", "receive_charge"),
           ("Rally", "rally"))
 FIRE_MODES = (("Skirmish (default)", "skirmish"), ("Retreat fire", "retreat"),
