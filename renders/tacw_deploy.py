@@ -48,7 +48,7 @@ def area_labels(g, scenario: Scenario, state: TacwState) -> list[tuple[str, str,
     for a in scenario.deployment_areas.values():
         if a.side not in sides or not a.hexes:
             continue
-        xs = [g.hex_center(h) for h in a.hexes]
+        xs = [g.hex_center(h) for h in sorted(a.hexes)]      # a fixed order: the same sums every run
         mx, my = sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)
         mid = min(sorted(a.hexes), key=lambda h: (g.hex_center(h)[0] - mx) ** 2 + (g.hex_center(h)[1] - my) ** 2)
         out.append((a.id, mid, a.side))
@@ -70,14 +70,14 @@ def draw_deployment_areas(img: Image.Image, g, scenario: Scenario, state: TacwSt
         shaded[a.side] |= set(a.hexes)
     for side, hexes in shaded.items():
         r, gg, b = SIDE_COLOURS.get(side, (128, 128, 128))
-        for h in hexes:
+        for h in sorted(hexes):
             od.polygon(g.hex_corners(h, 0.97), fill=(r, gg, b, SHADE_ALPHA))
     img.paste(overlay, (0, 0), overlay)
     d = ImageDraw.Draw(img)
     w = max(2, int(round(2.5 * g.zoom)))
     for a in areas:
         dark = SIDE_DARK.get(a.side, (40, 40, 40))
-        for h in a.hexes:
+        for h in sorted(a.hexes):
             for direction in range(6):
                 n = grid.neighbor(h, direction)
                 if n is None or n not in a.hexes:
