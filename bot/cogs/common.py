@@ -36,8 +36,3 @@ async def run_action(interaction: discord.Interaction, line: str) -> ActResult |
         return None
     await post_result(interaction, service, result)
     return result
-
-
-def words(*parts: object) -> str:
-    """Join non-empty option values into a command line."""
-    return " ".join(str(p).strip() for p in parts if p is not None and str(p).strip())
