@@ -43,7 +43,26 @@ def _centre(grid: HexGrid, hexes: list[str]) -> tuple[float, float]:
 
 
 def relative_bearing(grid: HexGrid, hexes: list[str], facing: int, other: str) -> float:
-    """Degrees (0..180) between the unit's facing and the direction to `other`."""
+    """Degrees (0..180) between the unit's facing and the direction to `other`. A pure function
+    of the fixed map, kept in `grid.memo` (issue 13: the rules ask it ~200 times a command)."""
+    key = ("bearing", tuple(hexes), facing, other)
+    got = grid.memo.get(key)
+    if got is None:
+        got = _remember(grid, key, _bearing(grid, hexes, facing, other))
+    return got
+
+
+MEMO_LIMIT = 100_000      # entries a map keeps (about 15 MB); past it the memo starts again
+
+
+def _remember(grid: HexGrid, key: tuple, value):
+    if len(grid.memo) >= MEMO_LIMIT:
+        grid.memo.clear()
+    grid.memo[key] = value
+    return value
+
+
+def _bearing(grid: HexGrid, hexes: list[str], facing: int, other: str) -> float:
     cx, cy = _centre(grid, hexes)
     ox, oy = grid.center(other)
     ang = math.degrees(math.atan2(oy - cy, ox - cx)) % 360.0
@@ -72,11 +91,15 @@ def arc_of(grid: HexGrid, hexes: list[str], facing: int, other: str) -> str:
 
 
 def arcs(grid: HexGrid, hexes: list[str], facing: int) -> dict[str, list[str]]:
-    """The unit's adjacent hexes by arc."""
-    out: dict[str, list[str]] = {"front": [], "flank": [], "rear": []}
-    for n in adjacent_hexes(grid, hexes):
-        out[arc_of(grid, hexes, facing, n)].append(n)
-    return out
+    """The unit's adjacent hexes by arc (kept in `grid.memo`; the caller gets its own lists)."""
+    key = ("arcs", tuple(hexes), facing)
+    got = grid.memo.get(key)
+    if got is None:
+        out: dict[str, list[str]] = {"front": [], "flank": [], "rear": []}
+        for n in adjacent_hexes(grid, hexes):
+            out[arc_of(grid, hexes, facing, n)].append(n)
+        got = _remember(grid, key, {k: tuple(v) for k, v in out.items()})
+    return {k: list(v) for k, v in got.items()}
 
 
 def central_front_hex(grid: HexGrid, hexes: list[str], facing: int) -> str | None:

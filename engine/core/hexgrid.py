@@ -109,6 +109,9 @@ class HexGrid:
         self.short_shoved_rows = short_shoved_rows
         self._cells: dict[str, Cube] = {}
         self._ids: dict[Cube, str] = {}
+        self._neighbors: dict[str, tuple[str, ...]] = {}     # issue 13: a fixed map's answers, kept
+        self._centers: dict[str, tuple[float, float]] = {}
+        self.memo: dict = {}          # callers' caches of pure functions of this map (engine.core.facing)
         for r in range(rows):
             for c in range(self.row_length(r)):
                 cube = self.offset_to_cube(c, r)
@@ -171,16 +174,17 @@ class HexGrid:
 
     # -- geometry --------------------------------------------------------------------------
     def distance(self, a: str, b: str) -> int:
-        return cube_distance(self._cells[a], self._cells[b])
+        p, q = self._cells[a], self._cells[b]
+        return max(abs(p[0] - q[0]), abs(p[1] - q[1]), abs(p[2] - q[2]))
 
     def neighbors(self, hex_id: str) -> list[str]:
         """On-map neighbours, in direction order."""
-        out = []
-        for n in cube_neighbors(self._cells[hex_id]):
-            hid = self._ids.get(n)
-            if hid is not None:
-                out.append(hid)
-        return out
+        got = self._neighbors.get(hex_id)
+        if got is None:
+            got = tuple(hid for n in cube_neighbors(self._cells[hex_id])
+                        if (hid := self._ids.get(n)) is not None)
+            self._neighbors[hex_id] = got
+        return list(got)
 
     def neighbor(self, hex_id: str, direction: int) -> str | None:
         return self._ids.get(cube_add(self._cells[hex_id], CUBE_DIRECTIONS[direction % 6]))
@@ -210,10 +214,16 @@ class HexGrid:
 
     # -- drawing support (pure arithmetic, unit = hex "size": centre to vertex) ---------------
     def center(self, hex_id: str, size: float = 1.0) -> tuple[float, float]:
+        if size == 1.0 and (got := self._centers.get(hex_id)) is not None:
+            return got
         q, r, _ = self._cells[hex_id]
         if self.orientation == "pointy":
-            return size * math.sqrt(3) * (q + r / 2), size * 1.5 * r
-        return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
+            out = size * math.sqrt(3) * (q + r / 2), size * 1.5 * r
+        else:
+            out = size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
+        if size == 1.0:
+            self._centers[hex_id] = out
+        return out
 
     def corners(self, hex_id: str, size: float = 1.0) -> list[tuple[float, float]]:
         cx, cy = self.center(hex_id, size)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import _FIELD, asdict, fields, is_dataclass
 from typing import Any
 
 _ATOMS = frozenset((str, int, float, bool, type(None)))
@@ -31,12 +31,42 @@ def tree_copy(obj: Any) -> Any:
         return tuple(v if type(v) in _ATOMS else tree_copy(v) for v in obj)
     if t is set or t is frozenset:
         return t(obj)                       # of atoms: a state's sets hold ids
-    d = getattr(obj, "__dict__", None)
-    if d is None or getattr(t, "__slots__", None) or t.__setattr__ is not object.__setattr__:
+    plan = _PLANS.get(t)
+    if plan is None:
+        plan = _PLANS[t] = _plan(t)
+    if plan is False:
         return copy.deepcopy(obj)
+    fields, size = plan
+    d = obj.__dict__
+    nd = d.copy()
+    for k in fields:                    # only the fields that may hold containers
+        v = nd[k]
+        if type(v) not in _ATOMS:
+            nd[k] = tree_copy(v)
+    if len(nd) != size:                 # attributes set beside the fields (rare): check them
+        for k, v in d.items():
+            if type(v) not in _ATOMS and k not in fields:
+                nd[k] = tree_copy(v)
     out = object.__new__(t)
-    out.__dict__.update({k: v if type(v) in _ATOMS else tree_copy(v) for k, v in d.items()})
+    out.__dict__ = nd
     return out
+
+
+_PLANS: dict[type, Any] = {}
+_ATOM_NAMES = frozenset(("str", "int", "float", "bool", "None"))
+
+
+def _plan(t: type) -> Any:
+    """How `tree_copy` copies instances of `t`: a dataclass's fields whose declared type is not
+    a plain atom (`str`, `int | None`, ...), and its field count; False to use deepcopy."""
+    if not is_dataclass(t) or getattr(t, "__slots__", None) or t.__setattr__ is not object.__setattr__:
+        return False
+    fs = [f for f in fields(t) if f._field_type is _FIELD]      # ClassVars are not fields
+    containers = tuple(f.name for f in fs
+                       if not (isinstance(f.type, str)
+                               and {p.strip() for p in f.type.split("|")} <= _ATOM_NAMES)
+                       and f.type not in _ATOMS)
+    return containers, len(fs)
 
 
 class GameState:

@@ -24,7 +24,10 @@ def arc_to(sc, u: Unit, hex_id: str) -> str:
 
 
 def distance_units(sc, a: list[str], b: list[str]) -> int:
-    return min(sc.grid.distance(x, y) for x in a for y in b)
+    distance = sc.grid.distance
+    if len(a) == 1 and len(b) == 1:
+        return distance(a[0], b[0])
+    return min(distance(x, y) for x in a for y in b)
 
 
 def leader_adjacent_or_stacked(sc, a: Leader, b: Leader) -> bool:
@@ -38,8 +41,9 @@ def enemies(st: TacwState, side: str) -> list[Unit]:
 
 
 def adjacent_to_enemy(sc, st: TacwState, hexes: list[str], side: str) -> bool:
+    distance = sc.grid.distance
     for e in enemies(st, side):
-        if any(sc.grid.distance(h, k) <= 1 for h in hexes for k in e.hexes):
+        if any(distance(h, k) <= 1 for h in hexes for k in e.hexes):
             return True
     return False
 
@@ -66,12 +70,15 @@ def command_reach(u: Unit) -> int:
     return 3 if u.kind == "cavalry" else 2
 
 
-def _path_clear(sc, st: TacwState, a: str, b: str, side: str) -> bool:
+def _path_clear(sc, st: TacwState, a: str, b: str, side: str,
+                blocked: frozenset[str] | set[str] | None = None) -> bool:
     """A command link may not pass through enemy units or impassable terrain (§5.4.2).
     HERALD: checked on the hexes of a straight line between the two (both sides of an edge
-    must be blocked to block, as for line of sight)."""
-    blocked = {h for u in enemies(st, side) for h in u.hexes}
-    for step in sc.grid.line_steps(a, b):
+    must be blocked to block, as for line of sight). `blocked`: the enemy units' hexes, when
+    the caller has them already."""
+    if blocked is None:
+        blocked = {h for u in enemies(st, side) for h in u.hexes}
+    for step in _line_steps(sc.grid, a, b):
         hexes = [h for h in step if h is not None]
         bad = [h for h in hexes if h in blocked or sc.hex_impassable(h)]
         if hexes and len(bad) == len(hexes):
@@ -79,30 +86,71 @@ def _path_clear(sc, st: TacwState, a: str, b: str, side: str) -> bool:
     return True
 
 
+def _line_steps(grid, a: str, b: str) -> list:
+    """`grid.line_steps`, kept in the map's memo (a pure function of the fixed map)."""
+    key = ("line_steps", a, b)
+    got = grid.memo.get(key)
+    if got is None:
+        got = F._remember(grid, key, grid.line_steps(a, b))
+    return got
+
+
+def _links(sc, st: TacwState, side: str):
+    """`link(cur, hexes)`: whether a unit `cur` reaches one of `hexes` by a command link
+    (§5.4.2: within 2 hexes, 3 for cavalry, the line clear of enemy units and impassable
+    terrain), measured from `cur`'s hexes to the other end, as §5.4 traces a line from the unit
+    toward its Wing Commander."""
+    blocked = {h for u in enemies(st, side) for h in u.hexes}
+    distance = sc.grid.distance
+
+    def link(cur: Unit, hexes: list[str]) -> bool:
+        reach = command_reach(cur)
+        return any(distance(h, k) <= reach and _path_clear(sc, st, h, k, side, blocked)
+                   for h in cur.hexes for k in hexes)
+    return link
+
+
+def wing_in_command(sc, st: TacwState, wing_id: str) -> set[str] | None:
+    """§5.4: the ids of the wing's units in command, found outward from the Wing Commander: a
+    unit is in command when its link reaches him, or reaches a unit already in command. The
+    same chains as `in_command` walks from each unit (each link measured from the unit nearer
+    the start of the chain), found once for the whole wing (issue 13). None without an active
+    Wing Commander on the map."""
+    wing = st.wings.get(wing_id)
+    wc = st.leaders.get(wing.commander) if wing else None
+    if wc is None or wc.status != "active" or wc.hex is None:
+        return None
+    mates = st.wing_units(wing_id)
+    if not mates:
+        return set()
+    link = _links(sc, st, mates[0].side)
+    done = {m.id for m in mates if link(m, [wc.hex])}
+    grew = bool(done)
+    while grew:
+        grew = False
+        anchors = [h for m in mates if m.id in done for h in m.hexes]
+        for m in mates:
+            if m.id not in done and link(m, anchors):
+                done.add(m.id)
+                grew = True
+    return done
+
+
 def in_command(sc, st: TacwState, unit: Unit) -> bool:
     """§5.4: a chain of links (2 hexes infantry, 3 cavalry) through units of the same wing to
     the Wing Commander. Command never applies to leaders themselves."""
-    wing = st.wings.get(unit.wing)
-    wc = st.leaders.get(wing.commander) if wing else None
-    if wc is None or wc.status != "active" or wc.hex is None:
+    ok = wing_in_command(sc, st, unit.wing)
+    if ok is None:
         return False
-    mates = [u for u in st.wing_units(unit.wing)]
-    seen = {unit.id}
-    queue = deque([unit])
-    while queue:
-        cur = queue.popleft()
-        reach = command_reach(cur)
-        if any(sc.grid.distance(h, wc.hex) <= reach and _path_clear(sc, st, h, wc.hex, unit.side)
-               for h in cur.hexes):
-            return True
-        for m in mates:
-            if m.id in seen:
-                continue
-            if any(sc.grid.distance(h, k) <= reach and _path_clear(sc, st, h, k, unit.side)
-                   for h in cur.hexes for k in m.hexes):
-                seen.add(m.id)
-                queue.append(m)
-    return False
+    if unit.id in ok:
+        return True
+    mates = st.wing_units(unit.wing)
+    if any(m.id == unit.id for m in mates):
+        return False                   # one of the wing's units, not reached
+    wc = st.leaders[st.wings[unit.wing].commander]
+    link = _links(sc, st, unit.side)   # a unit outside the wing's list: one link onto a chain
+    anchors = [wc.hex] + [h for m in mates if m.id in ok for h in m.hexes]
+    return link(unit, anchors)
 
 
 def command_distance(sc, st: TacwState, unit: Unit, hexes: list[str]) -> int | None:
@@ -113,8 +161,9 @@ def command_distance(sc, st: TacwState, unit: Unit, hexes: list[str]) -> int | N
     wc = st.leaders.get(wing.commander) if wing else None
     if wc is None or wc.status != "active" or wc.hex is None:
         return None
+    ok = wing_in_command(sc, st, unit.wing) or set()   # a mate's chain may pass through `unit`
     anchors = [wc.hex] + [h for m in st.wing_units(unit.wing) if m.id != unit.id
-                          and in_command(sc, st, m) for h in m.hexes]
+                          and m.id in ok for h in m.hexes]
     return min(sc.grid.distance(h, a) for h in hexes for a in anchors)
 
 

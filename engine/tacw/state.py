@@ -167,7 +167,7 @@ class TacwState(GameState):
         return "parliament" if side == "royalist" else "royalist"
 
     def units_at(self, hex_id: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.alive and hex_id in u.hexes]
+        return [u for u in self.units.values() if hex_id in u.hexes and u.alive]
 
     def leaders_at(self, hex_id: str) -> list[Leader]:
         return [ld for ld in self.leaders.values() if ld.status == "active" and ld.hex == hex_id]

@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -306,8 +306,10 @@ class Scenario:
         where the scenario gives one ([map.wing_edges]), else its side's."""
         return self.wing_edges.get(wing or "") or self.edges.get(side)
 
-    @property
+    @cached_property
     def grid(self) -> HexGrid:
+        """The map's grid: shared by every scenario of the same size (`map_grid`), kept on the
+        scenario once asked (issue 13: the rules ask ~200 times a command)."""
         return map_grid(self.cols, self.rows)
 
     def terrain_at(self, hex_id: str) -> str:
