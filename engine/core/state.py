@@ -45,7 +45,9 @@ def tree_copy(obj: Any) -> Any:
             nd[k] = tree_copy(v)
     if len(nd) != size:                 # attributes set beside the fields (rare): check them
         for k, v in d.items():
-            if type(v) not in _ATOMS and k not in fields:
+            if k.startswith("_memo_"):
+                del nd[k]               # a cache of the original's (a ruleset's index): dropped
+            elif type(v) not in _ATOMS and k not in fields:
                 nd[k] = tree_copy(v)
     out = object.__new__(t)
     out.__dict__ = nd
@@ -58,9 +60,12 @@ _ATOM_NAMES = frozenset(("str", "int", "float", "bool", "None"))
 
 def _plan(t: type) -> Any:
     """How `tree_copy` copies instances of `t`: a dataclass's fields whose declared type is not
-    a plain atom (`str`, `int | None`, ...), and its field count; False to use deepcopy."""
-    if not is_dataclass(t) or getattr(t, "__slots__", None) or t.__setattr__ is not object.__setattr__:
+    a plain atom (`str`, `int | None`, ...), and its field count; False to use deepcopy.
+    Attributes named `_memo_...` are a ruleset's caches: never copied."""
+    if not is_dataclass(t) or getattr(t, "__slots__", None):
         return False
+    if t.__setattr__ is not object.__setattr__ and not getattr(t, "_plain_copy", False):
+        return False                    # a class whose __setattr__ does more than watch
     fs = [f for f in fields(t) if f._field_type is _FIELD]      # ClassVars are not fields
     containers = tuple(f.name for f in fs
                        if not (isinstance(f.type, str)

@@ -21,6 +21,12 @@ SPECIAL_FORMATIONS = ("", "open", "column", "hedgehog")              # §6.3.2 -
 MORALE_STATES = ("normal", "shaken", "broken")                       # §11.1 (eliminated = gone)
 
 
+# Issue 13: bumped whenever any unit's `hexes` or `status` is set (Unit.__setattr__), so the
+# index of `TacwState.units_at` knows when it must be built again. The rules only ever assign
+# a new list to `hexes` (never change one in place): tests/engine/test_replay_equals_live.py.
+_PLACEMENT = [0]
+
+
 @dataclass
 class Unit:
     """A combat unit (§2.1.2). `hexes` holds one hex, two for a double heavy-infantry unit,
@@ -56,6 +62,12 @@ class Unit:
     # Issue 12, D129: the id a narrative adds to a name shared in the battle ("Fielding (p-fielding)"),
     # set by `label_units` at setup and on every load; never a field, so never in the JSON.
     _called: ClassVar[str] = ""
+    _plain_copy: ClassVar[bool] = True     # engine.core.state.tree_copy: __setattr__ only watches
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "hexes" or name == "status":
+            _PLACEMENT[0] += 1
+        object.__setattr__(self, name, value)
 
     @property
     def called(self) -> str:
@@ -167,7 +179,19 @@ class TacwState(GameState):
         return "parliament" if side == "royalist" else "royalist"
 
     def units_at(self, hex_id: str) -> list[Unit]:
-        return [u for u in self.units.values() if hex_id in u.hexes and u.alive]
+        """The live units on a hex, in the order of `units`. Read from an index of the units'
+        hexes, built again whenever a unit was placed or removed anywhere (`_PLACEMENT`); the
+        index is engine scratch, never copied (`_memo_` attributes) nor saved."""
+        memo = self.__dict__.get("_memo_at")
+        units = self.units
+        if memo is None or memo[0] != _PLACEMENT[0] or memo[1] is not units or memo[2] != len(units):
+            where: dict[str, list[str]] = {}
+            for u in units.values():
+                if u.alive:
+                    for h in u.hexes:
+                        where.setdefault(h, []).append(u.id)
+            memo = self._memo_at = (_PLACEMENT[0], units, len(units), where)
+        return [units[i] for i in memo[3].get(hex_id, ())]
 
     def leaders_at(self, hex_id: str) -> list[Leader]:
         return [ld for ld in self.leaders.values() if ld.status == "active" and ld.hex == hex_id]

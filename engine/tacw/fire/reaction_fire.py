@@ -21,7 +21,7 @@ from engine.core.events import Event
 from engine.tacw import rules, tables
 from engine.tacw.sequence.actions import find_unit
 from engine.tacw.fire.small_arms import cannot_fire, continue_after, must_stop, resolve_small_arms, snapshot
-from engine.tacw.geometry import unit_arcs
+from engine.tacw.geometry import distance_units, unit_arcs
 from engine.tacw.sequence.policies import policy
 from engine.tacw.state import TacwState, Unit
 
@@ -56,6 +56,8 @@ def eligible_reactors(sc, st, trig: Unit, trigger: str, hexes: list[str],
     for r in sorted(st.units.values(), key=lambda u: u.id):
         if r.side == trig.side or (only is not None and r.id not in only) or r.id in (exclude or ()):
             continue
+        if r.kind != "artillery" and r.hexes and hexes and distance_units(sc, r.hexes, hexes) > 1:
+            continue        # small arms reach adjacent hexes only (§9.7.1): skipped unasked (speed)
         if cannot_fire(st, r):
             continue
         if r.kind == "artillery":

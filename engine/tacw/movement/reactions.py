@@ -104,6 +104,9 @@ def candidates(sc, st: TacwState, rec: dict, group: list[Unit], entered: list[st
     for r in sorted(enemies(st, mover.side), key=lambda u: u.id):
         if r.kind not in REACTING_KINDS or r.morale_state == "broken":
             continue
+        if (mover.hexes and distance_units(sc, mover.hexes, r.hexes) > 2
+                and (not entered or distance_units(sc, entered, r.hexes) > 1)):
+            continue        # too far for any cause below: none of its hexes is touched (speed)
         mate = mv.partner_of(st, r)
         if mate is not None and r.kind == "light":
             continue
