@@ -8,6 +8,7 @@ times faster than deepcopy, and `apply` makes one per command."""
 from __future__ import annotations
 
 import copy
+import re
 import hashlib
 import json
 from dataclasses import _FIELD, asdict, fields, is_dataclass
@@ -36,12 +37,17 @@ def tree_copy(obj: Any) -> Any:
         plan = _PLANS[t] = _plan(t)
     if plan is False:
         return copy.deepcopy(obj)
-    fields, size = plan
+    fields, shallow, size = plan
     d = obj.__dict__
     nd = d.copy()
     for k in fields:                    # only the fields that may hold containers
         v = nd[k]
-        if type(v) not in _ATOMS:
+        tv = type(v)
+        if tv in _ATOMS:
+            continue
+        if k in shallow and (tv is list or tv is dict):
+            nd[k] = v.copy()            # declared list/dict of atoms (`list[str]`)
+        else:
             nd[k] = tree_copy(v)
     if len(nd) != size:                 # attributes set beside the fields (rare): check them
         for k, v in d.items():
@@ -71,7 +77,12 @@ def _plan(t: type) -> Any:
                        if not (isinstance(f.type, str)
                                and {p.strip() for p in f.type.split("|")} <= _ATOM_NAMES)
                        and f.type not in _ATOMS)
-    return containers, len(fs)
+    shallow = frozenset(f.name for f in fs if isinstance(f.type, str) and _OF_ATOMS.match(f.type.replace(" ", "")))
+    return containers, shallow, len(fs)
+
+
+# `list[str]`, `dict[str, int]`, `list[int] | None`...: a container of atoms, copied shallow
+_OF_ATOMS = re.compile(r"^(list|dict)\[(str|int|float|bool)(,(str|int|float|bool))?\](\|None)?$")
 
 
 class GameState:

@@ -78,6 +78,7 @@ from engine.core import facing as F
 from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
+from engine.core.state import tree_copy
 
 from engine.tacw import tables
 from engine.tacw.sequence.actions import begin_action, find_unit
@@ -97,6 +98,11 @@ MOVING_KINDS = ("cavalry", "heavy", "light", "wagon")
 
 
 # == restrictions from orders and command (§5.6, §5.4.3) =========================================
+
+# the keys `set_restrictions` may set in a walk's ctx
+RESTRICTIONS = ("only_face", "no_adjacent", "max_hexes", "need_command", "command_distance",
+                "closer_than", "not_closer_than")
+
 
 def set_restrictions(sc, st: TacwState, ctx: dict, unit: Unit) -> dict:
     """What the wing's orders and the unit's command allow, fixed at the start of the move."""
@@ -243,12 +249,16 @@ def start_move(sc, st: TacwState, unit: Unit, steps: list[list], opts: dict,
             raise Illegal("a cavalry unit stacked with light infantry incorporates 'alone'", "TACW §8.4")
     if not steps and not opts.get("top"):
         raise CannotParse(f"give the path: move <unit> <step> ...; {STEP_HELP}")
+    # -- what orders and command allow, fixed at the start: read once, for both walks -----------
+    real = new_ctx(sc, st, unit, partner, "action")
+    real["incorporate"] = bool(opts.get("incorporate"))
+    set_restrictions(sc, st, real, unit)
     # -- the dry run ---------------------------------------------------------------------------
     sim = st.copy()
     su = sim.units[unit.id]
     ctx = new_ctx(sc, sim, su, sim.units[partner.id] if partner else None, "action")
-    ctx["incorporate"] = bool(opts.get("incorporate"))
-    set_restrictions(sc, sim, ctx, su)
+    ctx["incorporate"] = real["incorporate"]
+    ctx.update({k: tree_copy(real[k]) for k in RESTRICTIONS if k in real})
     if ctx["ma"] <= 0 and steps:
         raise Illegal(f"{unit.called} has no movement allowance", "TACW §7.2")
     for step in steps:
@@ -258,9 +268,7 @@ def start_move(sc, st: TacwState, unit: Unit, steps: list[list], opts: dict,
     newbury.check_end(sc, sim, ctx)                  # rule 4: cross the bridge completely
     final_checks(sc, st, sim, ctx, opts)
     # -- the real walk -------------------------------------------------------------------------
-    ctx = new_ctx(sc, st, unit, partner, "action")
-    ctx["incorporate"] = bool(opts.get("incorporate"))
-    set_restrictions(sc, st, ctx, unit)
+    ctx = real
     rec = {"ctx": ctx, "steps": [list(s) for s in steps], "tasks": [], "within2": [],
            "no_intercept": False, "halt": None, "top": opts.get("top")}
     st.last_action = {"items": [{"kind": "move", "piece": unit.id, "path": [unit.hexes[0]]}]}
