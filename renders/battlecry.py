@@ -42,7 +42,7 @@ from .battlecry_art import (GOLD, LABEL_ON_DARK, SIDE_COLOURS, SIDE_DARK, SIDE_N
                             counter_sprite, general_sprite, hex_polygon, paste_centred,
                             terrain_tile)
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText,
-                     ScenarioKey, arrow, board_with_strip, cross, dashed_polyline, downsample,
+                     ScenarioKey, arrow, board_with_strip, image_cache, cross, dashed_polyline, downsample,
                      encode_png, fit_box, font, label_box, path_arrow, ring,
                      star_points, trim_path)
 
@@ -142,7 +142,7 @@ def terrain_layer(scenario: Scenario) -> Image.Image:
     return _terrain_layer(_scenario_key(scenario))
 
 
-@lru_cache(maxsize=16)
+@image_cache(128 << 20)             # ~3.5 MB a battle: every bundled battle and uploads
 def _terrain_layer(sk: ScenarioKey) -> Image.Image:
     scenario = sk.scenario
     grid = scenario.grid

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .common import clipped_tile, downsample, font, sprite_canvas, star_points, wave
+from .common import clipped_tile, downsample, font, image_cache, sprite_canvas, star_points, wave
 
 SS = 2  # supersampling factor for art (Pillow's primitives are not anti-aliased)
 
@@ -152,7 +152,7 @@ def _nato(d: ImageDraw.ImageDraw, box, kind: str, special: str, fg, w: int) -> N
         d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=fg)
 
 
-@lru_cache(maxsize=512)
+@image_cache(32 << 20)              # many live games (issue 13): ~5,000 counters
 def counter_sprite(side: str, kind: str, figures: int, full: int, label: str, special: str,
                    ordered: bool = False) -> Image.Image:
     """RGBA counter for a unit, with its centre at the sprite centre. Layout (final px, origin
@@ -200,7 +200,7 @@ def counter_sprite(side: str, kind: str, figures: int, full: int, label: str, sp
     return downsample(img, k)
 
 
-@lru_cache(maxsize=256)
+@image_cache(8 << 20)
 def general_sprite(side: str, label: str, big: bool = False, ordered: bool = False) -> Image.Image:
     """RGBA badge of a General: a pill in side colour with a gold star and the General's id."""
     k = SS

@@ -8,10 +8,13 @@ engine depends on the system's libfribidi; see notes/toolchain.md §3).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import math
 import re
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -38,6 +41,81 @@ STRIP_FG = (242, 242, 242)
 STRIP_DIM = (176, 182, 192)
 MOVE_COLOUR = (255, 210, 30)
 RETREAT_COLOUR = (255, 140, 30)
+
+
+def _nbytes(value: Any) -> int:
+    """Bytes an image (or the images in a tuple) holds, roughly; 64 for anything else."""
+    if isinstance(value, Image.Image):
+        return value.width * value.height * len(value.getbands()) + 200
+    if isinstance(value, tuple):
+        return sum(_nbytes(v) for v in value) + 64
+    return 64
+
+
+def image_cache(max_bytes: int) -> Callable:
+    """Like `functools.lru_cache`, but bounded by the bytes of the pictures it keeps (issue 13):
+    many live games of different scenarios need thousands of sprites and terrain tiles, which an
+    entry count either starves (a few scenarios' worth) or lets grow without bound. Least
+    recently used entries go first; thread-safe (the bot draws in threads). The wrapper has
+    `cache_clear()` and `cache_info()` (hits, misses, entries, bytes)."""
+    def deco(fn: Callable) -> Callable:
+        store: OrderedDict = OrderedDict()
+        lock = threading.Lock()
+        stats = {"hits": 0, "misses": 0, "bytes": 0}
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            with lock:
+                hit = store.get(key)
+                if hit is not None:
+                    store.move_to_end(key)
+                    stats["hits"] += 1
+                    return hit[0]
+                stats["misses"] += 1
+            value = fn(*args, **kwargs)
+            size = _nbytes(value)
+            with lock:
+                if key not in store:
+                    store[key] = (value, size)
+                    stats["bytes"] += size
+                    while stats["bytes"] > max_bytes and len(store) > 1:
+                        _, (_, gone) = store.popitem(last=False)
+                        stats["bytes"] -= gone
+            return value
+
+        def cache_clear() -> None:
+            with lock:
+                store.clear()
+                stats.update(hits=0, misses=0, bytes=0)
+
+        def cache_info() -> dict:
+            with lock:
+                return {**stats, "entries": len(store), "max_bytes": max_bytes}
+
+        wrapper.cache_clear = cache_clear          # type: ignore[attr-defined]
+        wrapper.cache_info = cache_info            # type: ignore[attr-defined]
+        wrapper.__wrapped__ = fn                   # type: ignore[attr-defined]
+        return wrapper
+    return deco
+
+
+def trimmed(sprite: Image.Image) -> Image.Image:
+    """An RGBA sprite cut to what it draws (its alpha's bounding box), in a third of the memory of
+    a canvas with room for every rotation; `sprite.info["trim"]` keeps where the cut starts, so
+    `paste_trimmed` puts it exactly where the whole canvas would have gone (same pixels)."""
+    box = sprite.getchannel("A").getbbox()
+    if box is None or box == (0, 0, sprite.width, sprite.height):
+        return sprite
+    out = sprite.crop(box)
+    out.info["trim"] = box[:2]
+    return out
+
+
+def paste_trimmed(base: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste a sprite (`trimmed` or whole) through its alpha with its uncut canvas's corner at xy."""
+    dx, dy = sprite.info.get("trim", (0, 0))
+    base.paste(sprite, (xy[0] + dx, xy[1] + dy), sprite)
 
 
 @lru_cache(maxsize=64)

@@ -72,7 +72,7 @@ from .tacw_art import HEX_ID_PX, NOSE, SIDE_COLOURS, SIDE_NAMES, TERRAIN_COLOURS
 # the board's parts (none imports this module); their public names are re-exported from here
 from .tacw_geometry import (COMBAT_COLOUR, DISPLAY_W, FIRE_COLOUR, HEX_R, PENDING_COLOUR, BoardGeometry,
                             _map_geometry, _scenario_key, _terrain_view, _view, board_geometry, ruler_px,
-                            terrain_layer)
+                            terrain_crop, terrain_layer)
 from .tacw_layout import (LABEL_PX, BoardLayout, Label, Placed, _action_items, _draw_labels, _draw_leaders,
                           _draw_units, _hex_ok, _layout, _seq, polygons_overlap, wing_colours)
 from .tacw_strip import _legend, _strip, strip_scale
@@ -262,7 +262,7 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     else:
         box = (int(g.offset[0]), int(g.offset[1]), int(g.offset[0]) + g.width,
                int(g.offset[1]) + g.height)
-        board = _terrain_view(_scenario_key(scenario), g.zoom, box).copy()
+        board = terrain_crop(scenario, g.zoom, box)
     draw_map_features(board, g, scenario)              # roads (renders/tacw_deploy.py)
     draw_deployment_areas(board, g, scenario, state)   # the areas of the sides still deploying
     layout = _layout(scenario, state, g)

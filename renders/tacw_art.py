@@ -19,7 +19,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .common import clipped_tile, downsample, font, sprite_canvas, star_points, wave
+from .common import (clipped_tile, downsample, font, image_cache, paste_trimmed, sprite_canvas, star_points,
+                     trimmed, wave)
 
 SS = 2  # supersampling factor for art (Pillow's primitives are not anti-aliased)
 
@@ -176,7 +177,7 @@ def _paint_terrain(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: f
         d.line(pts, fill=(176, 134, 84), width=max(1, int(0.04 * r)), joint="curve")
 
 
-@lru_cache(maxsize=64)
+@image_cache(48 << 20)              # every terrain at every zoom of the full map and the crops
 def terrain_tile(name: str, r: float) -> Image.Image:
     """RGBA tile of one hex of `name`, radius r (already supersampled), transparent outside."""
     w, h = int(math.ceil(2 * r)) + 2, int(math.ceil(math.sqrt(3) * r)) + 2
@@ -227,7 +228,9 @@ def _nato(d: ImageDraw.ImageDraw, box, kind: str, light_kind: str, fg, w: int, z
             d.ellipse((cx - rr, cy - 2 * rr, cx + rr, cy), outline=fg, width=w)
 
 
-@lru_cache(maxsize=256)
+# Sprite caches are sized in bytes for many live games at once (issue 13): 50 games of several
+# battles show thousands of distinct counters (a counter prints its hex, so a move makes a new one)
+@image_cache(64 << 20)
 def counter_sprite(r: float, side: str, kind: str, light_kind: str, value: str,
                    casualties: int, angle: float, span: float, wing_colour: tuple,
                    pistols: int | None, body: str, label: str = "",
@@ -369,11 +372,10 @@ def counter_sprite(r: float, side: str, kind: str, light_kind: str, value: str,
         d.text((ox, oy - 21 * z), label, font=font(max(6, int(round(7.5 * z))), True),
                fill=(255, 255, 255), anchor="mm", stroke_width=max(1, int(1.2 * z)),
                stroke_fill=(20, 20, 20))
-    out = downsample(img, k)
-    return out, (ox / k, oy / k)
+    return trimmed(downsample(img, k)), (ox / k, oy / k)
 
 
-@lru_cache(maxsize=256)
+@image_cache(16 << 20)
 def leader_sprite(r: float, side: str, role: str, value: int, wing_colour: tuple | None,
                   finished: bool, no_continue: bool, big: bool = False,
                   label: str = "") -> tuple[Image.Image, tuple[float, float]]:
@@ -432,7 +434,7 @@ def leader_sprite(r: float, side: str, role: str, value: int, wing_colour: tuple
     return downsample(img, k), (ox / k, oy / k)
 
 
-@lru_cache(maxsize=256)
+@image_cache(8 << 20)
 def tag_sprite(r: float, tags: tuple[str, ...]) -> tuple[Image.Image, tuple[float, float]]:
     """RGBA row(s) of marker tags (TAGS keys), two to a row, and the centre of the first row.
     Drawn after every counter, so a marker stays visible on a stack."""
@@ -450,5 +452,5 @@ def tag_sprite(r: float, tags: tuple[str, ...]) -> tuple[Image.Image, tuple[floa
 
 def paste_at(base: Image.Image, sprite: Image.Image, anchor: tuple[float, float], x: float,
              y: float) -> None:
-    """Paste an RGBA sprite so that its point `anchor` lands on (x, y)."""
-    base.paste(sprite, (int(round(x - anchor[0])), int(round(y - anchor[1]))), sprite)
+    """Paste an RGBA sprite (whole or `trimmed`) so that its point `anchor` lands on (x, y)."""
+    paste_trimmed(base, sprite, (int(round(x - anchor[0])), int(round(y - anchor[1]))))

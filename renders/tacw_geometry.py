@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from engine.core.facing import vertex_angle
 from engine.tacw.scenario.schema import Scenario, map_grid
 
-from .common import ScenarioKey, downsample, font
+from .common import ScenarioKey, downsample, font, image_cache
 from .tacw_art import (GOLD, ROAD, ROAD_HEDGE, SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, flat_hex, mix,
                        terrain_tile)
 
@@ -122,7 +122,37 @@ def _scenario_key(scenario: Scenario) -> ScenarioKey:
 
 def terrain_layer(scenario: Scenario) -> Image.Image:
     """The scenario's full static map, cached (callers must copy or paste, never draw on it)."""
-    return _terrain_view(_scenario_key(scenario), 1.0, None)
+    return _terrain_full(_scenario_key(scenario))
+
+
+@image_cache(96 << 20)              # a full map is ~8 MB: a dozen battles
+def _terrain_full(sk: ScenarioKey) -> Image.Image:
+    return _terrain_view(sk, 1.0, None)
+
+
+TILE = 256      # the terrain of a crop's zoom is drawn in tiles of TILE x TILE px, each once
+
+
+@image_cache(256 << 20)             # ~40 full maps' worth of crop tiles, whatever the games
+def _terrain_tile(sk: ScenarioKey, zoom: float, tx: int, ty: int) -> Image.Image:
+    """Tile (tx, ty) of the whole map drawn at `zoom` (issue 13: the terrain of a scenario is
+    drawn once per zoom, and every crop is cut from its tiles, instead of drawing a view per
+    crop box, which missed the cache whenever the action moved)."""
+    g = _map_geometry(sk.scenario.cols, sk.scenario.rows, zoom)
+    box = (tx * TILE, ty * TILE, min(g.width, (tx + 1) * TILE), min(g.height, (ty + 1) * TILE))
+    return _terrain_view(sk, zoom, box)
+
+
+def terrain_crop(scenario: Scenario, zoom: float, box: tuple[int, int, int, int]) -> Image.Image:
+    """A new RGB image of the terrain of the map at `zoom` inside `box` (left, top, right,
+    bottom), pasted from the cached tiles; the caller may draw on it."""
+    sk = _scenario_key(scenario)
+    x0, y0, x1, y1 = box
+    out = Image.new("RGB", (x1 - x0, y1 - y0), BACKGROUND)
+    for ty in range(y0 // TILE, (y1 - 1) // TILE + 1):
+        for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
+            out.paste(_terrain_tile(sk, zoom, tx, ty), (tx * TILE - x0, ty * TILE - y0))
+    return out
 
 
 def _view(scenario: Scenario, zoom: float, box: tuple[int, int, int, int] | None) -> BoardGeometry:
@@ -143,7 +173,6 @@ def _hexes_in_view(scenario: Scenario, g: BoardGeometry) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=4)               # the full map and the last few crops (~8 MB each)
 def _terrain_view(sk: ScenarioKey, zoom: float, box: tuple[int, int, int, int] | None) -> Image.Image:
     scenario = sk.scenario
     grid = scenario.grid

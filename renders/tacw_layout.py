@@ -21,7 +21,7 @@ from engine.core.facing import vertex_angle
 from engine.tacw.scenario.schema import Scenario
 from engine.tacw.state import TacwState, Unit
 
-from .common import font, text_width
+from .common import font, image_cache, text_width
 from .tacw_deploy import area_labels, place_labels
 from .tacw_art import (COUNTER_HALF, GOLD, HEX_ID_PX, NOSE_TIP, SIDE_DARK, SIDE_NAMES, WING_PALETTE,
                        counter_sprite, leader_sprite, paste_at, tag_sprite)
@@ -348,6 +348,11 @@ def polygons_overlap(a, b) -> bool:
     return True
 
 
+def _poly_box(poly) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in poly], [y for _, y in poly]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _boxes_overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -382,6 +387,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
     placed: list[Placed] = [Placed("unit", u.id, _counter_polygon(g, u, centre, scale, angle))
                             for u, centre, scale, angle in placements]
     bodies = list(placed)
+    boxes = [_poly_box(p.polygon) for p in placed]     # bounding boxes: a cheap test first
     for u, centre, scale, angle in placements:
         tags, _ = _unit_tags(u)
         if not tags:
@@ -400,7 +406,9 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
         for x, y in spots:
             x0, y0 = x - anchor[0], y - anchor[1]
             poly = _box_poly((x0, y0, x0 + sprite.width, y0 + sprite.height))
-            if not any(p.id != u.id and polygons_overlap(poly, p.polygon) for p in placed):
+            bb = (x0, y0, x0 + sprite.width, y0 + sprite.height)
+            if not any(p.id != u.id and _boxes_overlap(bb, boxes[n]) and polygons_overlap(poly, p.polygon)
+                       for n, p in enumerate(placed)):
                 chosen = poly
                 break
         if chosen is None:
@@ -408,6 +416,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
             x0, y0 = x - anchor[0], y - anchor[1]
             chosen = _box_poly((x0, y0, x0 + sprite.width, y0 + sprite.height))
         placed.append(Placed("markers", u.id, tuple(chosen)))
+        boxes.append(_poly_box(chosen))
     for h in _stacked_hexes(by_hex):
         placed.append(Placed("stack", h, tuple(_box_poly(_stack_chip_box(g, h, placements)))))
     leaders = _leader_places(g, scenario, state, set(by_hex), placements)
@@ -596,7 +605,7 @@ LABEL_INK = {"hex": ((44, 48, 34), (232, 236, 204), 1.5), "vp": ((60, 40, 0), GO
              "place": ((40, 34, 20), (246, 240, 220), 2.0)}     # fill, outline, outline width / zoom
 
 
-@lru_cache(maxsize=8192)
+@image_cache(24 << 20)
 def _label_sprite(text: str, size: int, fill: tuple, stroke: tuple, stroke_w: int) -> Image.Image:
     """An outlined text as an RGBA image, cached: the full map repeats a thousand hex ids."""
     f = font(size, True)
