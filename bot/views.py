@@ -29,6 +29,7 @@ from .club import paused_text
 from .errors import NotAllowed, Refused, StaleChoice
 from .options import PAUSED
 from .menus import Menus, Step
+from .render_pool import render_png
 from .service import ActResult, GameService, LoadedGame, Pending, pending_of
 from .store import StoreError
 
@@ -121,7 +122,7 @@ async def post_result(interaction: discord.Interaction, service: GameService, re
 async def result_message_parts(service: GameService, result: ActResult, actor: int | None = None) -> dict[str, Any]:
     """The board file, the decision buttons and the mentions of a result's public message
     (a reply to the action, or a deadline's post in the channel). `actor` is never pinged."""
-    png = await asyncio.to_thread(service.render, result)
+    png = await render_png(result, store=service.store)     # in the render pool (issue 13)
     kwargs: dict[str, Any] = {}
     if (f := board_file(png)) is not None:
         kwargs["file"] = f
@@ -143,7 +144,7 @@ async def post_board(interaction: discord.Interaction, service: GameService, loa
     """A public board picture with a caption (/game start, /game board)."""
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
-    png = await asyncio.to_thread(service.render, loaded)
+    png = await render_png(loaded)                          # in the render pool (issue 13)
     kwargs: dict[str, Any] = {}
     if (f := board_file(png)) is not None:
         kwargs["file"] = f

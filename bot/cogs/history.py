@@ -23,6 +23,7 @@ from engine.core.errors import HeraldError
 
 from .. import history
 from ..store import StoreError
+from ..render_pool import render_png
 from ..views import board_file, clip, refuse, send
 
 log = logging.getLogger(__name__)
@@ -42,20 +43,25 @@ async def show_board_at(interaction: discord.Interaction, at: int | None, turn: 
     except (HeraldError, StoreError) as exc:
         await refuse(interaction, exc)
         return
-    png = await asyncio.to_thread(_past_board, service, point)
+    png = await render_png(point.game, None, "full")            # in the render pool (issue 13)
+    png = await asyncio.to_thread(_captioned, png, point.caption) if png is not None else None
     kwargs = {"file": f} if (f := board_file(png)) is not None else {}
     await send(interaction, point.caption, quiet=True, **kwargs)
 
 
 def _past_board(service, point: "history.Point") -> bytes | None:
     """The public board then (viewer None), with the point named under it: an image of an earlier
-    board must never pass for the board now."""
-    from renders.replay import captioned_png
+    board must never pass for the board now. (Blocking; the command draws in the render pool and
+    captions with `_captioned`.)"""
     png = service.render(point.game, None, "full")
-    if png is None:
-        return None
+    return _captioned(png, point.caption) if png is not None else None
+
+
+def _captioned(png: bytes, caption: str) -> bytes:
+    """The board PNG with the point named under it; the bare board if captioning fails."""
+    from renders.replay import captioned_png
     try:
-        return captioned_png(png, point.caption)
+        return captioned_png(png, caption)
     except Exception:
         log.exception("caption of a past board failed")
         return png
@@ -144,6 +150,6 @@ class HistoryCommands:
             await refuse(interaction, f"the file could not be downloaded from Discord ({exc.status}); try again")
             return
         await send(interaction, f"✅ Game #{made.game.row.id} is imported.", ephemeral=True, quiet=True)
-        png = await asyncio.to_thread(service.render, made.game, None, "full")
+        png = await render_png(made.game, None, "full")            # in the render pool (issue 13)
         kwargs = {"file": f} if (f := board_file(png)) is not None else {}
         await interaction.followup.send(clip(made.text), allowed_mentions=discord.AllowedMentions.none(), **kwargs)

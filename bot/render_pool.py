@@ -1,0 +1,88 @@
+"""The board PNG of a game, drawn in the render pool's worker processes (renders/pool.py, issue 13)
+instead of a thread of the bot's process: Pillow holds the GIL while it draws, so threads drew
+one board at a time; the pool draws as many as there are cores, and the event loop stays free.
+
+`render_png(game, viewer, size)` takes what `GameService.render` takes (a LoadedGame or an
+ActResult) and returns the same bytes, or None when the ruleset has no drawing or it failed (the
+action is committed either way). The job sent to a worker is plain data: the ruleset id, the
+state as `ruleset.state_to_dict`, and the scenario as its bundled id or, for an uploaded one, its
+text (the row's `scenario_text`; an ActResult carries no row, so it is read from the store once per
+game and kept). If the pool cannot draw, the board is drawn in a thread as before.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_TEXTS: "OrderedDict[int, str | None]" = OrderedDict()     # game id -> its uploaded scenario text
+_TEXTS_MAX = 256
+_NOT_READ = object()
+
+# tests (and a bot that wants threads only) may turn the pool off
+USE_POOL = True
+
+
+def _size_of(game: Any, size: str | None) -> str:
+    if size is not None:
+        return size
+    from .service import ActResult
+    return getattr(game.ruleset, "action_view", "full") if isinstance(game, ActResult) else "full"
+
+
+def _game_id(game: Any) -> int | None:
+    row = getattr(game, "row", None)
+    return getattr(row, "id", None) if row is not None else getattr(game, "game_id", None)
+
+
+async def _scenario_source(game: Any, store: Any) -> tuple[str | None, str | None] | None:
+    """(scenario text, scenario id) of the game's row, or None when it cannot be told."""
+    row = getattr(game, "row", None)
+    if row is not None:
+        return getattr(row, "scenario_text", None), getattr(row, "scenario_id", None)
+    gid = _game_id(game)
+    if gid is None:
+        return None
+    text = _TEXTS.get(gid, _NOT_READ)
+    if text is _NOT_READ:
+        if store is None:
+            return None
+        row = await store.get_game(gid)
+        if row is None:
+            return None
+        text = row.scenario_text or None
+        _TEXTS[gid] = text
+        while len(_TEXTS) > _TEXTS_MAX:
+            _TEXTS.popitem(last=False)
+    else:
+        _TEXTS.move_to_end(gid)
+    return text, None
+
+
+async def render_png(game: Any, viewer: str | None = None, size: str | None = None, *,
+                     store: Any = None) -> bytes | None:
+    """The board PNG of `game` (a LoadedGame or an ActResult), drawn in the render pool; `store`
+    (the service's) lets an ActResult's uploaded scenario be read once. None if the ruleset has
+    no drawing or the drawing failed."""
+    from .service import GameService
+    size = _size_of(game, size)
+    try:
+        from renders import board_module
+        board_module(game.ruleset.id)
+    except Exception:
+        return None                       # no drawing for this ruleset: text only
+    if not USE_POOL:
+        return await asyncio.to_thread(GameService.render, game, viewer, size)
+    try:
+        from renders.pool import job_for, shared_pool
+        source = await _scenario_source(game, store)
+        text, sid = source if source is not None else (None, None)
+        job = job_for(game.ruleset, game.scenario, game.state, viewer=viewer, size=size,
+                      scenario_text=text, scenario_id=None if text else sid)
+        return await asyncio.wrap_future(shared_pool().submit(job))
+    except Exception as exc:          # e.g. a scenario the workers cannot load by its id
+        log.warning("pooled render failed for %s (%r); drawing in a thread", game.ruleset.id, exc)
+        return await asyncio.to_thread(GameService.render, game, viewer, size)

@@ -1,0 +1,228 @@
+"""Drawing in a pool of processes (issue 13): Pillow holds the GIL while it draws, so render
+threads never used more than about 1.3 cores; worker processes draw several boards at once.
+
+A `Job` is plain picklable data: the ruleset id, how to get the scenario (a bundled scenario's
+id, or an uploaded scenario's text, parsed once per worker and kept by its hash), the state as
+the ruleset's `state_to_dict`, the viewer and the size. A worker returns the PNG bytes of
+`renders.board_module(ruleset).render_board` -- the same bytes as drawing in-process (each worker
+keeps its own terrain and sprite caches). `draw_job` is the function the workers run, and the
+fallback when the pool cannot be used.
+
+`shared_pool()` is the process-wide pool: started lazily at first use ('forkserver' context where
+the platform has it, else 'spawn': never a fork of a process with threads and an event loop),
+one worker per CPU, shut down at exit. `RenderPool.render(job)` falls back to drawing in the
+calling process if the pool is broken (a worker killed, no fork server) and starts a new pool for
+the next job. Nothing here knows Discord: bot/render_pool.py builds the jobs from the games.
+"""
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import hashlib
+import logging
+import multiprocessing
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+PRELOAD = ("engine.core.game", "renders.tacw", "renders.battlecry")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One board to draw, as plain data (see the module docstring)."""
+    ruleset_id: str
+    state: dict
+    scenario_id: str | None = None
+    scenario_text: str | None = None
+    viewer: str | None = None
+    size: str = "full"
+    scenario: Any = None            # last resort: the scenario object itself (pickled)
+
+
+def job_for(ruleset: Any, scenario: Any, state: Any, *, viewer: str | None = None, size: str = "full",
+            scenario_text: str | None = None, scenario_id: str | None = None) -> Job:
+    """The job drawing `state` of `scenario`: by its text when it was uploaded (`scenario_text`),
+    else by the bundled scenario's id when `scenario` is the ruleset's own (as loaded), else the
+    scenario object itself."""
+    data = ruleset.state_to_dict(state)
+    if scenario_text:
+        return Job(ruleset.id, data, scenario_text=scenario_text, viewer=viewer, size=size)
+    sid = scenario_id or getattr(scenario, "id", None)
+    if sid and (scenario_id or _is_bundled(ruleset, scenario)):
+        return Job(ruleset.id, data, scenario_id=str(sid), viewer=viewer, size=size)
+    return Job(ruleset.id, data, viewer=viewer, size=size, scenario=scenario)
+
+
+def _is_bundled(ruleset: Any, scenario: Any) -> bool:
+    try:
+        return ruleset.load_scenario(scenario.id) is scenario
+    except Exception:
+        return False
+
+
+# --- in the worker ------------------------------------------------------------------------------
+_PARSED: dict[tuple[str, str], Any] = {}
+_PARSED_MAX = 64
+_LOCK = threading.Lock()
+
+
+def _scenario(rs: Any, job: Job) -> Any:
+    if job.scenario is not None:
+        return job.scenario
+    if job.scenario_text is not None:
+        key = (rs.id, hashlib.sha256(job.scenario_text.encode()).hexdigest())
+        with _LOCK:
+            sc = _PARSED.get(key)
+        if sc is None:
+            sc = rs.parse_scenario(job.scenario_text, source="upload")
+            with _LOCK:
+                if len(_PARSED) >= _PARSED_MAX:
+                    _PARSED.pop(next(iter(_PARSED)))
+                _PARSED[key] = sc
+        return sc
+    return rs.load_scenario(job.scenario_id)
+
+
+def draw_job(job: Job) -> bytes:
+    """The PNG of a job (run in a worker, or in-process as the fallback)."""
+    from engine.core.game import rulesets
+    from renders import board_module
+    rs = rulesets(include_unfinished=True)[job.ruleset_id]
+    scenario = _scenario(rs, job)
+    state = rs.state_from_dict(job.state)
+    return board_module(rs.id).render_board(scenario, state, viewer=job.viewer, size=job.size)
+
+
+def _warm() -> None:
+    """Worker initializer: import the engine and the renderers before the first job."""
+    import importlib
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except Exception:          # pragma: no cover - a missing module only costs the first job
+            pass
+
+
+# --- the pool -----------------------------------------------------------------------------------
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class RenderPool:
+    """A lazily started process pool that draws `Job`s; falls back to drawing in-process."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or os.cpu_count() or 1
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self.fallbacks = 0
+
+    def _executor(self) -> cf.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=_context(),
+                                                    initializer=_warm)
+            return self._pool
+
+    def _reset(self, broken: cf.ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        try:
+            broken.shutdown(wait=False, cancel_futures=True)
+        except Exception:          # pragma: no cover
+            pass
+
+    def submit(self, job: Job) -> cf.Future:
+        """A future of the job's PNG bytes. A broken pool is replaced and the job drawn in this
+        process (in a thread): the caller always gets its picture."""
+        try:
+            pool = self._executor()
+            inner = pool.submit(draw_job, job)
+        except Exception:
+            log.exception("render pool unavailable; drawing in-process")
+            return self._fallback(job)
+        outer: cf.Future = cf.Future()
+
+        def done(f: cf.Future) -> None:
+            try:
+                outer.set_result(f.result())
+            except cf.process.BrokenProcessPool:
+                log.warning("render pool broken; drawing in-process and restarting it")
+                self._reset(pool)
+                self._chain(self._fallback(job), outer)
+            except BaseException as exc:      # the drawing itself failed: no retry
+                outer.set_exception(exc)
+
+        inner.add_done_callback(done)
+        return outer
+
+    @staticmethod
+    def _chain(src: cf.Future, dst: cf.Future) -> None:
+        def copy(f: cf.Future) -> None:
+            exc = f.exception()
+            if exc is not None:
+                dst.set_exception(exc)
+            else:
+                dst.set_result(f.result())
+        src.add_done_callback(copy)
+
+    def _fallback(self, job: Job) -> cf.Future:
+        self.fallbacks += 1
+        f: cf.Future = cf.Future()
+
+        def run() -> None:
+            try:
+                f.set_result(draw_job(job))
+            except BaseException as exc:
+                f.set_exception(exc)
+        threading.Thread(target=run, name="render-fallback", daemon=True).start()
+        return f
+
+    def render(self, job: Job) -> bytes:
+        """The job's PNG, blocking."""
+        return self.submit(job).result()
+
+    def map(self, fn: Any, items: list, chunksize: int = 1) -> list:
+        """`fn` (a picklable module-level function) over `items` in the workers, in order; in
+        this process if the pool is broken."""
+        try:
+            return list(self._executor().map(fn, items, chunksize=chunksize))
+        except cf.process.BrokenProcessPool:
+            log.warning("render pool broken; working in-process")
+            if self._pool is not None:
+                self._reset(self._pool)
+            return [fn(x) for x in items]
+
+    def shutdown(self, wait: bool = True) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=True)
+
+
+_SHARED: RenderPool | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool() -> RenderPool:
+    """The process-wide pool (started at its first job, shut down at exit)."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = RenderPool()
+            atexit.register(shutdown_shared)
+        return _SHARED
+
+
+def shutdown_shared() -> None:
+    global _SHARED
+    with _SHARED_LOCK:
+        pool, _SHARED = _SHARED, None
+    if pool is not None:
+        pool.shutdown(wait=True)

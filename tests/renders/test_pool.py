@@ -1,0 +1,67 @@
+"""The render pool (renders/pool.py, issue 13) draws in worker processes the same PNG as drawing
+in-process, from plain data (ruleset id, scenario id or text, the state as a dict), and still
+answers when its workers are gone."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+
+import pytest
+
+from engine.core.game import Game
+from renders import board_module
+from renders.pool import Job, RenderPool, draw_job, job_for
+
+
+def _game(rid: str, sid: str, lines: int) -> Game:
+    import importlib
+    g = Game.new(rid, sid, 3)
+    importlib.import_module(f"engine.{rid}.autoplay").play_game(g, max_commands=lines)
+    return g
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = RenderPool(workers=2)
+    yield p
+    p.shutdown()
+
+
+@pytest.mark.parametrize("rid, sid, size", [("tacw", "edgehill", "crop"), ("tacw", "naseby", "full"),
+                                            ("battlecry", "first-bull-run", "crop")])
+def test_the_pool_draws_the_same_png_as_in_process(pool, rid, sid, size):
+    g = _game(rid, sid, 30)
+    job = job_for(g.ruleset, g.scenario, g.state, size=size)
+    assert job.scenario_id == sid and job.scenario is None      # a bundled scenario goes by its id
+    mine = board_module(rid).render_board(g.scenario, g.state, viewer=None, size=size)
+    assert pool.render(job) == mine
+    assert draw_job(job) == mine
+
+
+def test_an_uploaded_scenario_goes_as_its_text(pool):
+    from engine.tacw.scenario.schema import SCENARIO_DIR
+    g = Game.new("tacw", "edgehill", 1)
+    text = (SCENARIO_DIR / "edgehill.toml").read_text(encoding="utf-8")
+    job = job_for(g.ruleset, g.scenario, g.state, scenario_text=text)
+    assert job.scenario_id is None and job.scenario_text == text
+    assert pool.render(job) == board_module("tacw").render_board(g.scenario, g.state)
+
+
+def test_a_broken_pool_draws_in_process_and_starts_again():
+    g = Game.new("battlecry", "first-bull-run", 1)
+    job = job_for(g.ruleset, g.scenario, g.state)
+    p = RenderPool(workers=1)
+    try:
+        first = p.render(job)
+        for proc in list(p._executor()._processes.values()):     # the worker dies
+            proc.kill()
+            proc.join()
+        assert p.render(job) == first            # drawn in-process (or by a new pool)
+        assert p.render(job) == first            # and the pool works again
+    finally:
+        p.shutdown()
+
+
+def test_a_drawing_that_fails_raises(pool):
+    bad = Job("battlecry", {"nonsense": True}, scenario_id="first-bull-run")
+    with pytest.raises(Exception):
+        pool.render(bad)
