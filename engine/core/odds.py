@@ -55,12 +55,13 @@ ruleset only adds that module); every function is optional except `summary`:
 from __future__ import annotations
 
 import importlib
+import io
 import math
 import pickle
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -219,6 +220,7 @@ class _Die:
     pick: int                         # index into faces
     group: tuple | None = None        # ((key), index): exchangeable dice of one roll
     low: int = 0                      # the lowest pick allowed (a multiset never goes down)
+    key: tuple | None = None          # the merge key of the position it is rolled in (or None)
 
 
 class _Horizon(Exception):
@@ -229,18 +231,27 @@ class _Horizon(Exception):
         self.label, self.frozen = label, frozen
 
 
+class _Merged(Exception):
+    """The walk reached a position whose outcomes are already known (merged): it stops there."""
+
+
 class _Walk:
     """The `WHAT_IF` object for one apply: answers dice along `path`, then first faces (or, when
     probing, random faces); stops at the horizon."""
 
     def __init__(self, mod, path: list[int], horizon: int | None = None, read: Callable | None = None,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, known: dict | None = None,
+                 state_key: Callable | None = None):
         self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
         self.dice: list[_Die] = []
         self.faces = getattr(mod, "faces", None) or _faces_default
         self.group = getattr(mod, "group", None) or (lambda purpose: None)
         self.is_frozen = getattr(mod, "frozen", None) or (lambda purpose: False)
         self.branching: list[int] = []    # probes: the choices open at each die
+        self.known = known                # merge key -> the finished subtree's outcomes
+        self.state_key = state_key if known is not None else None
+        self.step: tuple | None = None    # the command of the what-if being applied (its key)
+        self.merged: tuple | None = None  # the key of the known subtree the walk stopped at
 
     def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
         """The next die of the leaf; `stream` is the DiceStream asking (it carries the
@@ -256,6 +267,14 @@ class _Walk:
                            generic(purpose).split(",")[0] if frozen else "")
         faces = list(self.faces(sides, purpose))
         group = self.group(purpose)
+        key = None
+        if self.state_key is not None and group is None and self.step is not None:
+            working = getattr(stream, "working", None)
+            if working is not None:
+                key = (self.step, i, sides, purpose, self.state_key(working))
+                if i >= len(self.path) and key in self.known:
+                    self.merged = key
+                    raise _Merged()
         prev = self.dice[-1] if self.dice else None
         same_roll = (group is not None and prev is not None and prev.group is not None
                      and prev.group[0] == group[0] and prev.group[1] + 1 == group[1])
@@ -267,7 +286,7 @@ class _Walk:
             self.branching.append(len(faces) - low)
         else:
             pick = low
-        self.dice.append(_Die(sides, purpose, faces, pick, group, low))
+        self.dice.append(_Die(sides, purpose, faces, pick, group, low, key))
         return faces[pick][0]
 
     def hidden(self, bound: int) -> None:
@@ -275,12 +294,14 @@ class _Walk:
                                 "information (the deck, the other player's hand)")
 
     # -- after the apply --------------------------------------------------------------------
-    def probability(self) -> Fraction:
-        """The leaf's chance: each die's face weight over its sides, times, for each roll of
-        exchangeable dice, the number of orders its multiset of faces can come in."""
+    def probability(self, upto: int | None = None) -> Fraction:
+        """The leaf's chance (or that of its first `upto` dice): each die's face weight over its
+        sides, times, for each roll of exchangeable dice, the number of orders its multiset of
+        faces can come in."""
         p = Fraction(1)
         runs: list[list[_Die]] = []
-        for i, d in enumerate(self.dice):
+        dice = self.dice if upto is None else self.dice[:upto]
+        for i, d in enumerate(dice):
             p *= Fraction(d.faces[d.pick][1], d.sides)
             if d.group is None:
                 continue
@@ -317,7 +338,8 @@ def _in_progress(stream: Any) -> Any:
 
 def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Command, *,
             max_leaves: int = MAX_LEAVES, budget: float | None = BUDGET,
-            time_limit: float | None = TIME_LIMIT, horizon: int | None = None) -> Odds:
+            time_limit: float | None = TIME_LIMIT, horizon: int | None = None,
+            merge: bool = True) -> Odds:
     """The exact odds of `side` giving `line` now. Raises a HeraldError (the rules' own refusal
     of an illegal action, HiddenInformation, TooManyOutcomes) with the reason.
 
@@ -340,7 +362,7 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     why = refusal(scenario, state, side, cmd) if refusal else None
     if why:
         raise HiddenInformation(why)
-    run = _Runner(ruleset, scenario, state, side, cmd, mod)
+    run = _Runner(ruleset, scenario, state, side, cmd, mod, merge)
     if horizon is None and budget is not None:
         # a small tree is simply enumerated; a larger one is measured, then cut at a horizon
         try:
@@ -357,10 +379,11 @@ class _TooBig(Exception):
 class _Runner:
     """One what-if's commands, applied leaf after leaf."""
 
-    def __init__(self, ruleset, scenario, state, side, cmd, mod):
+    def __init__(self, ruleset, scenario, state, side, cmd, mod, merge: bool = True):
         self.ruleset, self.scenario, self.state, self.side, self.cmd = ruleset, scenario, state, side, cmd
         self.summary = mod.summary
         self.follow_up = getattr(mod, "follow_up", None)
+        self.state_key = getattr(mod, "state_key", None) if merge else None
         self.mod = mod
         self.notes: dict[str, None] = {}
         self.memo: list = []              # the leading steps that drew no die (the same in every leaf)
@@ -372,10 +395,14 @@ class _Runner:
         """The outcome at a horizon: the adjudication in progress, as the summary reads it."""
         return self.summary(self.scenario, self.state, in_progress, [], self.side)
 
-    def leaf(self, walk: _Walk) -> str:
+    def leaf(self, walk: _Walk) -> str | None:
+        """One adjudication along `walk`: the outcome's label, or None when the walk stopped at a
+        position whose outcomes are known (`walk.merged`)."""
         token = WHAT_IF.set(walk)
         try:
             label, events, done = self._run(walk)
+        except _Merged:
+            return None
         except _Horizon as h:
             if h.frozen:
                 self.notes.setdefault(f"the {h.frozen} roll that follows is beyond the question: "
@@ -393,13 +420,20 @@ class _Runner:
             self.first_events, self.steps = events, done
         return label
 
+    def _step(self, walk: _Walk | None, done: list[str], current: Any) -> None:
+        """Tell the walk which command of the what-if is applied (the merge key's first part):
+        the commands so far and, after the first, the position it is applied to."""
+        if walk is not None and walk.state_key is not None:
+            walk.step = (tuple(done), self.state_key(current) if done else b"")
+
     def _run(self, walk: _Walk | None) -> tuple[str, list, list[str]]:
         """Apply the what-if's commands (the asked one and its follow-ups) on copies."""
         memo = self.memo if walk is not None else []
         if memo:
             current, events, done = memo[-1]
         else:
-            current, events = self.ruleset.apply(self.scenario, _fast(self.state), self.side, self.cmd)
+            self._step(walk, [], self.state)
+            current, events = self.ruleset.apply(self.scenario, self.state, self.side, self.cmd)
             done = [self.cmd.text]
             if walk is not None and not walk.dice:
                 memo.append((current, events, list(done)))
@@ -410,6 +444,7 @@ class _Runner:
             who, then, note = nxt
             if note:
                 self.notes.setdefault(note, None)
+            self._step(walk, done, current)
             current, more = self.ruleset.apply(self.scenario, current, who, then)
             events = events + more
             done = done + [then.text if who == self.side else f"{who}: {then.text}"]
@@ -420,23 +455,41 @@ class _Runner:
     def enumerate(self, horizon: int | None, max_leaves: int, time_limit: float | None,
                   quick: bool = False) -> Odds:
         """Every leaf, odometer order, the outcomes summed up exactly. Time is the thread's own
-        CPU time, so a busy machine does not change the answer."""
+        CPU time, so a busy machine does not change the answer.
+
+        Merging (the ruleset's `state_key`): each die rolled in a keyed position opens a node,
+        which stays open while the odometer walks below it and gathers the outcomes of its
+        subtree (absolute chances); when the odometer moves above it, the node is finished and
+        its outcomes, divided by the chance of reaching it, are kept under its key. A later walk
+        that reaches a die with the same key (the same command, die, purpose and position) stops
+        there and adds the kept outcomes, times its own chance so far."""
         mod, cmd = self.mod, self.cmd
         started = time.thread_time()
         self.cut = False
+        known: dict | None = {} if self.state_key is not None else None
         totals: dict[str, list] = {}
+        opened: list[list] = []            # [depth, key, chance of reaching it, {label: [p, n]}]
         dice_seen: dict[tuple[int, str], None] = {}
         leaves = 0
         total_p = Fraction(0)
         path: list[int] | None = []
         while path is not None:
-            walk = _Walk(mod, path, horizon, self.read)
+            walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key)
             label = self.leaf(walk)
-            p = walk.probability()
-            total_p += p
-            entry = totals.setdefault(label, [Fraction(0), 0])
-            entry[0] += p
-            entry[1] += 1
+            for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
+                if walk.dice[depth].key is not None:
+                    opened.append([depth, walk.dice[depth].key, walk.probability(depth), {}])
+            if label is None:                                       # stopped at a known position
+                reach = walk.probability()
+                gained = [(lab, reach * q, n) for lab, (q, n) in known[walk.merged].items()]
+            else:
+                gained = [(label, walk.probability(), 1)]
+            for lab, p, n in gained:
+                total_p += p
+                for entry in [totals.setdefault(lab, [Fraction(0), 0])] + [
+                        node[3].setdefault(lab, [Fraction(0), 0]) for node in opened]:
+                    entry[0] += p
+                    entry[1] += n
             for d in walk.dice:
                 dice_seen.setdefault((d.sides, generic(d.purpose)), None)
             leaves += 1
@@ -450,6 +503,10 @@ class _Runner:
                 raise TooManyOutcomes(f"`{cmd.text}` has too many die sequences to enumerate within "
                                       f"{time_limit:.0f} s ({leaves:,} so far); ask about a smaller step")
             path = walk.next_path()
+            moved = len(path) - 1 if path is not None else -1    # the die whose face changes
+            while opened and opened[-1][0] > moved:                 # finished: kept for merging
+                _, key, reach, outs = opened.pop()
+                known[key] = {lab: (p / reach, n) for lab, (p, n) in outs.items()}
         if self.first_events is None:          # every leaf met the horizon: one whole adjudication
             self.leaf(_Walk(mod, []))          # gives the first roll's calculation
         if total_p != 1:                       # the enumeration is exact or it is a bug
@@ -500,30 +557,50 @@ def _cumprod(xs: list[int]):
         yield p
 
 
-# -- a faster copy for the what-if's many applies ------------------------------------------------
-# `apply` deep-copies its state (engine.core.game.run_command); a what-if applies thousands of
-# times, so it hands `apply` an instance of a subclass whose `copy` goes through pickle (the same
-# plain data, about three times faster than copy.deepcopy). Only the what-if's own copies are so.
-_FAST: dict[type, type] = {}
+# -- the merge key ---------------------------------------------------------------------------------
+
+_FIELDS: dict[type, frozenset | None] = {}
 
 
-def _pickle_copy(self):
-    return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+class _KeyPickler(pickle.Pickler):
+    """Pickles a state leaving out the engine's caches: the attributes named `_memo_...`
+    (engine/core/state.py: never copied nor saved, they are not part of the position), and the
+    root's attributes named in `omit`."""
+
+    def __init__(self, out, root: Any, omit: tuple[str, ...]):
+        super().__init__(out, pickle.HIGHEST_PROTOCOL)
+        self.root, self.omit = root, omit
+
+    def reducer_override(self, obj):
+        t = type(obj)
+        names = _FIELDS.get(t, False)
+        if names is False:
+            names = _FIELDS[t] = (frozenset(f.name for f in fields(t))
+                                  if is_dataclass(t) and not isinstance(obj, type) else None)
+        if names is None:
+            return NotImplemented
+        d = obj.__dict__
+        drop = self.omit if obj is self.root else ()
+        if len(d) == len(names) and not drop:
+            return NotImplemented
+        drop = [k for k in d.keys() - names if k.startswith("_memo_")] + [k for k in drop if k in d]
+        if not drop:
+            return NotImplemented
+        d = dict(d)
+        for k in drop:
+            del d[k]
+        return object.__new__, (t,), d
 
 
-def _fast(state: Any) -> Any:
-    cls = type(state)
-    if cls in _FAST.values() or not hasattr(state, "__dict__") or not hasattr(state, "copy"):
-        return state
-    fast = _FAST.get(cls)
-    if fast is None:
-        name = f"_Fast{cls.__name__}"
-        fast = type(name, (cls,), {"copy": _pickle_copy, "__module__": __name__, "__qualname__": name})
-        globals()[name] = fast            # pickle finds the class by its module and name
-        _FAST[cls] = fast
-    out = object.__new__(fast)
-    out.__dict__.update(state.__dict__)   # shallow: `apply` copies before it changes anything
-    return out
+def pickled(state: Any, omit: tuple[str, ...] = ()) -> bytes:
+    """A merge key for a state of plain data: its pickle, without the engine's caches and without
+    the state's attributes named in `omit` (what no rule reads and no summary shows, e.g. a record
+    kept for the picture). Equal bytes mean equal states (the same values, the same sharing);
+    equal states pickled apart (a dict filled in another order) only miss a merge, never make a
+    wrong one."""
+    out = io.BytesIO()
+    _KeyPickler(out, state, omit).dump(state)
+    return out.getvalue()
 
 
 def _breakdown_default(scenario, state, side, events) -> list[str]:

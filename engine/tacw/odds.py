@@ -30,6 +30,7 @@ Decisions (HERALD, for this what-if):
 """
 from __future__ import annotations
 
+from engine.core.odds import pickled
 from engine.tacw import tables
 from engine.tacw.sequence.activation import ORDER_NAMES
 
@@ -73,6 +74,13 @@ def faces(sides: int, purpose: str) -> list[tuple[int, int]]:
     if sides == 10 and purpose.startswith("leader replacement"):
         return _by_result(tables.leader_replacement)
     return [(v, 1) for v in range(1, sides + 1)]
+
+
+def state_key(state) -> bytes:
+    """The merge key of a position (engine/core/odds.py): the whole state but `last_action`, the
+    record of what the command did kept for the picture (renders/), which no rule reads and the
+    summary does not show."""
+    return pickled(state, ("last_action",))
 
 
 def frozen(purpose: str) -> bool:
