@@ -16,17 +16,27 @@ purpose). The next leaf increments the last die that has a face left (an odomete
 until every face of every die has been tried. The leaves' probabilities add up to exactly 1
 (checked on every what-if).
 
-The horizon (HERALD decision). Some actions chain many dice (a TACW assault: the combat roll,
-Reaction Fire on the advance, morale checks, pursuit...): tens of thousands of sequences, each a
-full adjudication. A small tree (QUICK_LEAVES) is simply enumerated; for a larger one a few
-random descents estimate its size at each depth and the cost of a leaf (Knuth's estimator; the
-cost is the thread's CPU time, so a busy machine gives the same answer). When the whole tree
-does not fit the time budget (BUDGET, about two seconds), the enumeration stops at
-a horizon: the first `depth` dice are enumerated exactly, and each outcome is the position as it
-stands when the next die would be rolled ("...; then: morale check, Caernarvon"), read from the
-adjudication in progress (`run_command`'s working copy, which the DiceStream asking for the die
-carries as `stream.working`). The probabilities stay exact; only the question is shorter, and the
-answer says so. A ruleset also marks dice beyond any question (`frozen`: TACW's next-turn
+Equal positions are merged (issue 13). Many die sequences lead to the same position: five faces
+of a Cavalry Pursuit d10 all break contact, and the morale check that follows is then the same
+check. A ruleset that declares `state_key` says that, when one of its dice is rolled, the
+working state (`stream.working`: what the adjudication in progress has done so far) is all
+that the rest of the adjudication depends on; the die's position is then keyed by the commands
+of the what-if so far (and the state the current one was given in), the die's index, sides and
+purpose, and `state_key(working)`. The first time a key is met its subtree is enumerated; its
+outcomes, as chances given the position, are kept; every later walk reaching the same key
+stops there and adds them, times its own chance so far. The sums stay exact fractions: only
+work is saved. A two-combat resolve with pursuits and reactions that took tens of thousands of
+adjudications takes a few hundred.
+
+The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
+seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, a few
+random descents estimate the tree's size at each depth and the cost of a leaf (Knuth's
+estimator) and the enumeration is cut at a horizon fitting FALLBACK: the first `depth` dice are
+enumerated exactly, and each outcome is the position as it stands when the next die would be
+rolled ("...; then: morale check, Caernarvon"), read from the adjudication in progress
+(`run_command`'s working copy, which the DiceStream asking for the die carries as
+`stream.working`). The probabilities stay exact; only the question is shorter, and the answer
+says so. A ruleset also marks dice beyond any question (`frozen`: TACW's next-turn
 initiative): the outcome is read there. Beyond `MAX_LEAVES` leaves, or when not even the first
 die fits, the what-if is refused with a clear message.
 
@@ -46,6 +56,11 @@ ruleset only adds that module); every function is optional except `summary`:
                                               each face counts), enumerated as multisets
     frozen(purpose)                           True for a die beyond the question (TACW: the next
                                               turn's initiative): the outcome is read there
+    state_key(state)                          bytes (hashable) telling equal positions apart, when
+                                              the working state at a die is all the rest of an
+                                              adjudication reads, and `summary` and `follow_up`
+                                              read states, not events (TACW): equal positions are
+                                              merged (`pickled` is the usual key)
     summary(sc, before, after, events, side)  the outcome, as one line (the grouping key); it
                                               must say nothing the asker may not know. At a
                                               horizon `after` is the adjudication in progress
@@ -55,13 +70,12 @@ ruleset only adds that module); every function is optional except `summary`:
 from __future__ import annotations
 
 import importlib
-import io
 import math
 import pickle
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -69,12 +83,12 @@ from .commands import Command, dice_faces, parse
 from .dice import WHAT_IF
 from .errors import CannotParse, HeraldError, Illegal
 
-MAX_LEAVES = 200_000          # the die sequences one what-if may enumerate
+MAX_LEAVES = 200_000          # the adjudications one what-if may run
 MAX_DICE = 64                 # dice in one leaf (a loop of re-rolls is refused, not followed)
-BUDGET = 2.0                  # seconds the enumeration aims at (the horizon keeps it there)
+BUDGET = 3.0                  # seconds of work for the exact answer; beyond, a horizon
+FALLBACK = 1.0                # seconds the enumeration cut at a horizon aims at
 TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
-PROBES = 12                   # random descents that estimate the tree before enumerating it
-QUICK_LEAVES = 400            # a tree this small is enumerated without measuring it first
+PROBES = 12                   # random descents that estimate the tree before cutting it
 SECTION = "Herald /odds"
 
 
@@ -251,6 +265,7 @@ class _Walk:
         self.known = known                # merge key -> the finished subtree's outcomes
         self.state_key = state_key if known is not None else None
         self.step: tuple | None = None    # the command of the what-if being applied (its key)
+        self.step_state: Any = None       # the position it was given in, until keyed
         self.merged: tuple | None = None  # the key of the known subtree the walk stopped at
 
     def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
@@ -271,6 +286,8 @@ class _Walk:
         if self.state_key is not None and group is None and self.step is not None:
             working = getattr(stream, "working", None)
             if working is not None:
+                if self.step_state is not None:        # the position the command was given in
+                    self.step, self.step_state = self.step + (self.state_key(self.step_state),), None
                 key = (self.step, i, sides, purpose, self.state_key(working))
                 if i >= len(self.path) and key in self.known:
                     self.merged = key
@@ -364,11 +381,11 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
         raise HiddenInformation(why)
     run = _Runner(ruleset, scenario, state, side, cmd, mod, merge)
     if horizon is None and budget is not None:
-        # a small tree is simply enumerated; a larger one is measured, then cut at a horizon
+        # the whole tree, exactly, within the budget; beyond it, measured and cut at a horizon
         try:
-            return run.enumerate(None, min(max_leaves, QUICK_LEAVES), budget / 4, quick=True)
+            return run.enumerate(None, max_leaves, budget, quick=True)
         except _TooBig:
-            horizon = run.choose_horizon(budget, max_leaves)
+            horizon = run.choose_horizon(FALLBACK, max_leaves)
     return run.enumerate(horizon, max_leaves, time_limit)
 
 
@@ -422,9 +439,10 @@ class _Runner:
 
     def _step(self, walk: _Walk | None, done: list[str], current: Any) -> None:
         """Tell the walk which command of the what-if is applied (the merge key's first part):
-        the commands so far and, after the first, the position it is applied to."""
+        the commands so far and, after the first, the position it is applied to (keyed when
+        the command rolls its first die)."""
         if walk is not None and walk.state_key is not None:
-            walk.step = (tuple(done), self.state_key(current) if done else b"")
+            walk.step, walk.step_state = (tuple(done),), (current if done else None)
 
     def _run(self, walk: _Walk | None) -> tuple[str, list, list[str]]:
         """Apply the what-if's commands (the asked one and its follow-ups) on copies."""
@@ -559,48 +577,18 @@ def _cumprod(xs: list[int]):
 
 # -- the merge key ---------------------------------------------------------------------------------
 
-_FIELDS: dict[type, frozenset | None] = {}
-
-
-class _KeyPickler(pickle.Pickler):
-    """Pickles a state leaving out the engine's caches: the attributes named `_memo_...`
-    (engine/core/state.py: never copied nor saved, they are not part of the position), and the
-    root's attributes named in `omit`."""
-
-    def __init__(self, out, root: Any, omit: tuple[str, ...]):
-        super().__init__(out, pickle.HIGHEST_PROTOCOL)
-        self.root, self.omit = root, omit
-
-    def reducer_override(self, obj):
-        t = type(obj)
-        names = _FIELDS.get(t, False)
-        if names is False:
-            names = _FIELDS[t] = (frozenset(f.name for f in fields(t))
-                                  if is_dataclass(t) and not isinstance(obj, type) else None)
-        if names is None:
-            return NotImplemented
-        d = obj.__dict__
-        drop = self.omit if obj is self.root else ()
-        if len(d) == len(names) and not drop:
-            return NotImplemented
-        drop = [k for k in d.keys() - names if k.startswith("_memo_")] + [k for k in drop if k in d]
-        if not drop:
-            return NotImplemented
-        d = dict(d)
-        for k in drop:
-            del d[k]
-        return object.__new__, (t,), d
-
-
 def pickled(state: Any, omit: tuple[str, ...] = ()) -> bytes:
-    """A merge key for a state of plain data: its pickle, without the engine's caches and without
-    the state's attributes named in `omit` (what no rule reads and no summary shows, e.g. a record
-    kept for the picture). Equal bytes mean equal states (the same values, the same sharing);
-    equal states pickled apart (a dict filled in another order) only miss a merge, never make a
-    wrong one."""
-    out = io.BytesIO()
-    _KeyPickler(out, state, omit).dump(state)
-    return out.getvalue()
+    """A merge key for a state of plain data: its pickle, without the state's own caches
+    (attributes named `_memo_...`, engine/core/state.py: never copied nor saved) and without the
+    attributes named in `omit` (what no rule reads and no summary shows, e.g. a record kept for
+    the picture). Equal bytes mean equal states (the same values, the same sharing); equal
+    states pickled apart (a dict filled in another order, a cache deeper in the state) only miss
+    a merge, never make a wrong one."""
+    d = getattr(state, "__dict__", None)
+    if d is None:
+        return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    items = [(k, v) for k, v in d.items() if k not in omit and not k.startswith("_memo_")]
+    return pickle.dumps((type(state), items), pickle.HIGHEST_PROTOCOL)
 
 
 def _breakdown_default(scenario, state, side, events) -> list[str]:

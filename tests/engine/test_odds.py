@@ -409,3 +409,67 @@ def test_tacw_second_newbury_no_what_if_while_a_secret_boat_bridge_move_is_halfw
     assert tacw_odds.refusal(SC, st, P, parse("move p-thorpe 3339")) is None  # its owner knows
     newbury_rules.data(st)["boat"]["revealed"] = True
     assert tacw_odds.refusal(SC, st, R, parse("react none")) is None
+
+
+# == merged positions: exact, and as fast as issue 13 asks =======================================
+
+_DEMO: dict[int, object] = {}
+
+
+def edgehill_before(index: int):
+    """The Edgehill demo game (bot/demos) just before its line `index` (0-based, comments left
+    out), with the side and the line; replayed once for all the indices asked."""
+    from bot.cli import DEMO_DIR, read_script, split_side
+    from engine.core.game import Game
+    if index not in _DEMO:
+        seed, lines = read_script(DEMO_DIR / "tacw--edgehill.txt")
+        g = Game.new("tacw", "edgehill", seed)
+        for n, line in enumerate(lines[:max(index, *_DEMO, 0) + 1]):
+            side, text = split_side(line, g.ruleset.sides)
+            _DEMO.setdefault(n, (g.scenario, g.state, side, text))
+            g.apply(side, text)
+    return _DEMO[index]
+
+
+def test_tacw_10_7_a_cavalry_charges_resolve_is_exact_whole_and_merged():
+    """Edgehill demo: Ashton and Digby (Wilmot's horse) assault Fielding; the resolve rolls the
+    close combat, each winner's Cavalry Pursuit (§10.7) and a morale check: 1,162 die sequences,
+    which /odds used to cut at a horizon. Merged positions give the same fractions, whole."""
+    sc, st, side, line = edgehill_before(108)
+    assert line == "resolve"
+    odds = what_if(TACW, sc, st, side, line)                     # the default budget
+    assert odds.horizon is None and sum(o.probability for o in odds.outcomes) == 1
+    assert any(d.startswith("d10 cavalry pursuit") for d in odds.dice)
+    plain_odds = what_if(TACW, sc, st, side, line, budget=None, merge=False)
+    assert plain_odds.leaves == 1162 and odds.leaves < plain_odds.leaves / 5
+    assert as_dict(odds) == as_dict(plain_odds)
+
+
+def test_tacw_10_7_a_cavalry_charge_agrees_with_real_adjudications():
+    sc, st, side, line = edgehill_before(108)
+    odds = what_if(TACW, sc, st, side, line)
+    n = 600
+    close_to_sample(odds, sampled(TACW, sc, st, side, line, range(n)), n)
+
+
+@pytest.mark.parametrize("index", [82, 102, 158])
+def test_merging_equal_positions_changes_no_fraction(index):
+    """A fire drawing Reaction Fire (82), a move through the enemy's Reaction Fire and morale
+    checks (102), a close combat with its retreats (158): merged and plain enumerations agree
+    to the last fraction."""
+    sc, st, side, line = edgehill_before(index)
+    merged = what_if(TACW, sc, st, side, line, budget=None)
+    plain_odds = what_if(TACW, sc, st, side, line, budget=None, merge=False)
+    assert as_dict(merged) == as_dict(plain_odds) and merged.leaves <= plain_odds.leaves
+
+
+def test_the_merge_key_leaves_out_caches_and_what_no_rule_reads():
+    from engine.core.odds import pickled
+    sc, st, side, line = edgehill_before(108)
+    a, b = st.copy(), st.copy()
+    a.units_at("2019")                                            # builds a `_memo_` index on a
+    b.last_action = {"items": [{"kind": "fire", "text": "a picture only"}]}
+    assert tacw_odds.state_key(a) == tacw_odds.state_key(b) == tacw_odds.state_key(st)
+    assert pickled(a) != pickled(b)                               # last_action is left out by TACW only
+    b.units[next(iter(b.units))].casualties += 1
+    assert tacw_odds.state_key(a) != tacw_odds.state_key(b)
