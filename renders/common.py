@@ -161,6 +161,25 @@ def encode_png_nearest(image: Image.Image, *, palette: int = PNG_PALETTE,
     return buf.getvalue()
 
 
+@lru_cache(maxsize=8192)
+def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, start: tuple[float, float], ink: int):
+    return fnt.getmask2(text, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True)
+
+
+def cached_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, fnt: ImageFont.FreeTypeFont,
+                fill: Colour, anchor: str = "la") -> None:
+    """`draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)` with the rasterised glyphs
+    cached (the same pixels: what ImageDraw.text does for one line without a stroke, on an RGB
+    image): an information strip draws the same words on every board of a replay."""
+    if "\n" in text or draw.mode != "RGB" or not isinstance(fnt, ImageFont.FreeTypeFont):
+        draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)
+        return
+    ink = draw._getink(fill)[0]
+    x, y = xy
+    mask, offset = _text_mask(text, fnt, anchor, (math.modf(x)[0], math.modf(y)[0]), ink)
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+
+
 @lru_cache(maxsize=16384)
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
     """`fnt.getlength(text)`, cached (fonts come from the cached `font`, so they hash alike)."""
@@ -485,7 +504,7 @@ class FlowText:
             for x, items in line:
                 for item in items:
                     if item[0] == "text":
-                        draw.text((x, mid), item[1], font=item[2], fill=item[3], anchor="lm")
+                        cached_text(draw, (x, mid), item[1], item[2], item[3], anchor="lm")
                     elif item[0] == "box":
                         _, w, h, fill, outline = item
                         draw.rectangle((x + 1, mid - h / 2, x + w - 3, mid + h / 2),

@@ -57,6 +57,23 @@ def job_for(ruleset: Any, scenario: Any, state: Any, *, viewer: str | None = Non
     return Job(ruleset.id, data, viewer=viewer, size=size, scenario=scenario)
 
 
+def scenario_ref(ruleset: Any, scenario: Any) -> tuple[str | None, Any]:
+    """(bundled scenario id, None) when `scenario` is the ruleset's own as loaded, else (None,
+    the scenario object) to be pickled: how a worker gets a scenario it was not given as text."""
+    sid = getattr(scenario, "id", None)
+    if sid and _is_bundled(ruleset, scenario):
+        return str(sid), None
+    return None, scenario
+
+
+def resolve_scenario(ruleset_id: str, scenario_id: str | None, scenario: Any) -> Any:
+    """The scenario of a `scenario_ref`, in a worker."""
+    if scenario is not None:
+        return scenario
+    from engine.core.game import rulesets
+    return rulesets(include_unfinished=True)[ruleset_id].load_scenario(scenario_id)
+
+
 def _is_bundled(ruleset: Any, scenario: Any) -> bool:
     try:
         return ruleset.load_scenario(scenario.id) is scenario
@@ -108,6 +125,17 @@ def _warm() -> None:
 
 
 # --- the pool -----------------------------------------------------------------------------------
+def _settle(f: cf.Future, result: Any = None, exc: BaseException | None = None) -> None:
+    """Give a future its outcome unless it already has one (cancelled by its caller)."""
+    try:
+        if exc is not None:
+            f.set_exception(exc)
+        else:
+            f.set_result(result)
+    except cf.InvalidStateError:
+        pass
+
+
 def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -141,25 +169,36 @@ class RenderPool:
     def submit(self, job: Job) -> cf.Future:
         """A future of the job's PNG bytes. A broken pool is replaced and the job drawn in this
         process (in a thread): the caller always gets its picture."""
+        return self.submit_call(draw_job, job)
+
+    def submit_call(self, fn: Any, *args: Any) -> cf.Future:
+        """A future of `fn(*args)` run in a worker (`fn` a module-level function, the arguments
+        picklable); run in this process, in a thread, if the pool is broken."""
         try:
             pool = self._executor()
-            inner = pool.submit(draw_job, job)
+            inner = pool.submit(fn, *args)
         except Exception:
             log.exception("render pool unavailable; drawing in-process")
-            return self._fallback(job)
+            return self._fallback(fn, *args)
         outer: cf.Future = cf.Future()
 
         def done(f: cf.Future) -> None:
+            if outer.done():                  # cancelled by the caller
+                return
             try:
-                outer.set_result(f.result())
+                _settle(outer, result=f.result())
+            except cf.CancelledError:
+                outer.cancel()
             except cf.process.BrokenProcessPool:
                 log.warning("render pool broken; drawing in-process and restarting it")
                 self._reset(pool)
-                self._chain(self._fallback(job), outer)
+                self._chain(self._fallback(fn, *args), outer)
             except BaseException as exc:      # the drawing itself failed: no retry
-                outer.set_exception(exc)
+                _settle(outer, exc=exc)
 
         inner.add_done_callback(done)
+        # cancelling the caller's future cancels the task if no worker has started it
+        outer.add_done_callback(lambda f: inner.cancel() if f.cancelled() else None)
         return outer
 
     @staticmethod
@@ -167,18 +206,18 @@ class RenderPool:
         def copy(f: cf.Future) -> None:
             exc = f.exception()
             if exc is not None:
-                dst.set_exception(exc)
+                _settle(dst, exc=exc)
             else:
-                dst.set_result(f.result())
+                _settle(dst, result=f.result())
         src.add_done_callback(copy)
 
-    def _fallback(self, job: Job) -> cf.Future:
+    def _fallback(self, fn: Any, *args: Any) -> cf.Future:
         self.fallbacks += 1
         f: cf.Future = cf.Future()
 
         def run() -> None:
             try:
-                f.set_result(draw_job(job))
+                f.set_result(fn(*args))
             except BaseException as exc:
                 f.set_exception(exc)
         threading.Thread(target=run, name="render-fallback", daemon=True).start()

@@ -85,9 +85,14 @@ def frame_time(actions: int) -> int:
     return int(min(MAX_FRAME_MS, max(MIN_FRAME_MS, ms)) // 10 * 10)
 
 
-def board_image(ruleset_id: str, scenario: Any, state: Any) -> Image.Image:
-    """The channel's (public) board of `state` as an RGB image, from the ruleset's renderer."""
+def board_image(ruleset_id: str, scenario: Any, state: Any, width: int | None = None) -> Image.Image:
+    """The channel's (public) board of `state` as an RGB image, from the ruleset's renderer: its
+    `render_replay_image(scenario, state, width=)` when it has one and `width` is given (a board
+    drawn directly at the GIF's width: TACW), else its full board."""
     module = board_module(ruleset_id)
+    replay_fn = getattr(module, "render_replay_image", None)
+    if replay_fn is not None and width is not None:
+        return replay_fn(scenario, state, width=width).convert("RGB")
     fn = getattr(module, "render_board_image", None)
     if fn is not None:
         return fn(scenario, state, viewer=None, size="full").convert("RGB")
@@ -109,6 +114,7 @@ class _Layout:
     the same pixels in every frame, whatever the height of the information strip."""
 
     def __init__(self, width: int, board_height: int, source_width: int):
+        self.requested = width
         self.source_width = source_width
         # boards of one game differ in height only by their information strip's lines: leave
         # room for two more lines than the tallest of the first and last boards
@@ -117,6 +123,8 @@ class _Layout:
         # 10% under the width asked for: TACW's 1859 px map -> 930 px
         k = math.ceil(source_width / width)
         self.reduce = k if k >= 2 and -(-source_width // k) >= 0.9 * width else 0
+        if source_width <= width:         # drawn at the width asked (render_replay_image)
+            self.reduce, k = 0, 1
         self.width = -(-source_width // k) if self.reduce else min(width, source_width)
         self.board_h = (-(-self.canvas_h // k) if self.reduce
                         else max(1, round(self.canvas_h * self.width / source_width)))
@@ -174,20 +182,17 @@ class _GifStream:
 
     def add(self, indices: Image.Image, ms: int) -> None:
         """Add a frame given as an "L" image of palette indices (0..254)."""
-        if self.prev is None:
-            chunks, transparent = GifImagePlugin.getdata(indices, (0, 0)), False
-        else:
-            diff = ImageChops.difference(self.prev, indices)
-            box = diff.getbbox()
-            if box is None:                    # the same board: the frame before lasts longer
-                self.pending[2] += ms
-                return
-            part = indices.crop(box)
-            part.paste(TRANSPARENT, box=(0, 0), mask=diff.crop(box).point(_ZERO_IS_UNCHANGED, "1"))
-            chunks, transparent = GifImagePlugin.getdata(part, box[:2]), True
+        self.put(_delta(self.prev, indices), ms)
+        self.prev = indices
+
+    def put(self, encoded: tuple[bool, list[bytes]] | None, ms: int) -> None:
+        """Add a frame encoded by `_delta` (None: the same board as the frame before)."""
+        if encoded is None:                    # the same board: the frame before lasts longer
+            self.pending[2] += ms
+            return
+        transparent, chunks = encoded
         self._flush()
         self.pending = [transparent, chunks, ms]
-        self.prev = indices
         self.frames += 1
 
     def hold(self, ms: int) -> None:
@@ -216,6 +221,20 @@ class _GifStream:
         return self.out.getvalue()
 
 
+def _delta(prev: Image.Image | None, indices: Image.Image) -> tuple[bool, list[bytes]] | None:
+    """A frame's GIF data: the whole frame (no `prev`), else the rectangle that changed since
+    `prev` with its unchanged pixels transparent; None when nothing changed."""
+    if prev is None:
+        return False, GifImagePlugin.getdata(indices, (0, 0))
+    diff = ImageChops.difference(prev, indices)
+    box = diff.getbbox()
+    if box is None:
+        return None
+    part = indices.crop(box)
+    part.paste(TRANSPARENT, box=(0, 0), mask=diff.crop(box).point(_ZERO_IS_UNCHANGED, "1"))
+    return True, GifImagePlugin.getdata(part, box[:2])
+
+
 def _u16(v: int) -> bytes:
     return int(v).to_bytes(2, "little")
 
@@ -237,6 +256,12 @@ def _palette(images: Sequence[Image.Image]) -> tuple[Image.Image, bytes]:
     return pal, bytes(rgb)
 
 
+def _palette_image(rgb: bytes) -> Image.Image:
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(list(rgb))
+    return pal
+
+
 def _indices(frame: Image.Image, pal: Image.Image) -> Image.Image:
     """The frame's nearest palette index per pixel (no dithering: the same pixel always maps to
     the same index, so unchanged areas stay unchanged), as an "L" image."""
@@ -245,11 +270,9 @@ def _indices(frame: Image.Image, pal: Image.Image) -> Image.Image:
 
 
 def _encode(render: Callable[[Any], Image.Image], frames: Sequence[Frame], picks: list[int],
-            layout: _Layout, samples: dict[int, Image.Image], ms: int, hold_ms: int,
-            max_bytes: int) -> tuple[bytes, int]:
-    first, last = picks[0], picks[-1]
-    pal, rgb = _palette([layout.frame(samples[first], frames[first].caption),
-                         layout.frame(samples[last], frames[last].caption)])
+            layout: _Layout, samples: dict[int, Image.Image], pal: Image.Image, rgb: bytes, ms: int,
+            hold_ms: int, max_bytes: int, progress: Progress | None) -> tuple[bytes, int]:
+    """The GIF drawn in this process, one board after the other."""
     gif = _GifStream((layout.width, layout.height), rgb)
     base = 0
     for n, i in enumerate(picks):
@@ -257,14 +280,26 @@ def _encode(render: Callable[[Any], Image.Image], frames: Sequence[Frame], picks
         if board is None:
             board = render(frames[i].state)
         gif.add(_indices(layout.frame(board, frames[i].caption), pal), ms)
+        if progress is not None:
+            progress(n + 1, len(picks))
         if n == 0:
             base = gif.tell()
             continue
-        written = gif.tell()
-        if written > max_bytes or n >= CHECK_AFTER:
-            projected = written + (written - base) / n * (len(picks) - 1 - n)
-            if projected > max_bytes:
-                raise _TooBig(projected)
+        _check_size(gif, base, n, len(picks), max_bytes)
+    return _close(gif, hold_ms, max_bytes)
+
+
+def _check_size(gif: _GifStream, base: int, n: int, count: int, max_bytes: int) -> None:
+    """Raise _TooBig once the file, projected from the `n` frames after the first, passes the
+    budget."""
+    written = gif.tell()
+    if written > max_bytes or n >= CHECK_AFTER:
+        projected = written + (written - base) / n * (count - 1 - n)
+        if projected > max_bytes:
+            raise _TooBig(projected)
+
+
+def _close(gif: _GifStream, hold_ms: int, max_bytes: int) -> tuple[bytes, int]:
     gif.hold(hold_ms)
     data = gif.close()
     if len(data) > max_bytes:
@@ -272,33 +307,185 @@ def _encode(render: Callable[[Any], Image.Image], frames: Sequence[Frame], picks
     return data, gif.frames
 
 
+@dataclass(frozen=True)
+class _Chunk:
+    """Consecutive boards of a replay for a worker: states as their ruleset's dicts (the first
+    one only the board before, when `has_prev`: what the first frame is a change from)."""
+    ruleset_id: str
+    scenario_id: str | None
+    scenario: Any
+    items: list                 # (state dict, caption)
+    has_prev: bool
+    layout: tuple[int, int, int]      # _Layout(width, board_height, source_width)
+    board_width: int | None
+    palette: bytes
+
+
+def _draw_chunk(chunk: _Chunk) -> list:
+    """In a worker: the `_delta` of each board of the chunk (after the board before)."""
+    from engine.core.game import rulesets
+    from .pool import resolve_scenario
+    rs = rulesets(include_unfinished=True)[chunk.ruleset_id]
+    scenario = resolve_scenario(chunk.ruleset_id, chunk.scenario_id, chunk.scenario)
+    layout = _Layout(*chunk.layout)
+    pal = _palette_image(chunk.palette)
+    prev, out = None, []
+    for n, (data, caption) in enumerate(chunk.items):
+        board = board_image(chunk.ruleset_id, scenario, rs.state_from_dict(data), chunk.board_width)
+        indices = _indices(layout.frame(board, caption), pal)
+        if not (n == 0 and chunk.has_prev):
+            out.append(_delta(prev, indices))
+        prev = indices
+    return out
+
+
+def _encode_pooled(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[Frame],
+                   picks: list[int], layout: _Layout, board_width: int | None, rgb: bytes,
+                   ms: int, hold_ms: int, max_bytes: int, progress: Progress | None) -> tuple[bytes, int]:
+    """The GIF with its boards drawn in the render pool's workers, CHUNK consecutive boards at a
+    time (each chunk also draws the board before it, which its first frame is a change from),
+    written in order as the chunks come back."""
+    from engine.core.game import rulesets
+    from .pool import scenario_ref
+    rs = rulesets(include_unfinished=True)[ruleset_id]
+    sid, sobj = scenario_ref(rs, scenario)
+    args = (layout.requested, layout.canvas_h - 2 * 22, layout.source_width)
+    futures = []
+    for k in range(0, len(picks), CHUNK):
+        group = picks[k:k + CHUNK]
+        lead = [picks[k - 1]] if k else []
+        items = [(rs.state_to_dict(frames[i].state), frames[i].caption) for i in lead + group]
+        futures.append(pool.submit_call(_draw_chunk, _Chunk(ruleset_id, sid, sobj, items, bool(lead),
+                                                            args, board_width, rgb)))
+    gif = _GifStream((layout.width, layout.height), rgb)
+    base, done = 0, 0
+    try:
+        for f in futures:
+            for encoded in f.result():
+                gif.put(encoded, ms)
+                if done == 0:
+                    base = gif.tell()
+                done += 1
+            if progress is not None:
+                progress(done, len(picks))
+            if done > 1:
+                _check_size(gif, base, done - 1, len(picks), max_bytes)
+    finally:
+        for f in futures:
+            f.cancel()
+    return _close(gif, hold_ms, max_bytes)
+
+
+PROBES = 8                  # pairs of boards drawn to plan a long replay's width and stride
+
+
+def _plan(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[Frame], width: int,
+          min_width: int, max_bytes: int, prepared: tuple) -> tuple[int, int]:
+    """(width, stride) under which a long replay should fit `max_bytes`: its size projected from
+    the first frame and the changes between PROBES pairs of consecutive boards spread over the
+    game (drawn in the pool, in parallel), the bytes taken to go as the area (width squared).
+    A guess: the encoding still checks the budget as it goes (_TooBig)."""
+    from engine.core.game import rulesets
+    from .pool import scenario_ref
+    board_width, first, _, layout, pal, rgb = prepared
+    rs = rulesets(include_unfinished=True)[ruleset_id]
+    sid, sobj = scenario_ref(rs, scenario)
+    args = (layout.requested, layout.canvas_h - 2 * 22, layout.source_width)
+    n = len(frames)
+    starts = sorted({round(k * (n - 2) / (PROBES - 1)) for k in range(PROBES)})
+    futures = [pool.submit_call(_draw_chunk, _Chunk(
+        ruleset_id, sid, sobj, [(rs.state_to_dict(frames[i].state), frames[i].caption),
+                                (rs.state_to_dict(frames[i + 1].state), frames[i + 1].caption)],
+        True, args, board_width, rgb)) for i in starts]
+    head = sum(len(c) for c in _delta(None, _indices(layout.frame(first, frames[0].caption), pal))[1])
+    deltas = []
+    for f in futures:
+        [encoded] = f.result()
+        deltas.append(sum(len(c) for c in encoded[1]) + 10 if encoded else 0)
+    budget = 0.85 * max_bytes
+    projected = 800 + head + sum(deltas) / len(deltas) * (n - 1)
+    if projected <= budget:
+        return width, 1
+    fit = int(width * math.sqrt(budget / projected))
+    if fit >= min_width:
+        return fit, 1
+    at_min = projected * (min_width / width) ** 2
+    return min_width, max(1, math.ceil(at_min * 1.2 / budget))
+
+
+Progress = Callable[[int, int], None]
+POOL_MIN_FRAMES = 40        # fewer boards are drawn in this process (no worker start-up)
+CHUNK = 24                  # boards per worker task
+
+
 def replay_gif(ruleset_id: str, scenario: Any, frames: Sequence[Frame], *,
                max_width: int = MAX_WIDTH, max_bytes: int = MAX_BYTES, frame_ms: int | None = None,
                hold_ms: int = LAST_HOLD_MS, min_width: int = MIN_WIDTH,
-               render: Callable[[Any], Image.Image] | None = None) -> Replay:
+               render: Callable[[Any], Image.Image] | None = None,
+               progress: Progress | None = None, pool: Any = None) -> Replay:
     """The GIF of `frames` (one per action, in order), under `max_bytes`.
 
-    `render(state) -> RGB image` defaults to the ruleset's public board. CPU-bound (tens of ms a
-    frame; bench/replay_bench.py): call it via `asyncio.to_thread` from the bot."""
+    `render(state) -> RGB image` defaults to the ruleset's public board: drawn at the GIF's width
+    when the renderer can (`render_replay_image`: TACW), else its full board scaled. A replay of
+    POOL_MIN_FRAMES boards or more is drawn in the render pool (`pool`, default the shared one
+    of renders/pool.py; False: in this process), boards in parallel. `progress(done, total)`
+    is called, from the calling thread, as boards are done. CPU-bound (bench/replay_bench.py):
+    call it via `asyncio.to_thread` from the bot."""
     if not frames:
         raise ValueError("a replay needs at least one board")
     started = time.perf_counter()
-    draw = render or (lambda state: board_image(ruleset_id, scenario, state))
+    sized = False
+    if render is None:
+        try:
+            sized = hasattr(board_module(ruleset_id), "render_replay_image")
+        except ImportError:
+            sized = False
+    use_pool = render is None and pool is not False and len(frames) >= POOL_MIN_FRAMES
+    if use_pool and pool is None:
+        from .pool import shared_pool
+        pool = shared_pool()
     ms = frame_ms or frame_time(len(frames))
-    samples = {0: draw(frames[0].state)}
-    samples[len(frames) - 1] = samples[0] if len(frames) == 1 else draw(frames[-1].state)
-    source_w = samples[0].width
-    width = min(max_width, source_w)
+    cache: dict[tuple[int, int | None], Image.Image] = {}
+
+    def draw_at(state: Any, board_width: int | None) -> Image.Image:
+        if render is not None:
+            return render(state)
+        return board_image(ruleset_id, scenario, state, board_width)
+
+    def sample(i: int, board_width: int | None) -> Image.Image:
+        if (i, board_width) not in cache:
+            cache[(i, board_width)] = draw_at(frames[i].state, board_width)
+        return cache[(i, board_width)]
+
+    last_i = len(frames) - 1
+    width = max_width if sized else min(max_width, sample(0, None).width)
     stride, attempts = 1, 0
+
+    def prepare(width: int):
+        board_width = width - 1 if sized else None       # drawn at most `width` px wide
+        first, last = sample(0, board_width), sample(last_i, board_width)
+        layout = _Layout(width, max(first.height, last.height), first.width)
+        pal, rgb = _palette([layout.frame(first, frames[0].caption),
+                             layout.frame(last, frames[last_i].caption)])
+        return board_width, first, last, layout, pal, rgb
+
+    if use_pool and len(frames) > PROBES:   # the width and stride that fit, from a few boards
+        width, stride = _plan(pool, ruleset_id, scenario, frames, width, min_width, max_bytes,
+                              prepare(width))
     while True:
         attempts += 1
         picks = list(range(0, len(frames), stride))
-        if picks[-1] != len(frames) - 1:
-            picks.append(len(frames) - 1)
-        tallest = max(samples[0].height, samples[len(frames) - 1].height)
-        layout = _Layout(width, tallest, source_w)
+        if picks[-1] != last_i:
+            picks.append(last_i)
+        board_width, first, last, layout, pal, rgb = prepare(width)
         try:
-            data, count = _encode(draw, frames, picks, layout, samples, ms, hold_ms, max_bytes)
+            if use_pool:
+                data, count = _encode_pooled(pool, ruleset_id, scenario, frames, picks, layout,
+                                             board_width, rgb, ms, hold_ms, max_bytes, progress)
+            else:
+                samples = {0: first, last_i: last}
+                data, count = _encode(lambda st: draw_at(st, board_width), frames, picks, layout,
+                                      samples, pal, rgb, ms, hold_ms, max_bytes, progress)
         except _TooBig as big:
             ratio = max_bytes / big.projected
             if width > min_width:          # narrower first: the area (and the bytes) go as width^2

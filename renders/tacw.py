@@ -66,7 +66,7 @@ from engine.tacw.scenario.schema import Scenario
 from engine.tacw.state import TacwState
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, arrow, board_with_strip, cross, dashed_polyline,
-                     encode_png_nearest, fit_box, path_arrow, ring, trim_path)
+                     encode_png_nearest, fit_box, image_cache, path_arrow, ring, trim_path)
 from .tacw_deploy import draw_deployment_areas, draw_map_features
 from .tacw_art import HEX_ID_PX, NOSE, SIDE_COLOURS, SIDE_NAMES, TERRAIN_COLOURS
 # the board's parts (none imports this module); their public names are re-exported from here
@@ -274,6 +274,43 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     _draw_labels(board, layout)
     legend = _legend(scenario, state, g, layout)
     return board_with_strip(board, _strip(scenario, state, board.width, legend, layout.stacks),
+                            STRIP_BG)
+
+
+@image_cache(64 << 20)
+def _replay_terrain(sk, zoom: float) -> Image.Image:
+    return _terrain_view(sk, zoom, None)
+
+
+def replay_zoom(scenario: Scenario, width: int) -> float:
+    """The zoom at which the whole map (with its bands) is `width` px wide, at most 1."""
+    return min(1.0, width / board_geometry(scenario).width)
+
+
+def render_replay_image(scenario: Scenario, state: TacwState, *, width: int) -> Image.Image:
+    """The public board of an animated replay (renders/replay.py): the whole map drawn directly
+    at the GIF's width (about half scale: no full-size drawing to shrink), its terrain drawn once
+    per scenario, without the hex ids (of the empty hexes and on the counters: unreadable at
+    that size, and the counters' values print larger), with the information strip. Issue 13."""
+    from engine.tacw.battles.second_newbury import scenario_view
+    scenario = scenario_view(scenario, state, public=True)
+    zoom = replay_zoom(scenario, width)
+    g = _map_geometry(scenario.cols, scenario.rows, zoom)
+    board = _replay_terrain(_scenario_key(scenario), zoom).copy()
+    draw_map_features(board, g, scenario)
+    draw_deployment_areas(board, g, scenario, state)
+    layout = _layout(scenario, state, g, hex_ids=False)
+    d = ImageDraw.Draw(board)
+    _overlay_under(d, g, scenario, state)
+    _draw_units(board, layout, scenario, state, hex_ids=False)
+    _draw_leaders(board, layout, scenario, state)
+    _overlay_over(d, g, scenario, state, {h for u, *_ in layout.units for h in u.hexes})
+    _draw_labels(board, layout)
+    legend = _legend(scenario, state, g, layout)
+    # the strip's text in proportion to the map (as on the full board shrunk to this width), but
+    # never under 0.6 (~10 px)
+    k = max(0.6, strip_scale(board_geometry(scenario).width) * zoom)
+    return board_with_strip(board, _strip(scenario, state, board.width, legend, layout.stacks, k),
                             STRIP_BG)
 
 

@@ -164,6 +164,8 @@ def _view(scenario: Scenario, zoom: float, box: tuple[int, int, int, int] | None
 
 
 def _hexes_in_view(scenario: Scenario, g: BoardGeometry) -> list[str]:
+    if g.offset == (0.0, 0.0) and (g.width, g.height) == g.map_size:
+        return list(scenario.grid)          # the whole map (with its bands): every hex
     out = []
     m = g.r * 1.05
     for h in scenario.grid:

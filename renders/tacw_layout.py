@@ -178,8 +178,10 @@ def _hex_ids_text(g: BoardGeometry, u: Unit, centre, angle: float) -> str:
     return " ".join(u.hexes if first else reversed(u.hexes))
 
 
-def _draw_units(img: Image.Image, layout: BoardLayout, scenario: Scenario, state: TacwState) -> None:
-    """Counters, bottom of each stack first, each with its hex id; then their marker rows."""
+def _draw_units(img: Image.Image, layout: BoardLayout, scenario: Scenario, state: TacwState,
+                hex_ids: bool = True) -> None:
+    """Counters, bottom of each stack first, each with its hex id (unless not `hex_ids`); then
+    their marker rows."""
     g = layout.geometry
     colours = wing_colours(scenario, state)
     act = state.activation if state.phase == "activation" else None
@@ -193,7 +195,7 @@ def _draw_units(img: Image.Image, layout: BoardLayout, scenario: Scenario, state
             int(u.casualties), angle, round(span, 3), colours.get(u.wing, (255, 255, 255)),
             max(0, min(2, int(u.pistols))) if u.kind == "cavalry" else None, body,
             "", act is not None and u.wing == act.wing,
-            "" if scale != 1.0 else _hex_ids_text(g, u, (cx, cy), angle))
+            "" if scale != 1.0 or not hex_ids else _hex_ids_text(g, u, (cx, cy), angle))
         paste_at(img, sprite, anchor, cx, cy)
         if tags:
             box = next(p.polygon for p in layout.counters if p.kind == "markers" and p.id == u.id)
@@ -382,7 +384,9 @@ def _text_box(text: str, size: int, x: float, y: float, pad: float) -> tuple[flo
     return (x - w / 2 - pad, y - h / 2 - pad * 0.6, x + w / 2 + pad, y + h / 2 + pad * 0.6)
 
 
-def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayout:
+def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: bool = True) -> BoardLayout:
+    """Every counter, badge, marker row and label of view `g`; hex_ids=False (an animated
+    replay's small overview) leaves out the hex ids of the empty hexes."""
     placements, by_hex = _placements(scenario, g, state)
     placed: list[Placed] = [Placed("unit", u.id, _counter_polygon(g, u, centre, scale, angle))
                             for u, centre, scale, angle in placements]
@@ -538,7 +542,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry) -> BoardLayo
         cx, cy = g.hex_center(h)
         put(text, "place", [(cx, cy + 0.5 * r), (cx, cy - 0.5 * r)] + [(cx + dx * r, cy + dy * r) for dx, dy in around], 2)
     # 4. hex ids of the hexes without a counter (a counter prints its own hex id)
-    shown = _hexes_in_view(scenario, g)
+    shown = _hexes_in_view(scenario, g) if hex_ids else []
     for h in shown:
         if h in occupied:
             continue

@@ -156,8 +156,8 @@ def strip_scale(width: int) -> float:
 
 
 def _strip(scenario: Scenario, state: TacwState, width: int, legend: list | None = None,
-           stacks: tuple = ()) -> FlowText:
-    k = strip_scale(width)
+           stacks: tuple = (), k: float | None = None) -> FlowText:
+    k = strip_scale(width) if k is None else k
     big, bold, reg = font(round(20 * k), True), font(round(16 * k), True), font(round(16 * k))
     flow = FlowText(width, round(28 * k), pad_x=round(14 * k), gap=round(18 * k))
     colours = wing_colours(scenario, state)
