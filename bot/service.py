@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 import random
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -42,6 +43,7 @@ from .names import label
 from .options import (DEADLINE_OPTION, DEADLINE_SET_AT, GAME_OPTIONS, MAX_DEADLINE_HOURS, REMATCH_OF,
                       SNAPSHOT_REPAIRED, STARTED_AT)
 from .store import DuplicateInteraction, GameRow, Store
+from .store_base import decode_state, encode_state, is_keyframe
 from renders import board_module
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,14 @@ class ActResult:
     members: list = field(default_factory=list)    # store.MemberRow: shared sides, wings (bot/club.py)
 
 
+def _record_of(rs: Ruleset, state: Any, events: list[Event], seq: int) -> tuple[list, list, bytes | None]:
+    """What the store keeps of an applied command: its dice, its events, and the state after it
+    when `seq` is a keyframe (bot/store_base.py), encoded. Pure CPU: run off the event loop."""
+    dice = [asdict(d) for e in events for d in e.dice]
+    blob = encode_state(rs.state_to_dict(state)) if is_keyframe(seq) else None
+    return dice, [e.to_dict() for e in events], blob
+
+
 def _new_seed(seed: int | str | None) -> str:
     """A new game's seed: the one asked for, else a fresh random one (stored as text)."""
     return str(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
@@ -172,6 +182,10 @@ class GameService:
         self.hooks = Hooks()                     # the club features' events and extension points
         self._scenarios: dict[int, Any] = {}     # game id -> parsed custom scenario
         self._background: set[asyncio.Task] = set()     # snapshot checks (verify_in_background)
+        # issue 13: the live games' current states, newest use last: (row key, store changes,
+        # seq, state). A state is never changed in place (`apply` returns a new one), so one
+        # held here stays what the log makes it while the store has not written that game.
+        self._live: OrderedDict[int, tuple[tuple, int, int, Any]] = OrderedDict()
 
     # -- lookup ---------------------------------------------------------------------------
     @staticmethod
@@ -210,19 +224,61 @@ class GameService:
         return await self.load_row(await self.game_row(channel_id, finished_ok))
 
     async def load_row(self, row: GameRow) -> LoadedGame:
+        """The game's current state: from the cache of live games while the store has not
+        written it since; else its newest snapshot (a keyframe, bot/store_base.py) plus the
+        commands after it, decoded and replayed off the event loop (`_rebuild`)."""
         rs = self.ruleset_of(row.ruleset)
         sc = self.scenario_of(row, rs)
-        snap = await self.store.latest_snapshot(row.id)
         last = await self.store.last_seq(row.id)
-        if snap is not None and snap[0] == last:
-            seq, state = snap[0], rs.state_from_dict(snap[1])
-        else:   # no snapshot (or an old one): the command log is the truth
+        state, seq = self._cached(row, last)
+        if state is None:
+            changes = self.store.changes(row.id)
+            snap = await self.store.latest_snapshot_raw(row.id)
             base = snap[0] if snap is not None else 0
-            state = rs.state_from_dict(snap[1]) if snap is not None else self._first_state(rs, sc, row)
-            state, seq = self._replay(rs, sc, state, await self.store.commands(row.id), after=base)
+            lines = await self.store.replay_lines(row.id, after=base)
+            state, seq = await asyncio.to_thread(self._rebuild, rs, sc, row, snap, lines)
             seq = max(seq, last)        # the log may end with commands taken back (bot/undo.py)
+            self._remember(row, changes, seq, state)
         return LoadedGame(row, rs, sc, state, await self.store.seats(row.id), seq,
                           await self.store.members(row.id))
+
+    LIVE_GAMES = 100        # states kept in memory (about 0.2 MB each for a TACW battle)
+
+    @staticmethod
+    def _row_key(row: GameRow) -> tuple:
+        return (row.ruleset, row.scenario_id, str(row.seed), row.created_at)
+
+    def _cached(self, row: GameRow, last: int) -> tuple[Any, int]:
+        got = self._live.get(row.id)
+        if got is None:
+            return None, 0
+        key, changes, seq, state = got
+        if key != self._row_key(row) or changes != self.store.changes(row.id) or seq != last:
+            del self._live[row.id]
+            return None, 0
+        self._live.move_to_end(row.id)
+        return state, seq
+
+    def _remember(self, row: GameRow, changes: int, seq: int, state: Any) -> None:
+        """Keep `state` as the game's current one, as of the store's `changes` count."""
+        self._live[row.id] = (self._row_key(row), changes, seq, state)
+        self._live.move_to_end(row.id)
+        while len(self._live) > self.LIVE_GAMES:
+            self._live.popitem(last=False)
+
+    @classmethod
+    def _rebuild(cls, rs: Ruleset, sc: Any, row: GameRow, snap: tuple[int, Any] | None,
+                 lines: list[tuple[int, str | None, str]]) -> tuple[Any, int]:
+        """The state from a snapshot blob (or the seed) and the commands after it. Pure CPU:
+        run through asyncio.to_thread."""
+        if snap is not None:
+            state, seq = rs.state_from_dict(decode_state(snap[1])), snap[0]
+        else:
+            state, seq = cls._first_state(rs, sc, row), 0
+        for c_seq, side, text in lines:
+            state, _ = apply_command(rs, sc, state, side, parse(text))   # + referee corrections
+            seq = c_seq
+        return state, seq
 
     @staticmethod
     def _first_state(rs: Ruleset, sc: Any, row: GameRow) -> Any:
@@ -243,18 +299,20 @@ class GameService:
         """The state rebuilt from the seed and the whole command log (restart / audit check)."""
         rs = self.ruleset_of(row.ruleset)
         sc = self.scenario_of(row, rs)
-        state, _ = self._replay(rs, sc, self._first_state(rs, sc, row),
-                                await self.store.commands(row.id))
+        commands = await self.store.commands(row.id)
+        state, _ = await asyncio.to_thread(self._replay, rs, sc, self._first_state(rs, sc, row), commands)
         return state
 
     async def verify(self, row: GameRow) -> bool:
-        """Whether the latest snapshot equals a replay of the log from the seed."""
+        """Whether the game as the service holds it (its cached state, or its newest snapshot
+        plus the commands after it) equals a replay of the whole log from the seed, and its
+        newest snapshot equals the replay of the log up to it."""
         rs = self.ruleset_of(row.ruleset)
-        snap = await self.store.latest_snapshot(row.id)
-        replayed = json.loads(json.dumps(rs.state_to_dict(await self.replay_state(row))))
-        if snap is None:
-            return await self.store.last_seq(row.id) == 0
-        return snap[1] == replayed           # both as JSON sees them (tuples -> lists)
+        live = (await self.load_row(row)).state
+        replayed = await self.replay_state(row)
+        same = await asyncio.to_thread(
+            lambda: json.loads(json.dumps(rs.state_to_dict(live))) == json.loads(json.dumps(rs.state_to_dict(replayed))))
+        return same and await self.check_snapshot(row.id, repair=False)
 
     async def resume_all(self, *, verify: bool = True) -> list[int]:
         """On start-up, before login: load every active game from its latest snapshot (no replay
@@ -524,20 +582,23 @@ class GameService:
                 if done is not None:
                     side, user_id, cmd, state, events = done
                     break
-            else:
-                state, events = loaded.ruleset.apply(loaded.scenario, loaded.state, side, cmd)
+            else:       # the rules, off the event loop
+                state, events = await asyncio.to_thread(
+                    loaded.ruleset.apply, loaded.scenario, loaded.state, side, cmd)
             seq = loaded.seq + 1
+            dice, event_dicts, blob = await asyncio.to_thread(_record_of, loaded.ruleset, state, events, seq)
+            changes = self.store.changes(row.id)
             try:
                 await self.store.append_command(
                     row.id, seq=seq, user_id=user_id, side=side, text=cmd.text,
-                    dice=[asdict(d) for e in events for d in e.dice],
-                    events=[e.to_dict() for e in events],
-                    state=loaded.ruleset.state_to_dict(state), interaction_id=iid)
+                    dice=dice, events=event_dicts, state=blob, interaction_id=iid)
             except DuplicateInteraction:
                 done = await self.applied(iid)
                 if done is None:
                     raise Refused("this action was already applied; nothing new happened") from None
                 return done
+            if self.store.changes(row.id) == changes + 1:      # nothing else wrote the game meanwhile
+                self._remember(row, changes + 1, seq, state)
             to_act = loaded.ruleset.to_act(state)
             result = str(getattr(state, "result", "") or "")
             if to_act is None:

@@ -36,7 +36,8 @@ _COMMAND_READ = _COMMAND_COLUMNS + ", undone_at, undone_by"
 
 
 from .store_base import (AlreadyExists, ChannelBusy, DuplicateInteraction, GameNotFound,  # noqa: F401
-                         LimitReached, SeatTaken, SeqConflict, StoreError, UploadTaken, _dumps, _now)
+                         LimitReached, SeatTaken, SeqConflict, StoreError, UploadTaken, _dumps, _now,
+                         decode_state, encode_state)
 from .store_club import (CampaignResultRow, CampaignRow, ClubTables, CustomScenarioRow,  # noqa: F401
                          MemberRow)
 
@@ -96,6 +97,7 @@ class Store(ClubTables):
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
         self._game_locks = weakref.WeakValueDictionary()
         self._names: dict[tuple[int, int], str] = {}     # what user_names holds, as last written
+        self._changes: dict[int, int] = {}     # game id -> writes to its log/snapshots (`changes`)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -334,14 +336,18 @@ class Store(ClubTables):
 
     async def append_command(self, game_id: int, *, seq: int, user_id: int | None,
                              side: str | None, text: str, dice: list[Any], events: list[Any],
-                             state: dict[str, Any], interaction_id: str | None = None) -> None:
-        """Record an accepted command and the state after it, in ONE transaction.
+                             state: dict[str, Any] | bytes | None,
+                             interaction_id: str | None = None) -> None:
+        """Record an accepted command and the state after it, in ONE transaction. ``state``: the
+        state as a dict, or already encoded (`encode_state`, done off the event loop), or None
+        to keep no snapshot of it (the service keeps one every SNAPSHOT_EVERY commands).
 
         Raises :class:`DuplicateInteraction` if ``interaction_id`` was already stored,
         :class:`SeqConflict` unless ``seq == last_seq + 1``, and :class:`StoreError` if an
         insert fails (e.g. unknown game); in every case nothing is written.
         """
-        dice_json, events_json, state_json = _dumps(dice), _dumps(events), _dumps(state)
+        dice_json, events_json = _dumps(dice), _dumps(events)
+        state_blob = None if state is None else state if isinstance(state, bytes) else encode_state(state)
         try:
             async with self._transaction() as db:
                 if interaction_id is not None and await self._one(
@@ -355,18 +361,29 @@ class Store(ClubTables):
                     f"INSERT INTO commands ({_COMMAND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_id, seq, user_id, side, text, dice_json, events_json, interaction_id,
                      _now()))
-                await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
-                                 (game_id, seq, state_json))
+                if state_blob is not None:
+                    await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                                     (game_id, seq, state_blob))
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"game {game_id}: cannot record command {seq}: {exc}") from exc
+        finally:
+            self._changed(game_id)
 
-    async def commands(self, game_id: int, *, undone: bool = False) -> list[CommandRow]:
+    async def commands(self, game_id: int, *, undone: bool = False, after: int = 0) -> list[CommandRow]:
         """The game's command log in force (what every replay applies), ordered by seq; with
-        ``undone``, also the commands taken back and the records of those undos (bot/undo.py)."""
+        ``undone``, also the commands taken back and the records of those undos (bot/undo.py);
+        ``after``: only the commands with a higher seq (those after a snapshot)."""
         rows = await self._rows(
-            f"SELECT {_COMMAND_READ} FROM commands WHERE game_id = ?"
-            " AND (? OR undone_at IS NULL) ORDER BY seq", (game_id, int(undone)))
+            f"SELECT {_COMMAND_READ} FROM commands WHERE game_id = ? AND seq > ?"
+            " AND (? OR undone_at IS NULL) ORDER BY seq", (game_id, after, int(undone)))
         return [CommandRow.from_row(r) for r in rows]
+
+    async def replay_lines(self, game_id: int, after: int = 0) -> list[tuple[int, str | None, str]]:
+        """``(seq, side, text)`` of the commands in force after ``after``: what a load replays
+        on top of a snapshot, without decoding the dice and events (issue 13)."""
+        rows = await self._rows("SELECT seq, side, text FROM commands WHERE game_id = ? AND seq > ?"
+                                " AND undone_at IS NULL ORDER BY seq", (game_id, after))
+        return [(r["seq"], r["side"], r["text"]) for r in rows]
 
     async def last_command(self, game_id: int) -> CommandRow | None:
         """The game's latest command (the one that made the current state), or None."""
@@ -381,23 +398,40 @@ class Store(ClubTables):
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
         """``(seq, state)`` of the newest snapshot, or None if the game has none."""
+        got = await self.latest_snapshot_raw(game_id)
+        return (got[0], decode_state(got[1])) if got else None
+
+    async def latest_snapshot_raw(self, game_id: int) -> tuple[int, bytes | str] | None:
+        """``(seq, blob)`` of the newest snapshot, undecoded: the service decodes it off the
+        event loop (`decode_state`)."""
         rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ?"
                                 " ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+        return (rows[0]["seq"], rows[0]["state"]) if rows else None
+
+    def changes(self, game_id: int) -> int:
+        """How many times this store changed the game's log or snapshots since it opened: the
+        service's cache of live states (bot/service.py) is good while this has not moved."""
+        return self._changes.get(game_id, 0)
+
+    def _changed(self, game_id: int) -> None:
+        self._changes[game_id] = self._changes.get(game_id, 0) + 1
 
     async def replace_snapshots(self, game_id: int, from_seq: int, seq: int, state: dict[str, Any]) -> None:
         """A repair (bot/service.py `check_snapshot`): drop the game's snapshots from
         ``from_seq`` on and store ``state`` as the snapshot at ``seq``, in ONE transaction."""
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, from_seq))
-            await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
-                             (game_id, seq, _dumps(state)))
+        try:
+            async with self._transaction() as db:
+                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, from_seq))
+                await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                                 (game_id, seq, encode_state(state)))
+        finally:
+            self._changed(game_id)
 
     async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict[str, Any]] | None:
         """``(seq, state)`` of the newest snapshot older than ``seq``, or None (undo's base)."""
         rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq < ?"
                                 " ORDER BY seq DESC LIMIT 1", (game_id, seq))
-        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+        return (rows[0]["seq"], decode_state(rows[0]["state"])) if rows else None
 
     async def record_undo(self, game_id: int, target: int, *, seq: int, user_id: int | None,
                           side: str | None, text: str, events: list[Any], state: dict[str, Any],
@@ -429,17 +463,22 @@ class Store(ClubTables):
                      when, consent_by))
                 await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, target))
                 await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
-                                 (game_id, seq, _dumps(state)))
+                                 (game_id, seq, encode_state(state)))
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"game {game_id}: cannot record the undo of {target}: {exc}") from exc
+        finally:
+            self._changed(game_id)
 
     async def truncate_after(self, game_id: int, seq: int) -> int:
         """Delete commands and snapshots with seq > ``seq`` (undo); returns commands removed."""
-        async with self._transaction() as db:
-            cursor = await db.execute("DELETE FROM commands WHERE game_id = ? AND seq > ?",
-                                      (game_id, seq))
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, seq))
-            return cursor.rowcount
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute("DELETE FROM commands WHERE game_id = ? AND seq > ?",
+                                          (game_id, seq))
+                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, seq))
+                return cursor.rowcount
+        finally:
+            self._changed(game_id)
 
     async def has_interaction(self, interaction_id: str) -> bool:
         """Whether a command with this interaction id was already stored."""

@@ -50,7 +50,7 @@ def tree_copy(obj: Any) -> Any:
         else:
             nd[k] = tree_copy(v)
     if len(nd) != size:                 # attributes set beside the fields (rare): check them
-        for k, v in d.items():
+        for k, v in list(nd.items()):   # (the copy: another thread may add a cache to the original)
             if k.startswith("_memo_"):
                 del nd[k]               # a cache of the original's (a ruleset's index): dropped
             elif type(v) not in _ATOMS and k not in fields:

@@ -6,6 +6,7 @@ import json
 import sqlite3
 import threading
 
+from bot import store_base
 from engine.core.commands import parse
 from tests.bot.conftest import SEED, start_bot
 from tests.bot.harness import ALICE, BOB, Driver
@@ -104,7 +105,9 @@ def _counting_apply(monkeypatch):
 async def test_a_restart_loads_each_game_from_its_snapshot_and_replays_only_in_the_background(
         db_path, scenario_dir, monkeypatch):
     """Issue 11: resume_all replays nothing on the event loop (before login); the check of each
-    snapshot against the log replays from the seed in a thread, after."""
+    snapshot against the log replays from the seed in a thread, after. (A snapshot after every
+    command here, SNAPSHOT_EVERY = 1, so the game's three commands end on one.)"""
+    monkeypatch.setattr(store_base, "SNAPSHOT_EVERY", 1)
     game, played = await _played(db_path)
     calls = _counting_apply(monkeypatch)
     bot = await start_bot(db_path)                 # setup_hook -> resume_all
@@ -120,13 +123,15 @@ async def test_a_restart_loads_each_game_from_its_snapshot_and_replays_only_in_t
 
 
 async def test_a_corrupted_snapshot_is_found_by_the_background_check_and_rebuilt_from_the_log(
-        db_path, scenario_dir, caplog):
+        db_path, scenario_dir, caplog, monkeypatch):
+    monkeypatch.setattr(store_base, "SNAPSHOT_EVERY", 1)       # a snapshot after every command
     game, played = await _played(db_path)
     with sqlite3.connect(db_path) as db:            # a bad cache: ui2 elsewhere than the log says
-        state = json.loads(db.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = 3",
-                                      (game.id,)).fetchone()[0])
+        state = store_base.decode_state(db.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = 3",
+                                                   (game.id,)).fetchone()[0])
         state["pieces"]["ui2"]["hex"] = "0906"
-        db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = 3", (json.dumps(state), game.id))
+        db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = 3",
+                   (store_base.encode_state(state), game.id))
     bot = await start_bot(db_path)
     try:
         await bot.service.background_done()

@@ -93,11 +93,11 @@ async def test_load_replays_the_log_when_snapshots_are_missing(service, db_path)
 
     with sqlite3.connect(db_path) as db:           # the snapshots are only a cache
         db.execute("DELETE FROM snapshots WHERE seq > 2")
-    again = await service.load(CH)
+    again = await make_service(service.store).load(CH)     # a fresh service: no live state held
     assert again.seq == 5 and again.ruleset.state_to_dict(again.state) == expected
     with sqlite3.connect(db_path) as db:
         db.execute("DELETE FROM snapshots")
-    again = await service.load(CH)
+    again = await make_service(service.store).load(CH)
     assert again.seq == 5 and again.ruleset.state_to_dict(again.state) == expected
 
 

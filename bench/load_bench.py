@@ -1,0 +1,254 @@
+"""Load bench (issue 13): one bot process, many live games, actions offered at a steady rate.
+
+Drives the game service as the bot does for every action: `GameService.act` (load, rules,
+commit) then the action image through the render pool (bot/render_pool.py), and measures each
+action from its arrival to its PNG: the reply time a player waits for. Arrivals are open-loop
+(an action arrives on time whether or not the earlier ones are done), spread over the games at
+random; actions of one game queue on its lock, as on Discord.
+
+    .venv/bin/python bench/load_bench.py [--games 50] [--rate 20] [--seconds 60]
+
+Prints per ruleset the reply p50/p95/p99 against the targets (TACW 250 ms, Battle Cry 100 ms
+at p95), the event loop's longest stall (target 50 ms: a ticker every 5 ms notes how late it
+wakes), the memory of this process (target 300 MiB) and of the render workers, and the storage
+of the games (database size against the command log's). Asserts nothing.
+
+The games are half TACW (its five battles), half Battle Cry (five battles), each from a seeded
+autoplay script (engine/*/autoplay.py) cached in bench/.cache/; each is played some way in
+before the clock starts, so the states are mid-battle.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.app import make_service  # noqa: E402
+from bot.render_pool import render_png  # noqa: E402
+from bot.store import Store  # noqa: E402
+from engine.core.game import Game  # noqa: E402
+
+CACHE = ROOT / "bench" / ".cache"
+TACW = ("edgehill", "first-newbury", "marston-moor", "naseby", "second-newbury")
+BATTLECRY = ("first-bull-run", "shiloh", "pea-ridge", "antietam", "picketts-charge")
+PLAYED_BEFORE = {"tacw": 60, "battlecry": 24}     # commands applied before the clock starts
+SCRIPT_LENGTH = {"tacw": 200, "battlecry": 400}
+TARGET_P95 = {"tacw": 250.0, "battlecry": 100.0}
+TARGET_STALL_MS = 50.0
+TARGET_RSS_MIB = 300.0
+
+
+def script(ruleset: str, scenario: str, seed: int) -> list[tuple[str, str]]:
+    """The autoplayed game's accepted lines (side, line), cached by ruleset, scenario and seed."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"{ruleset}--{scenario}--{seed}.json"
+    if path.exists():
+        return [tuple(x) for x in json.loads(path.read_text())]
+    from importlib import import_module
+    game = Game.new(ruleset, scenario, seed)
+    lines = import_module(f"engine.{ruleset}.autoplay").play_game(game, max_commands=SCRIPT_LENGTH[ruleset])
+    path.write_text(json.dumps(lines))
+    return lines
+
+
+def battlecry_scenarios() -> list[str]:
+    from engine.core.game import get_ruleset
+    known = [sid for sid, _ in get_ruleset("battlecry").scenarios()]
+    chosen = [s for s in BATTLECRY if s in known]
+    return chosen + [s for s in known if s not in chosen][: len(BATTLECRY) - len(chosen)]
+
+
+class LiveGame:
+    def __init__(self, channel: int, ruleset: str, scenario: str, seed: int, lines):
+        self.channel, self.ruleset, self.scenario, self.seed = channel, ruleset, scenario, seed
+        self.lines = list(lines)
+        self.next = 0
+        self.users = {}
+
+    def take(self) -> tuple[int, str] | None:
+        """The next line of the script, as (user, line); None once the script is used up."""
+        if self.next >= len(self.lines):
+            return None
+        side, line = self.lines[self.next]
+        self.next += 1
+        return self.users[side], line
+
+
+async def set_up(service, n_games: int) -> list[LiveGame]:
+    bc = battlecry_scenarios()
+    games, user = [], 1000
+    for i in range(n_games):
+        ruleset = "tacw" if i % 2 == 0 else "battlecry"
+        names = TACW if ruleset == "tacw" else bc
+        scenario = names[(i // 2) % len(names)]
+        seed = 100 + i
+        g = LiveGame(10_000 + i, ruleset, scenario, seed, script(ruleset, scenario, seed))
+        sides = service.ruleset_of(ruleset).sides
+        g.users = {s: user + k for k, s in enumerate(sides)}
+        user += len(sides)
+        await service.new_game(1, g.channel, g.users[sides[0]], ruleset, scenario, str(seed), side=sides[0])
+        await service.join(g.channel, g.users[sides[1]], sides[1])
+        await service.start(g.channel, g.users[sides[0]])
+        for _ in range(min(PLAYED_BEFORE[ruleset], len(g.lines) - 10)):
+            uid, line = g.take()
+            await service.act(g.channel, uid, line)
+        games.append(g)
+    return games
+
+
+def rss_mib(pid: int | str = "self") -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Processes started by this one, and theirs (the forkserver and its render workers)."""
+    parents: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+async def run(args) -> None:
+    tmp = tempfile.mkdtemp(prefix="herald-load-")
+    db = os.path.join(tmp, "herald.db")
+    store = await Store.open(db)
+    service = make_service(store)
+    t = time.perf_counter()
+    games = await set_up(service, args.games)
+    print(f"{len(games)} games set up in {time.perf_counter() - t:.1f} s "
+          f"({sum(g.ruleset == 'tacw' for g in games)} TACW, {sum(g.ruleset == 'battlecry' for g in games)} Battle Cry), "
+          f"{sum(g.next for g in games)} commands played in")
+    # the render workers start before the clock, as they do when the bot starts
+    first = await service.load(games[0].channel)
+    await render_png(first, store=store)
+    rss_start = rss_mib()
+
+    loop = asyncio.get_running_loop()
+    loop.slow_callback_duration = TARGET_STALL_MS / 1000
+    stalls: list[float] = []
+    stop = asyncio.Event()
+
+    async def ticker() -> None:
+        while not stop.is_set():
+            t0 = loop.time()
+            await asyncio.sleep(0.005)
+            stalls.append((loop.time() - t0 - 0.005) * 1000)
+
+    replies: dict[str, list[float]] = {"tacw": [], "battlecry": []}
+    refused: list[str] = []
+    pngs: list[int] = []
+    rng = random.Random(args.seed)
+
+    async def one(g: LiveGame, uid: int, line: str, arrived: float) -> None:
+        try:
+            result = await service.act(g.channel, uid, line)
+        except Exception as exc:           # a refusal: the script and the game disagree
+            refused.append(f"{g.ruleset}/{g.scenario}: {line}: {exc}")
+            return
+        png = await render_png(result, store=store)
+        pngs.append(len(png or b""))
+        replies[g.ruleset].append((loop.time() - arrived) * 1000)
+
+    tick = loop.create_task(ticker())
+    tasks = []
+    n = int(args.rate * args.seconds)
+    start = loop.time()
+    cpu0 = time.process_time()
+    for i in range(n):
+        due = start + i / args.rate
+        delay = due - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        live = [g for g in games if g.next < len(g.lines)]
+        if not live:
+            break
+        g = rng.choice(live)
+        uid, line = g.take()
+        tasks.append(loop.create_task(one(g, uid, line, loop.time())))
+    offered_for = loop.time() - start
+    await asyncio.gather(*tasks)
+    wall = loop.time() - start
+    cpu = time.process_time() - cpu0
+    stop.set()
+    await tick
+    rss_end = rss_mib()
+    workers = [(pid, rss_mib(pid)) for pid in descendants(os.getpid())]
+
+    print(f"offered {len(tasks)} actions in {offered_for:.1f} s ({len(tasks) / offered_for:.1f}/s; "
+          f"target rate {args.rate}/s); all answered after {wall:.1f} s; "
+          f"main process CPU {cpu:.1f} s ({cpu / wall:.0%} of one core)")
+    for rid, xs in replies.items():
+        if not xs:
+            continue
+        q = statistics.quantiles(xs, n=100)
+        ok = "ok" if q[94] <= TARGET_P95[rid] else "OVER"
+        print(f"  {rid:9s} {len(xs):5d} replies: p50 {q[49]:6.0f} ms  p95 {q[94]:6.0f} ms  p99 {q[98]:6.0f} ms"
+              f"   (target p95 <= {TARGET_P95[rid]:.0f} ms: {ok})")
+    worst = max(stalls) if stalls else 0.0
+    print(f"  event loop: longest stall {worst:.0f} ms (target <= {TARGET_STALL_MS:.0f} ms: "
+          f"{'ok' if worst <= TARGET_STALL_MS else 'OVER'}); p99 stall {statistics.quantiles(stalls, n=100)[98]:.1f} ms")
+    print(f"  memory: this process {rss_start:.0f} MiB before the run, {rss_end:.0f} MiB after "
+          f"(target <= {TARGET_RSS_MIB:.0f} MiB: {'ok' if rss_end <= TARGET_RSS_MIB else 'OVER'}); "
+          f"render processes: " + ", ".join(f"{r:.0f}" for _, r in workers) + " MiB")
+    if pngs:
+        print(f"  action images: median {statistics.median(pngs) / 1024:.0f} KiB, largest {max(pngs) / 1024:.0f} KiB "
+              f"(target <= 500 KiB)")
+    if refused:
+        print(f"  {len(refused)} refused (script and game disagree), e.g. {refused[0]}")
+    await store.close()
+    with sqlite3.connect(db) as con:
+        log_bytes = con.execute("SELECT SUM(LENGTH(text) + LENGTH(dice) + LENGTH(events) + 40)"
+                                " FROM commands").fetchone()[0]
+        snap_bytes = con.execute("SELECT SUM(LENGTH(state) + 16) FROM snapshots").fetchone()[0] or 0
+    size = os.path.getsize(db)
+    print(f"  storage: database {size / 2**20:.1f} MiB for {sum(g.next for g in games)} commands; "
+          f"log {log_bytes / 2**20:.2f} MiB, snapshots {snap_bytes / 2**20:.2f} MiB; "
+          f"log + snapshots = {(log_bytes + snap_bytes) / log_bytes:.2f} x the log (target <= 3)")
+    from renders.pool import shutdown_shared
+    shutdown_shared()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=50)
+    p.add_argument("--rate", type=float, default=20.0, help="actions offered a second")
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--show-stalls", action="store_true",
+                   help="asyncio debug mode: log every callback that held the loop over 50 ms")
+    args = p.parse_args()
+    if args.show_stalls:
+        import logging
+        logging.basicConfig(level=logging.WARNING)
+    asyncio.run(run(args), debug=args.show_stalls)
+
+
+if __name__ == "__main__":
+    main()
