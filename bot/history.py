@@ -244,11 +244,16 @@ _LOCKS: "weakref.WeakKeyDictionary[GameService, asyncio.Lock]" = weakref.WeakKey
 CACHE_SIZE = 4
 
 
+PROGRESS_EVERY = 1.5        # seconds between two progress reports while a replay is drawn
+Progress = Callable[[int, int], Awaitable[Any]] | None
+
+
 async def replay(service: GameService, channel_id: int, turn: int | None = None,
-                 ready: Ready = None) -> ReplayResult:
+                 ready: Ready = None, progress: Progress = None) -> ReplayResult:
     """The GIF of the whole battle so far, or of one turn. Refusals come before `ready()`. One
     replay is drawn at a time (CPU work of seconds); the last few are kept, keyed by the log
-    they show."""
+    they show. While it is drawn, `progress(done, total)` is awaited every PROGRESS_EVERY
+    seconds with the boards done so far (the cog edits its reply with it)."""
     from renders.replay import MAX_BYTES, Frame, replay_gif
 
     row, rs, sc, commands = await _game_parts(service, channel_id)
@@ -280,7 +285,7 @@ async def replay(service: GameService, channel_id: int, turn: int | None = None,
             steps = steps[start:]
         title = _title(sc, row)
         frames = [Frame(s.state, s.caption(title)) for s in steps]
-        made = await asyncio.to_thread(replay_gif, rs.id, sc, frames)
+        made = await _drawn_with_progress(rs.id, sc, frames, progress)
         what = f"turn {turn}" if turn is not None else "the battle"
         span = f"#{steps[0].seq} to #{steps[-1].seq}"
         kept = (f"; one action in {made.stride} is shown (the file must stay under "
@@ -294,6 +299,31 @@ async def replay(service: GameService, channel_id: int, turn: int | None = None,
         while len(cache) > CACHE_SIZE:
             cache.popitem(last=False)
         return result
+
+
+async def _drawn_with_progress(ruleset_id: str, sc: Any, frames: list, progress: Progress) -> Any:
+    """`replay_gif` in a thread (its boards in the render pool), with `progress` awaited on the
+    event loop every PROGRESS_EVERY seconds while it runs: the worker thread only writes a
+    counter, the loop reads it (no call into the loop from the thread)."""
+    from renders.replay import replay_gif
+    seen = {"done": 0, "total": len(frames)}
+
+    def counted(done: int, total: int) -> None:           # called in the drawing thread
+        seen["done"], seen["total"] = done, total
+
+    task = asyncio.ensure_future(asyncio.to_thread(replay_gif, ruleset_id, sc, frames, progress=counted))
+    reported = None
+    while True:
+        finished, _ = await asyncio.wait({task}, timeout=PROGRESS_EVERY)
+        if finished:
+            return task.result()
+        now = (seen["done"], seen["total"])
+        if progress is not None and now != reported:
+            reported = now
+            try:
+                await progress(*now)
+            except Exception:            # a failed edit never stops the drawing
+                log.warning("replay progress report failed", exc_info=True)
 
 
 # --- the file ---------------------------------------------------------------------------------

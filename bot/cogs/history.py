@@ -88,9 +88,19 @@ class HistoryCommands:
     async def replay(self, interaction: discord.Interaction,
                      turn: app_commands.Range[int, 1, 100000] | None = None) -> None:
         service = _service(interaction)
+        shown = []
+
+        async def progress(done: int, total: int) -> None:
+            """The deferred reply says how far the drawing is (edited in place, every ~1.5 s)."""
+            await interaction.edit_original_response(
+                content=f"Drawing the replay: {done} of {total} boards…",
+                allowed_mentions=discord.AllowedMentions.none())
+            shown.append(done)
+
         try:
             made = await history.replay(service, interaction.channel_id, turn,
-                                        ready=lambda: interaction.response.defer(thinking=True))
+                                        ready=lambda: interaction.response.defer(thinking=True),
+                                        progress=progress)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
@@ -98,8 +108,12 @@ class HistoryCommands:
             log.exception("replay of channel %s failed", interaction.channel_id)
             await refuse(interaction, "the replay could not be drawn (an internal fault)")
             return
-        await send(interaction, made.caption, quiet=True,
-                   file=discord.File(io.BytesIO(made.replay.gif), filename=made.filename))
+        file = discord.File(io.BytesIO(made.replay.gif), filename=made.filename)
+        if shown:        # the progress line becomes the replay: one message, not two
+            await interaction.edit_original_response(content=clip(made.caption), attachments=[file],
+                                                     allowed_mentions=discord.AllowedMentions.none())
+            return
+        await send(interaction, made.caption, quiet=True, file=file)
 
     @app_commands.command(name="export", description="This game as a file: herald play --load continues it, /game import loads it")
     async def export(self, interaction: discord.Interaction) -> None:
