@@ -13,7 +13,11 @@ Printed per verb and overall: how many were asked, the median and maximum time b
 targets of issue 13 (median at most 50 ms, maximum at most 1 s), and how many answers are exact
 (target: all); then the slowest questions.
 
-Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N]
+With --check, each answer is also compared with the plain enumeration (every die sequence, no
+position merged, no face skipped: `what_if(..., merge=False)`), where that finishes within
+CHECK_LIMIT seconds: the fractions must be equal.
+
+Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check]
 (prints figures; asserts nothing)
 """
 from __future__ import annotations
@@ -33,6 +37,7 @@ from engine.core.odds import TooManyOutcomes, rules_for, what_if  # noqa: E402
 
 MEDIAN_TARGET = 0.050       # seconds (issue 13)
 MAX_TARGET = 1.0
+CHECK_LIMIT = 15.0
 ORDERS = ("charge", "make_ready", "receive_charge", "rally")
 
 
@@ -44,9 +49,10 @@ class Asked:
         self.outcomes = 0
         self.runs = 0
         self.failed = ""            # /odds gave up (too many dice)
+        self.checked: bool | None = None    # --check: equal to the plain enumeration (None: not checked)
 
 
-def ask(g: Game, where: str, side: str, line: str) -> Asked | None:
+def ask(g: Game, where: str, side: str, line: str, check: bool = False) -> Asked | None:
     """One what-if, timed; None when the rules refuse the action itself (not askable there)."""
     a = Asked(where, side, line)
     t = time.perf_counter()
@@ -59,10 +65,18 @@ def ask(g: Game, where: str, side: str, line: str) -> Asked | None:
         return None
     a.seconds = time.perf_counter() - t
     a.exact, a.outcomes, a.runs = odds.horizon is None, len(odds.outcomes), odds.leaves
+    if check and a.exact:
+        try:
+            plain = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, merge=False,
+                            time_limit=CHECK_LIMIT)
+        except TooManyOutcomes:
+            return a
+        fractions = lambda o: {x.label: x.probability for x in o.outcomes}  # noqa: E731
+        a.checked = fractions(odds) == fractions(plain)
     return a
 
 
-def questions(path: Path, per_verb: int | None):
+def questions(path: Path, per_verb: int | None, check: bool = False):
     """Replay one demo, asking before each askable line; yields (verb, Asked or None)."""
     ruleset_id, scenario_id = path.stem.split("--", 1)
     seed, lines = read_script(path)
@@ -75,7 +89,7 @@ def questions(path: Path, per_verb: int | None):
         verb = text.split()[0]
         if verb in askable and (per_verb is None or seen.get(verb, 0) < per_verb):
             seen[verb] = seen.get(verb, 0) + 1
-            yield verb, ask(g, f"{path.stem}:{n}", side, text)
+            yield verb, ask(g, f"{path.stem}:{n}", side, text, check)
         g.apply(side, command)
         if ruleset_id == "tacw" and verb == "activate" and "change" in askable \
                 and (per_verb is None or seen.get("change", 0) < per_verb):
@@ -83,7 +97,7 @@ def questions(path: Path, per_verb: int | None):
             for order in ORDERS:
                 if wing is not None and order != wing.order:
                     seen["change"] = seen.get("change", 0) + 1
-                    yield "change", ask(g, f"{path.stem}:{n}+", side, f"change {order}")
+                    yield "change", ask(g, f"{path.stem}:{n}+", side, f"change {order}", check)
 
 
 def figures(name: str, asked: list[Asked], refused: int) -> str:
@@ -103,12 +117,13 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-verb", type=int, default=None, help="ask at most N questions of each verb per demo")
     ap.add_argument("--slowest", type=int, default=8, help="list the N slowest questions")
+    ap.add_argument("--check", action="store_true", help="compare each answer with the plain enumeration")
     args = ap.parse_args(argv)
     everything: list[Asked] = []
     for path in sorted(DEMO_DIR.glob("*.txt")):
         by_verb: dict[str, list[Asked]] = {}
         refused: dict[str, int] = {}
-        for verb, a in questions(path, args.per_verb):
+        for verb, a in questions(path, args.per_verb, args.check):
             if a is None:
                 refused[verb] = refused.get(verb, 0) + 1
             else:
@@ -117,6 +132,13 @@ def main(argv: list[str] | None = None) -> None:
             print(figures(f"{path.stem} {verb}", by_verb.get(verb, []), refused.get(verb, 0)), flush=True)
         everything += [a for v in by_verb.values() for a in v]
     print(figures("ALL", everything, 0).replace("; refused by the rules 0", ""))
+    if args.check:
+        checked = [a for a in everything if a.checked is not None]
+        wrong = [a for a in checked if not a.checked]
+        print(f"checked against the plain enumeration: {len(checked)}/{len(everything)} "
+              f"(the rest too long to enumerate plainly in {CHECK_LIMIT:.0f} s); different: {len(wrong)}")
+        for a in wrong:
+            print(f"  DIFFERENT: {a.where} {a.side}: {a.line}")
     for a in sorted(everything, key=lambda a: -a.seconds)[:args.slowest]:
         state = "exact" if a.exact else ("GAVE UP: " + a.failed[:60] if a.failed else "horizon cut")
         print(f"  {a.seconds * 1000:7.0f} ms  {a.where} {a.side}: {a.line}  ({a.runs} adjudications, "

@@ -267,6 +267,7 @@ class _Walk:
         self.step: tuple | None = None    # the command of the what-if being applied (its key)
         self.step_state: Any = None       # the position it was given in, until keyed
         self.merged: tuple | None = None  # the key of the known subtree the walk stopped at
+        self.final: Any = None            # the position the adjudication ended in (merging)
 
     def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
         """The next die of the leaf; `stream` is the DiceStream asking (it carries the
@@ -393,6 +394,40 @@ class _TooBig(Exception):
     """The quick enumeration of a small tree found a larger one."""
 
 
+class _Node:
+    """A die rolled in a keyed position, while the odometer walks below it: the chance of
+    reaching it, the outcomes of its subtree so far (absolute chances), and, tried by halves, the
+    position each face tried leads to."""
+
+    def __init__(self, depth: int, key: tuple, reach: Fraction, faces: int, by_halves: bool):
+        self.depth, self.key, self.reach, self.faces, self.by_halves = depth, key, reach, faces, by_halves
+        self.outs: dict[str, list] = {}
+        self.seen: dict[int, tuple | None] = {}    # face index -> the position it leads to
+
+    def next_face(self) -> int | None:
+        """The last face, then the middle of any two neighbouring faces tried that lead to
+        different positions; None when every face is tried or alike."""
+        if self.faces - 1 not in self.seen:
+            return self.faces - 1
+        tried = sorted(self.seen)
+        for a, b in zip(tried, tried[1:]):
+            if b - a > 1 and (self.seen[a] is None or self.seen[a] != self.seen[b]):
+                return (a + b) // 2
+        return None
+
+    def alike(self) -> list[tuple[int, int]]:
+        """(face, a face tried leading to the same position) for each face not tried: it lies
+        between two faces tried that lead to the same position."""
+        if not self.by_halves:
+            return []
+        tried = sorted(self.seen)
+        out = []
+        for a, b in zip(tried, tried[1:]):
+            if b - a > 1 and self.seen[a] is not None and self.seen[a] == self.seen[b]:
+                out += [(f, a) for f in range(a + 1, b)]
+        return out
+
+
 class _Runner:
     """One what-if's commands, applied leaf after leaf."""
 
@@ -435,6 +470,8 @@ class _Runner:
             WHAT_IF.reset(token)
         if self.first_events is None:
             self.first_events, self.steps = events, done
+        if walk.state_key is not None:
+            walk.final = self._final
         return label
 
     def _step(self, walk: _Walk | None, done: list[str], current: Any) -> None:
@@ -468,6 +505,7 @@ class _Runner:
             done = done + [then.text if who == self.side else f"{who}: {then.text}"]
             if walk is not None and not walk.dice and len(memo) == len(done) - 1:
                 memo.append((current, events, list(done)))
+        self._final = current
         return self.summary(self.scenario, self.state, current, events, self.side), events, done
 
     def enumerate(self, horizon: int | None, max_leaves: int, time_limit: float | None,
@@ -480,34 +518,48 @@ class _Runner:
         subtree (absolute chances); when the odometer moves above it, the node is finished and
         its outcomes, divided by the chance of reaching it, are kept under its key. A later walk
         that reaches a die with the same key (the same command, die, purpose and position) stops
-        there and adds the kept outcomes, times its own chance so far."""
+        there and adds the kept outcomes, times its own chance so far. A node whose die the
+        rules read against thresholds (the ruleset's `ordered`) tries its faces by halves: when
+        two faces lead to the same position, the faces between them do too, and they add that
+        position's outcomes without an adjudication of their own."""
         mod, cmd = self.mod, self.cmd
         started = time.thread_time()
         self.cut = False
         known: dict | None = {} if self.state_key is not None else None
+        ordered = getattr(mod, "ordered", None) if known is not None else None
         totals: dict[str, list] = {}
-        opened: list[list] = []            # [depth, key, chance of reaching it, {label: [p, n]}]
+        opened: list[_Node] = []           # the nodes on the current path, shallowest first
         dice_seen: dict[tuple[int, str], None] = {}
         leaves = 0
         total_p = Fraction(0)
+
+        def gain(outs, scale: Fraction, nodes) -> Fraction:
+            got = Fraction(0)
+            for lab, (q, n) in outs:
+                p = scale * q
+                got += p
+                for entry in [totals.setdefault(lab, [Fraction(0), 0])] + [
+                        node.outs.setdefault(lab, [Fraction(0), 0]) for node in nodes]:
+                    entry[0] += p
+                    entry[1] += n
+            return got
+
         path: list[int] | None = []
         while path is not None:
             walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key)
             label = self.leaf(walk)
             for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
-                if walk.dice[depth].key is not None:
-                    opened.append([depth, walk.dice[depth].key, walk.probability(depth), {}])
+                d = walk.dice[depth]
+                if d.key is not None:
+                    by_halves = ordered is not None and d.group is None and ordered(d.sides, d.purpose)
+                    opened.append(_Node(depth, d.key, walk.probability(depth), len(d.faces), by_halves))
+            for node in opened:                                     # the faces this walk tried first
+                if node.depth >= len(path) - 1:
+                    node.seen[walk.dice[node.depth].pick] = self._next_position(walk, node.depth + 1, label)
             if label is None:                                       # stopped at a known position
-                reach = walk.probability()
-                gained = [(lab, reach * q, n) for lab, (q, n) in known[walk.merged].items()]
+                total_p += gain(known[walk.merged].items(), walk.probability(), opened)
             else:
-                gained = [(label, walk.probability(), 1)]
-            for lab, p, n in gained:
-                total_p += p
-                for entry in [totals.setdefault(lab, [Fraction(0), 0])] + [
-                        node[3].setdefault(lab, [Fraction(0), 0]) for node in opened]:
-                    entry[0] += p
-                    entry[1] += n
+                total_p += gain([(label, (Fraction(1), 1))], walk.probability(), opened)
             for d in walk.dice:
                 dice_seen.setdefault((d.sides, generic(d.purpose)), None)
             leaves += 1
@@ -520,11 +572,27 @@ class _Runner:
             if over_time:
                 raise TooManyOutcomes(f"`{cmd.text}` has too many die sequences to enumerate within "
                                       f"{time_limit:.0f} s ({leaves:,} so far); ask about a smaller step")
-            path = walk.next_path()
-            moved = len(path) - 1 if path is not None else -1    # the die whose face changes
-            while opened and opened[-1][0] > moved:                 # finished: kept for merging
-                _, key, reach, outs = opened.pop()
-                known[key] = {lab: (p / reach, n) for lab, (p, n) in outs.items()}
+            # the odometer: the deepest die with a face left to try (a node by halves chooses it)
+            at = {node.depth: node for node in opened}
+            path = None
+            for i in range(len(walk.dice) - 1, -1, -1):
+                node = at.get(i)
+                if node is not None and node.by_halves:
+                    face = node.next_face()
+                else:
+                    d = walk.dice[i]
+                    face = d.pick + 1 if d.pick + 1 < len(d.faces) else None
+                if face is not None:
+                    path = [x.pick for x in walk.dice[:i]] + [face]
+                    break
+            moved = len(path) - 1 if path is not None else -1      # the die whose face changes
+            while opened and opened[-1].depth > moved:              # finished: kept for merging
+                node = opened.pop()
+                d = walk.dice[node.depth]
+                for face, like in node.alike():                    # faces that need no adjudication
+                    total_p += gain(self._outcomes(known, node.seen[like]),
+                                    node.reach * Fraction(d.faces[face][1], d.sides), opened + [node])
+                known[node.key] = {lab: (p / node.reach, n) for lab, (p, n) in node.outs.items()}
         if self.first_events is None:          # every leaf met the horizon: one whole adjudication
             self.leaf(_Walk(mod, []))          # gives the first roll's calculation
         if total_p != 1:                       # the enumeration is exact or it is a bug
@@ -537,6 +605,24 @@ class _Runner:
         cut = horizon if horizon is not None and self.cut else None
         return Odds(self.ruleset.id, self.side, cmd.text, outcomes, leaves, dice, list(breakdown),
                     list(self.notes), self.steps, cut)
+
+    def _next_position(self, walk: _Walk, depth: int, label: str | None) -> tuple | None:
+        """Where a face leads: the keyed position of the next die, or the end of the
+        adjudication (its final position and outcome); None when it cannot be told apart."""
+        if depth < len(walk.dice):
+            key = walk.dice[depth].key
+            return ("die", key) if key is not None else None
+        if label is None:
+            return ("die", walk.merged)
+        if walk.final is not None:
+            return ("end", self.state_key(walk.final), label)
+        return None
+
+    @staticmethod
+    def _outcomes(known: dict, position: tuple):
+        if position[0] == "die":
+            return known[position[1]].items()
+        return [(position[2], (Fraction(1), 1))]
 
     def choose_horizon(self, budget: float, max_leaves: int) -> int | None:
         """Knuth's estimator: random descents give the tree's size at each depth and the cost of

@@ -83,6 +83,15 @@ def state_key(state) -> bytes:
     return pickled(state, ("last_action",))
 
 
+def ordered(sides: int, purpose: str) -> bool:
+    """Every TACW d10 is read against thresholds: the roll plus its modifiers on a table of
+    contiguous rows (D2, `tables.DieTable`), or against a morale, an interception or a return
+    number (§11.2, §7.5.2); the Leader Loss and Replacement faces are merged by result, in
+    order. So two faces that lead to the same position enclose faces that lead there too, and
+    `/odds` tries a d10's faces by halves (engine/core/odds.py)."""
+    return sides == 10
+
+
 def frozen(purpose: str) -> bool:
     """§4.1: the next turn's initiative (and its tie re-rolls) is beyond the question."""
     return purpose.startswith("initiative")

@@ -340,7 +340,8 @@ def test_tacw_5_7_order_change_is_one_d10_against_the_table():
     p.go(R, "activate a1")
     odds = what_if(TACW, p.sc, p.st, R, "change make_ready", budget=None)
     assert as_dict(odds) == plain(TACW, p.sc, p.st, R, "change make_ready", 10, tacw_odds.summary)
-    assert odds.leaves == 10 and all(o.probability.denominator in (1, 2, 5, 10) for o in odds.outcomes)
+    # one d10 read against a threshold: its faces tried by halves, fewer than ten adjudications
+    assert odds.leaves < 10 and all(o.probability.denominator in (1, 2, 5, 10) for o in odds.outcomes)
     assert set(as_dict(odds)) <= {"a1 now on Make Ready", "no effect"}
     assert "[TACW §5.7] Order Change table" in odds.text()
 
