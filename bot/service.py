@@ -34,8 +34,8 @@ from typing import Any
 
 from engine.core.commands import Command, dice_faces, parse, split_side
 from engine.core.events import Event
-from engine.core.game import Ruleset, canonical_options, game_options, get_ruleset, new_state, option_name, rulesets
-from engine.core.referee import apply_command
+from engine.core.game import (Ruleset, canonical_options, game_options, get_ruleset, new_state, option_name,
+                              replay_in_place, rulesets)
 
 from .errors import NoGame, NotAllowed, Refused, StaleChoice
 from .hooks import Hooks
@@ -275,9 +275,9 @@ class GameService:
             state, seq = rs.state_from_dict(decode_state(snap[1])), snap[0]
         else:
             state, seq = cls._first_state(rs, sc, row), 0
-        for c_seq, side, text in lines:
-            state, _ = apply_command(rs, sc, state, side, parse(text))   # + referee corrections
-            seq = c_seq
+        if lines:       # in place: the states between are not kept (+ referee corrections)
+            state, _ = replay_in_place(rs, sc, state, [(side, parse(text)) for _, side, text in lines])
+            seq = lines[-1][0]
         return state, seq
 
     @staticmethod
@@ -287,13 +287,11 @@ class GameService:
 
     @staticmethod
     def _replay(rs: Ruleset, sc: Any, state: Any, commands: list, after: int = 0) -> tuple[Any, int]:
-        seq = after
-        for c in commands:
-            if c.seq <= after or getattr(c, "undone_at", None):     # taken back: bot/undo.py
-                continue
-            state, _ = apply_command(rs, sc, state, c.side, parse(c.text))   # + referee corrections
-            seq = c.seq
-        return state, seq
+        live = [c for c in commands if c.seq > after and not getattr(c, "undone_at", None)]  # bot/undo.py
+        if not live:
+            return state, after
+        state, _ = replay_in_place(rs, sc, state, [(c.side, parse(c.text)) for c in live])  # + corrections
+        return state, live[-1].seq
 
     async def replay_state(self, row: GameRow) -> Any:
         """The state rebuilt from the seed and the whole command log (restart / audit check)."""

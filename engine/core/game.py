@@ -7,6 +7,7 @@ same state, bit for bit (principle 1), which is how the store resumes, undoes an
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
@@ -114,14 +115,55 @@ def canonical_options(rs: Ruleset, scenario: Any, options: Any) -> Any:
     return [by_name.get(option_name(o), o) for o in options]
 
 
+# Issue 13: a replay of a stored log (`replay_in_place`) keeps none of the states between its
+# commands, so its commands change one working state in place instead of copying it each time.
+_IN_PLACE: ContextVar[bool] = ContextVar("herald_in_place", default=False)
+
+
+class NotInPlace(Exception):
+    """Raised by a ruleset when a command cannot be applied in place (it stopped for a player's
+    choice and must leave the state as it found it): `replay_in_place` starts again with copies."""
+
+
+def in_place() -> bool:
+    """Whether commands are being applied in place (inside `replay_in_place`)."""
+    return _IN_PLACE.get()
+
+
+def replay_in_place(ruleset: Any, scenario: Any, state: Any, lines) -> tuple[Any, list[list[Event]]]:
+    """Apply a stored log's `lines` ((side, Command or text), referee corrections included) to a
+    copy of `state`, changing that one copy in place: one copy for the whole replay instead of
+    one a command. A command that cannot run in place (`NotInPlace`: it stopped for a choice)
+    or fails sends the whole replay again the ordinary way, one copy a command, which then
+    raises what the log's error is. Returns the final state and each command's events."""
+    from .referee import apply_command
+    work = state.copy()
+    token = _IN_PLACE.set(True)
+    try:
+        out = []
+        for side, cmd in lines:
+            work, events = apply_command(ruleset, scenario, work, side, cmd)
+            out.append(events)
+        return work, out
+    except Exception:
+        pass
+    finally:
+        _IN_PLACE.reset(token)
+    out = []
+    for side, cmd in lines:
+        state, events = apply_command(ruleset, scenario, state, side, cmd)
+        out.append(events)
+    return state, out
+
+
 def run_command(state: Any, cmd: Command, body: Callable[[Any, DiceStream], list[Event]]) -> tuple[Any, list[Event]]:
     """The frame every ruleset's `apply` shares (DESIGN principle 1): work on a copy of the
     state, draw dice from the recorded stream (the command's own results first), refuse results
     the command did not need, and keep the stream position in the new state. `body(st, stream)`
     runs the rules on the copy and returns the events. The stream carries the copy
     (`stream.working`): a what-if that stops before a die reads the adjudication in progress
-    there (engine/core/odds.py)."""
-    st = state.copy()
+    there (engine/core/odds.py). Inside `replay_in_place` the state itself is the working one."""
+    st = state if _IN_PLACE.get() else state.copy()
     stream = DiceStream(st.seed, st.draws, list(cmd.dice), strict=PHYSICAL_DICE.get(), working=st)
     events = body(st, stream)
     if stream.supplied and cmd.exact_dice:
@@ -198,8 +240,11 @@ class Game:
         return events
 
     def replay(self, records: list[tuple[str, str]]) -> None:
-        for side, text in records:
-            self.apply(side, text)
+        """Apply a trusted script (the CLI's --load, the demos): in place, one copy in all."""
+        cmds = [(side, parse(text, dice_faces(self.ruleset))) for side, text in records]
+        self.state, events = replay_in_place(self.ruleset, self.scenario, self.state, cmds)
+        for (side, cmd), evs in zip(cmds, events):
+            self.history.append(Record(side, cmd.text, evs, cmd.dice))
 
     @property
     def to_act(self) -> str | None:

@@ -8,7 +8,7 @@ from engine.core.commands import Command
 from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
-from engine.core.game import run_command
+from engine.core.game import NotInPlace, in_place, run_command
 from engine.core.verbs import refuse_extra_words
 
 from engine.tacw import victory
@@ -276,6 +276,8 @@ def apply(sc, state: TacwState, side: str, cmd: Command,
     try:
         return run_command(state, cmd, body)
     except choices.NeedChoice as need:
+        if in_place():          # the state is half changed: the replay starts again with copies
+            raise NotInPlace(cmd.text) from need
         return _ask_choice(state, side, cmd, answers, need)
 
 

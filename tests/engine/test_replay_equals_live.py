@@ -4,6 +4,8 @@ after every command of the demo battles and of autoplayed ones, that nothing of 
 
 - the state saved as JSON and read back is the same state, and a game continued from it goes on
   exactly as the live game did (the store's keyframes, bot/store_base.py);
+- the log replayed in place (`replay_in_place`, one working state) ends as the live game did,
+  with the same events;
 - `copy()` equals the original and shares no container with it (`apply` changes only its copy);
 - TACW's `units_at` index answers as a scan of every unit would.
 """
@@ -60,6 +62,12 @@ def _play(rid: str, sid: str, seed, lines: list[tuple[str, str]]) -> None:
     for side, text in lines:
         g.apply(side, text)
         states.append(g.state)
+    # the store's replays change one state in place (engine.core.game.replay_in_place)
+    replayed = Game.new(rid, sid, seed)
+    replayed.replay(lines)
+    assert _json(rs, replayed.state) == _json(rs, states[-1]), "the in-place replay went another way"
+    assert [[e.to_dict() for e in r.events] for r in replayed.history] == \
+        [[e.to_dict() for e in r.events] for r in g.history]
     for i, st in enumerate(states):
         live = _json(rs, st)
         back = rs.state_from_dict(live)

@@ -2,6 +2,8 @@
 resolution stops to ask, and the answer replays it from the start with the same dice."""
 from engine.core.errors import Illegal
 
+from engine.tacw.ruleset import TACW
+
 from .tacw_helpers import Position
 import pytest
 
@@ -63,3 +65,36 @@ def test_ask_stops_then_the_answer_replays_the_same_dice():
     r = fight("ask")
     r.go("royalist", "resolve dice=1")
     assert TACW.default_answer(r.st) == f"retreat {options[0]}"
+
+
+def test_a_log_with_a_choice_replays_to_the_same_state_in_place():
+    """Issue 13: a stored log is replayed changing one state in place (replay_in_place); the
+    command that stops to ask cannot leave a half-changed state, so the replay starts again the
+    ordinary way (a copy a command) and ends where the live game did."""
+    from engine.core import game as core
+    from engine.core.commands import parse as parse_line
+    p = fight("ask")
+    start = p.st
+    lines = [("royalist", "resolve dice=1")]
+    p.go(*lines[0])
+    while p.st.pending:
+        line = ("parliament", f"retreat {p.st.pending['options'][-1]} dice=1")
+        p.go(*line)
+        lines.append(line)
+    assert len(lines) >= 2
+    calls = {"in place": 0}
+    original = core.run_command
+
+    def counting(state, cmd, body):
+        calls["in place"] += core.in_place()
+        return original(state, cmd, body)
+
+    import engine.tacw.rules as tacw_rules
+    tacw_rules.run_command, saved = counting, tacw_rules.run_command
+    try:
+        end, events = core.replay_in_place(TACW, p.sc, start, [(s, parse_line(t)) for s, t in lines])
+    finally:
+        tacw_rules.run_command = saved
+    assert calls["in place"] >= 1                       # it tried in place, then started again
+    assert end.to_dict() == p.st.to_dict() and len(events) == len(lines)
+    assert start.units["p1"].hexes == ["0605"]          # the state it started from is untouched
