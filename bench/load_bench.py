@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import make_service  # noqa: E402
+from bot.app import make_service, settle_memory  # noqa: E402
 from bot.render_pool import render_png  # noqa: E402
 from bot.store import Store  # noqa: E402
 from engine.core.game import Game  # noqa: E402
@@ -148,6 +148,7 @@ async def run(args) -> None:
     # the render workers start before the clock, as they do when the bot starts
     first = await service.load(games[0].channel)
     await render_png(first, store=store)
+    settle_memory()                 # as the bot does once its games are resumed (bot/client.py)
     rss_start = rss_mib()
 
     loop = asyncio.get_running_loop()
@@ -176,6 +177,17 @@ async def run(args) -> None:
         pngs.append(len(png or b""))
         replies[g.ruleset].append((loop.time() - arrived) * 1000)
 
+    import gc
+    pauses: list[float] = []
+    gc_start: list[float] = []
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            gc_start[:] = [time.perf_counter()]
+        elif gc_start:
+            pauses.append((time.perf_counter() - gc_start[0]) * 1000)
+
+    gc.callbacks.append(on_gc)
     tick = loop.create_task(ticker())
     tasks = []
     n = int(args.rate * args.seconds)
@@ -198,6 +210,8 @@ async def run(args) -> None:
     cpu = time.process_time() - cpu0
     stop.set()
     await tick
+    gc.callbacks.remove(on_gc)
+    tracked = len(gc.get_objects())
     rss_end = rss_mib()
     workers = [(pid, rss_mib(pid)) for pid in descendants(os.getpid())]
 
@@ -213,7 +227,9 @@ async def run(args) -> None:
               f"   (target p95 <= {TARGET_P95[rid]:.0f} ms: {ok})")
     worst = max(stalls) if stalls else 0.0
     print(f"  event loop: longest stall {worst:.0f} ms (target <= {TARGET_STALL_MS:.0f} ms: "
-          f"{'ok' if worst <= TARGET_STALL_MS else 'OVER'}); p99 stall {statistics.quantiles(stalls, n=100)[98]:.1f} ms")
+          f"{'ok' if worst <= TARGET_STALL_MS else 'OVER'}); p99 stall {statistics.quantiles(stalls, n=100)[98]:.1f} ms; "
+          f"garbage collections {len(pauses)}, longest {max(pauses, default=0):.0f} ms; "
+          f"{tracked:,} objects tracked, {gc.get_freeze_count():,} frozen")
     print(f"  memory: this process {rss_start:.0f} MiB before the run, {rss_end:.0f} MiB after "
           f"(target <= {TARGET_RSS_MIB:.0f} MiB: {'ok' if rss_end <= TARGET_RSS_MIB else 'OVER'}); "
           f"render processes: " + ", ".join(f"{r:.0f}" for _, r in workers) + " MiB")

@@ -35,6 +35,17 @@ def install_features(service: GameService) -> GameService:
     return service
 
 
+def settle_memory() -> None:
+    """Issue 13: after start-up (rulesets, scenarios and the live games loaded), move what is in
+    memory out of the garbage collector's sight (`gc.freeze`: it lives as long as the process)
+    and collect the young generation less often; a full collection then scans only what came
+    later. Under the load bench a full collection held the event loop over 100 ms before."""
+    import gc
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(5_000, 20, 20)
+
+
 def make_service(store: Store) -> GameService:
     """Herald's game service on `store`, with every club feature installed."""
     return install_features(GameService(store))

@@ -36,7 +36,7 @@ from discord.ext import commands, tasks
 
 from engine.core.errors import HeraldError
 
-from .app import make_service
+from .app import make_service, settle_memory
 from .deadlines import deadline_hours, expire_due, hours_text
 from .names import remember as remember_name
 from .service import ActResult, GameService
@@ -107,6 +107,8 @@ class HeraldBot(commands.Bot):
         await add_cogs(self)          # /game, Battle Cry (and the shared verbs), TACW
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         resumed = await self.service.resume_all()
+        if self.http.token:        # a real bot, not the offline harness (whose tests start many)
+            settle_memory()
         log.info("store %s open; %d active game(s) resumed", self.db_path, len(resumed))
         if self._wants_deadline_task():
             self.deadline_loop.start()
