@@ -107,7 +107,8 @@ class TooManyOutcomes(HeraldError):
 class Outcome:
     label: str                 # the ruleset's summary of what happened
     probability: Fraction
-    leaves: int = 0            # how many enumerated die sequences gave it
+    leaves: int = 0            # the adjudications that gave it (a position merged or a face
+                               # skipped counts those of the one it stands for)
 
     @property
     def percent(self) -> str:
@@ -120,7 +121,8 @@ class Odds:
     side: str
     line: str                          # the command asked about (the first one)
     outcomes: list[Outcome]            # most likely first
-    leaves: int                        # die sequences enumerated
+    leaves: int                        # adjudications run (merged positions and skipped faces
+                                       # need none)
     dice: list[str]                    # the kinds of dice the action rolls, in order
     breakdown: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -284,13 +286,13 @@ class _Walk:
         faces = list(self.faces(sides, purpose))
         group = self.group(purpose)
         key = None
-        if self.state_key is not None and group is None and self.step is not None:
-            working = getattr(stream, "working", None)
+        if self.state_key is not None and group is None and self.step is not None and i >= len(self.path):
+            working = getattr(stream, "working", None)      # a new die (the path's are keyed)
             if working is not None:
                 if self.step_state is not None:        # the position the command was given in
                     self.step, self.step_state = self.step + (self.state_key(self.step_state),), None
                 key = (self.step, i, sides, purpose, self.state_key(working))
-                if i >= len(self.path) and key in self.known:
+                if key in self.known:
                     self.merged = key
                     raise _Merged()
         prev = self.dice[-1] if self.dice else None
