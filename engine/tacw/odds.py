@@ -77,10 +77,14 @@ def faces(sides: int, purpose: str) -> list[tuple[int, int]]:
 
 
 def state_key(state) -> bytes:
-    """The merge key of a position (engine/core/odds.py): the whole state but `last_action`, the
-    record of what the command did kept for the picture (renders/), which no rule reads and the
-    summary does not show."""
-    return pickled(state, ("last_action",))
+    """The merge key of a position (engine/core/odds.py): the whole working state, `last_action`
+    included. No rule reads `last_action` (the record of what the command did, kept for the
+    picture), but it holds each die's reading as soon as it is made (a fire's result, a close
+    combat's result code, each retreat and pursuit path), where the adjudication may still hold
+    it in a local: the two rolls of a double unit's fire are added up and applied together
+    (§9.6.2), so after the first roll only `last_action` tells a hit from a miss. Left out, the
+    merge was wrong on Edgehill moves under Reaction Fire (bench/odds_bench.py --check)."""
+    return pickled(state)
 
 
 def ordered(sides: int, purpose: str) -> bool:

@@ -464,13 +464,26 @@ def test_merging_equal_positions_changes_no_fraction(index):
     assert as_dict(merged) == as_dict(plain_odds) and merged.leaves <= plain_odds.leaves
 
 
-def test_the_merge_key_leaves_out_caches_and_what_no_rule_reads():
-    from engine.core.odds import pickled
+def test_the_merge_key_leaves_out_caches_but_not_the_record_of_the_readings():
+    """The key leaves out the engine's `_memo_` caches but keeps `last_action`: the record of each
+    die's reading, which a double unit's two fire rolls (added up, §9.6.2) leave nowhere else."""
     sc, st, side, line = edgehill_before(108)
     a, b = st.copy(), st.copy()
-    a.units_at("2019")                                            # builds a `_memo_` index on a
-    b.last_action = {"items": [{"kind": "fire", "text": "a picture only"}]}
-    assert tacw_odds.state_key(a) == tacw_odds.state_key(b) == tacw_odds.state_key(st)
-    assert pickled(a) != pickled(b)                               # last_action is left out by TACW only
-    b.units[next(iter(b.units))].casualties += 1
-    assert tacw_odds.state_key(a) != tacw_odds.state_key(b)
+    a._memo_where = {"2019": ["p-fielding"]}                     # an engine cache (engine/core/state.py)
+    assert tacw_odds.state_key(a) == tacw_odds.state_key(st)
+    b.last_action = {"items": [{"kind": "fire", "text": "1 hit"}]}
+    assert tacw_odds.state_key(b) != tacw_odds.state_key(st)
+    c = st.copy()
+    c.units[next(iter(c.units))].casualties += 1
+    assert tacw_odds.state_key(c) != tacw_odds.state_key(st)
+
+
+def test_tacw_9_6_2_a_double_units_two_rolls_are_not_merged_halfway():
+    """Edgehill demo: Gerard (a double unit) moves under Reaction Fire rolled once per half; the
+    hits of both rolls are applied together, so the position between them is not the same
+    after a hit and after a miss. Merged, the odds still equal the plain enumeration."""
+    sc, st, side, line = edgehill_before(154)
+    assert line.startswith("move r-gerard")
+    merged = what_if(TACW, sc, st, side, line, budget=None)
+    plain_odds = what_if(TACW, sc, st, side, line, budget=None, merge=False)
+    assert as_dict(merged) == as_dict(plain_odds) and merged.leaves < plain_odds.leaves
