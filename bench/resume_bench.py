@@ -75,6 +75,20 @@ async def build(path: str, n: int, seed: str, g: Game, states: list) -> None:
                        " WHERE game_id = ?", (gid, first))
 
 
+def storage(path: str) -> None:
+    """One late Edgehill's bytes: the database file, its command log, its keyframes."""
+    import os
+    with sqlite3.connect(path) as db:
+        db.execute("VACUUM")
+        log_bytes = db.execute("SELECT SUM(LENGTH(text) + LENGTH(dice) + LENGTH(events)) FROM commands").fetchone()[0]
+        snap_bytes = db.execute("SELECT SUM(LENGTH(state)) FROM snapshots").fetchone()[0] or 0
+        n_snaps = db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
+    size = os.path.getsize(path)
+    print(f"  storage of one game: database file {size / 1024:.0f} KiB; command log {log_bytes / 1024:.0f} KiB, "
+          f"{n_snaps} keyframes {snap_bytes / 1024:.0f} KiB; (log + keyframes) / log = "
+          f"{(log_bytes + snap_bytes) / log_bytes:.2f} (target <= 3), file / log = {size / log_bytes:.2f}")
+
+
 async def timed(coro) -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     await coro
@@ -92,6 +106,8 @@ async def measure(n: int, seed: str, g: Game, states: list, replay: bool) -> Non
     with tempfile.TemporaryDirectory() as tmp:
         path = f"{tmp}/herald.db"
         await build(path, n, seed, g, states)
+        if n == 1:
+            storage(path)
         store = await Store.open(path)
         try:
             service = make_service(store)
