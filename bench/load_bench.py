@@ -238,6 +238,15 @@ async def run(args) -> None:
               f"(target <= 500 KiB)")
     if refused:
         print(f"  {len(refused)} refused (script and game disagree), e.g. {refused[0]}")
+    cold = make_service(store)       # nothing held in memory: each game from its keyframe and log
+    loads = []
+    for g in games:
+        t = time.perf_counter()
+        await cold.load(g.channel)
+        loads.append((time.perf_counter() - t) * 1000)
+    print(f"  loading a game with nothing in memory (its newest keyframe + the commands after it): "
+          f"median {statistics.median(loads):.1f} ms, max {max(loads):.1f} ms (target <= 20 ms: "
+          f"{'ok' if max(loads) <= 20 else 'OVER'})")
     await store.close()
     with sqlite3.connect(db) as con:
         log_bytes = con.execute("SELECT SUM(LENGTH(text) + LENGTH(dice) + LENGTH(events) + 40)"

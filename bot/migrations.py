@@ -135,12 +135,12 @@ MIGRATIONS: list[str] = [
     );
     """,
     # 4: snapshots as keyframes (issue 13): a game kept a full state after every command, 45
-    # times the size of its log. From now on the service keeps one every SNAPSHOT_EVERY (10)
+    # times the size of its log. From now on the service keeps one every SNAPSHOT_EVERY (8)
     # commands (bot/store_base.py), compressed; here the older ones are thinned the same way,
     # keeping each game's newest. Loading replays the few commands after the newest keyframe.
     """
     DELETE FROM snapshots
-     WHERE seq % 10 != 0
+     WHERE seq % 8 != 0
        AND seq < (SELECT MAX(s2.seq) FROM snapshots AS s2 WHERE s2.game_id = snapshots.game_id);
     """,
 ]

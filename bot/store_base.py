@@ -61,7 +61,7 @@ def _dumps(value: Any) -> str:
 # The service stores one every SNAPSHOT_EVERY commands (a keyframe); loading a game reads the
 # newest keyframe and replays the few commands after it. Stored as zlib-compressed JSON (about an
 # eighth of the text); rows written before migration 4 hold JSON text and still read.
-SNAPSHOT_EVERY = 10
+SNAPSHOT_EVERY = 8
 
 
 def is_keyframe(seq: int) -> bool:

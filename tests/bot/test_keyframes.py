@@ -51,7 +51,7 @@ async def test_keyframes_only_and_every_load_equals_the_live_game(store, db_path
         blobs = [r[0] for r in db.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))]
         log_bytes = db.execute("SELECT SUM(LENGTH(text) + LENGTH(dice) + LENGTH(events)) FROM commands"
                                " WHERE game_id = ?", (game_id,)).fetchone()[0]
-    assert seqs == list(range(10, EDGEHILL_COMMANDS + 1, 10))
+    assert seqs == list(range(store_base.SNAPSHOT_EVERY, EDGEHILL_COMMANDS + 1, store_base.SNAPSHOT_EVERY))
     assert all(isinstance(b, bytes) for b in blobs)                 # compressed
     assert sum(len(b) for b in blobs) < log_bytes                   # far under the 3x target
     rs = results[0].ruleset
@@ -67,7 +67,7 @@ async def test_keyframes_only_and_every_load_equals_the_live_game(store, db_path
 
 async def test_the_live_state_is_dropped_when_the_log_changes_behind_it(store):
     service = make_service(store)
-    results = await _edgehill(service, 12)
+    results = await _edgehill(service, 12)      # the last keyframe at 8
     rs = results[0].ruleset
     assert (await service.load(CH)).state is results[-1].state      # held in memory
     await store.truncate_after(results[0].game_id, 11)              # the log lost its last command
@@ -76,7 +76,7 @@ async def test_the_live_state_is_dropped_when_the_log_changes_behind_it(store):
     assert _json(rs, again.state) == _json(rs, results[10].state)
 
 
-async def test_migration_4_keeps_every_tenth_snapshot_and_each_games_newest(db_path):
+async def test_migration_4_keeps_every_eighth_snapshot_and_each_games_newest(db_path):
     for version in (1, 2, 3):
         path = f"{db_path}.{version}"
         old = await Store.open(path, migrations=MIGRATIONS[:version])
@@ -91,9 +91,9 @@ async def test_migration_4_keeps_every_tenth_snapshot_and_each_games_newest(db_p
         try:
             with sqlite3.connect(path) as db:
                 seqs = [r[0] for r in db.execute("SELECT seq FROM snapshots ORDER BY seq")]
-            assert seqs == [10, 20, 25], version
+            assert seqs == [8, 16, 24, 25], version
             assert await new.latest_snapshot(game_id) == (25, {"turn": 25})      # old text still reads
-            assert await new.snapshot_before(game_id, 20) == (10, {"turn": 10})
+            assert await new.snapshot_before(game_id, 16) == (8, {"turn": 8})
         finally:
             await new.close()
 
@@ -103,4 +103,4 @@ def test_snapshot_blobs_round_trip():
     blob = store_base.encode_state(state)
     assert isinstance(blob, bytes) and store_base.decode_state(blob) == state
     assert store_base.decode_state(json.dumps(state)) == state
-    assert [s for s in range(1, 31) if store_base.is_keyframe(s)] == [10, 20, 30]
+    assert [s for s in range(1, 31) if store_base.is_keyframe(s)] == [8, 16, 24]
