@@ -24,6 +24,7 @@ bench/replay_bench.py.
 from __future__ import annotations
 
 import io
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ from typing import Any, Callable, Sequence
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from .common import STRIP_BG, STRIP_DIM, STRIP_FG, encode_png, font
+
+log = logging.getLogger(__name__)
 from . import board_module
 
 MAX_BYTES = 8 * 1024 * 1024 - 512 * 1024     # under every Discord upload limit, with room for the message
@@ -314,7 +317,8 @@ class _Chunk:
     ruleset_id: str
     scenario_id: str | None
     scenario: Any
-    items: list                 # (state dict, caption)
+    items: list                 # (state, caption): the state pickled as it is (~8x cheaper
+    # than the ruleset's dict and back), or its dict
     has_prev: bool
     layout: tuple[int, int, int]      # _Layout(width, board_height, source_width)
     board_width: int | None
@@ -330,8 +334,10 @@ def _draw_chunk(chunk: _Chunk) -> list:
     layout = _Layout(*chunk.layout)
     pal = _palette_image(chunk.palette)
     prev, out = None, []
-    for n, (data, caption) in enumerate(chunk.items):
-        board = board_image(chunk.ruleset_id, scenario, rs.state_from_dict(data), chunk.board_width)
+    for n, (state, caption) in enumerate(chunk.items):
+        if isinstance(state, dict):
+            state = rs.state_from_dict(state)
+        board = board_image(chunk.ruleset_id, scenario, state, chunk.board_width)
         indices = _indices(layout.frame(board, caption), pal)
         if not (n == 0 and chunk.has_prev):
             out.append(_delta(prev, indices))
@@ -354,7 +360,7 @@ def _encode_pooled(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[F
     for k in range(0, len(picks), CHUNK):
         group = picks[k:k + CHUNK]
         lead = [picks[k - 1]] if k else []
-        items = [(rs.state_to_dict(frames[i].state), frames[i].caption) for i in lead + group]
+        items = [(frames[i].state, frames[i].caption) for i in lead + group]
         futures.append(pool.submit_call(_draw_chunk, _Chunk(ruleset_id, sid, sobj, items, bool(lead),
                                                             args, board_width, rgb)))
     gif = _GifStream((layout.width, layout.height), rgb)
@@ -376,7 +382,7 @@ def _encode_pooled(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[F
     return _close(gif, hold_ms, max_bytes)
 
 
-PROBES = 8                  # pairs of boards drawn to plan a long replay's width and stride
+PROBES = 20                 # pairs of boards drawn to plan a long replay's width and stride
 
 
 def _plan(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[Frame], width: int,
@@ -394,16 +400,20 @@ def _plan(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[Frame], wi
     n = len(frames)
     starts = sorted({round(k * (n - 2) / (PROBES - 1)) for k in range(PROBES)})
     futures = [pool.submit_call(_draw_chunk, _Chunk(
-        ruleset_id, sid, sobj, [(rs.state_to_dict(frames[i].state), frames[i].caption),
-                                (rs.state_to_dict(frames[i + 1].state), frames[i + 1].caption)],
+        ruleset_id, sid, sobj, [(frames[i].state, frames[i].caption),
+                                (frames[i + 1].state, frames[i + 1].caption)],
         True, args, board_width, rgb)) for i in starts]
     head = sum(len(c) for c in _delta(None, _indices(layout.frame(first, frames[0].caption), pal))[1])
     deltas = []
     for f in futures:
         [encoded] = f.result()
         deltas.append(sum(len(c) for c in encoded[1]) + 10 if encoded else 0)
-    budget = 0.85 * max_bytes
-    projected = 800 + head + sum(deltas) / len(deltas) * (n - 1)
+    budget = 0.7 * max_bytes           # the projection errs by up to ~30%: a margin, no retry
+    # the mean change without the largest and the smallest (one busy moment sways a mean)
+    kept = sorted(deltas)[1:-1] if len(deltas) > 4 else deltas
+    projected = 800 + head + sum(kept) / len(kept) * (n - 1)
+    log.debug("replay plan at %d px: first frame %d bytes, changes %s, projected %d", width, head,
+              deltas, projected)
     if projected <= budget:
         return width, 1
     fit = int(width * math.sqrt(budget / projected))
@@ -470,8 +480,11 @@ def replay_gif(ruleset_id: str, scenario: Any, frames: Sequence[Frame], *,
         return board_width, first, last, layout, pal, rgb
 
     if use_pool and len(frames) > PROBES:   # the width and stride that fit, from a few boards
-        width, stride = _plan(pool, ruleset_id, scenario, frames, width, min_width, max_bytes,
-                              prepare(width))
+        try:
+            width, stride = _plan(pool, ruleset_id, scenario, frames, width, min_width, max_bytes,
+                                  prepare(width))
+        except Exception:                   # the encoding below finds them the slow way
+            log.warning("replay size plan failed", exc_info=True)
     while True:
         attempts += 1
         picks = list(range(0, len(frames), stride))
@@ -479,10 +492,18 @@ def replay_gif(ruleset_id: str, scenario: Any, frames: Sequence[Frame], *,
             picks.append(last_i)
         board_width, first, last, layout, pal, rgb = prepare(width)
         try:
+            data = None
             if use_pool:
-                data, count = _encode_pooled(pool, ruleset_id, scenario, frames, picks, layout,
-                                             board_width, rgb, ms, hold_ms, max_bytes, progress)
-            else:
+                try:
+                    data, count = _encode_pooled(pool, ruleset_id, scenario, frames, picks, layout,
+                                                 board_width, rgb, ms, hold_ms, max_bytes, progress)
+                except _TooBig:
+                    raise
+                except Exception:           # e.g. a state that cannot be pickled: draw here
+                    log.warning("replay boards could not be drawn in the pool; drawing here",
+                                exc_info=True)
+                    use_pool = False
+            if data is None:
                 samples = {0: first, last_i: last}
                 data, count = _encode(lambda st: draw_at(st, board_width), frames, picks, layout,
                                       samples, pal, rgb, ms, hold_ms, max_bytes, progress)

@@ -390,8 +390,18 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: boo
     placements, by_hex = _placements(scenario, g, state)
     placed: list[Placed] = [Placed("unit", u.id, _counter_polygon(g, u, centre, scale, angle))
                             for u, centre, scale, angle in placements]
-    bodies = list(placed)
+    bodies = {p.id: p.polygon for p in placed}
     boxes = [_poly_box(p.polygon) for p in placed]     # bounding boxes: a cheap test first
+    grid_cell = 2 * g.r                                # and a grid of them: only neighbours
+    near: dict[tuple[int, int], list[int]] = {}
+
+    def box_cells(b):
+        return [(i, j) for i in range(int(b[0] // grid_cell), int(b[2] // grid_cell) + 1)
+                for j in range(int(b[1] // grid_cell), int(b[3] // grid_cell) + 1)]
+
+    for n, b in enumerate(boxes):
+        for c in box_cells(b):
+            near.setdefault(c, []).append(n)
     for u, centre, scale, angle in placements:
         tags, _ = _unit_tags(u)
         if not tags:
@@ -399,7 +409,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: boo
         # a marker row goes below its counter, else above it, beside it, or on its lower half:
         # where it covers no other counter (nor another marker row)
         sprite, anchor = tag_sprite(round(g.r, 3), tags)
-        own = next(p.polygon for p in bodies if p.id == u.id)
+        own = bodies[u.id]
         xs, ys = [x for x, _ in own], [y for _, y in own]
         gap = 6.5 * g.r / 30
         spots = [(centre[0], max(ys) + gap), (centre[0], min(ys) - sprite.height + anchor[1] - gap / 2),
@@ -411,8 +421,9 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: boo
             x0, y0 = x - anchor[0], y - anchor[1]
             poly = _box_poly((x0, y0, x0 + sprite.width, y0 + sprite.height))
             bb = (x0, y0, x0 + sprite.width, y0 + sprite.height)
-            if not any(p.id != u.id and _boxes_overlap(bb, boxes[n]) and polygons_overlap(poly, p.polygon)
-                       for n, p in enumerate(placed)):
+            others = {n for c in box_cells(bb) for n in near.get(c, ())}
+            if not any(placed[n].id != u.id and _boxes_overlap(bb, boxes[n])
+                       and polygons_overlap(poly, placed[n].polygon) for n in sorted(others)):
                 chosen = poly
                 break
         if chosen is None:
@@ -421,6 +432,8 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: boo
             chosen = _box_poly((x0, y0, x0 + sprite.width, y0 + sprite.height))
         placed.append(Placed("markers", u.id, tuple(chosen)))
         boxes.append(_poly_box(chosen))
+        for c in box_cells(boxes[-1]):
+            near.setdefault(c, []).append(len(boxes) - 1)
     for h in _stacked_hexes(by_hex):
         placed.append(Placed("stack", h, tuple(_box_poly(_stack_chip_box(g, h, placements)))))
     leaders = _leader_places(g, scenario, state, set(by_hex), placements)
