@@ -65,3 +65,25 @@ def test_a_drawing_that_fails_raises(pool):
     bad = Job("battlecry", {"nonsense": True}, scenario_id="first-bull-run")
     with pytest.raises(Exception):
         pool.render(bad)
+
+
+def test_a_long_replay_drawn_in_the_pool_is_the_replay_drawn_here(pool):
+    """renders/replay.py: the boards of a long replay drawn by the workers, in chunks, give the
+    same GIF, byte for byte, as drawing them one after the other in this process; the progress
+    callback counts the boards up to all of them."""
+    from renders.replay import POOL_MIN_FRAMES, Frame, replay_gif
+    g = Game.new("tacw", "edgehill", 3)
+    import importlib
+    frames = [Frame(g.state, "#0 opening")]
+    autoplay = importlib.import_module("engine.tacw.autoplay")
+    while len(frames) < POOL_MIN_FRAMES + 5:
+        lines = autoplay.play_step(g)
+        assert lines
+        frames += [Frame(g.state, f"#{len(frames)} {lines[-1][1]}")]
+    seen = []
+    pooled = replay_gif("tacw", g.scenario, frames, pool=pool, max_bytes=50 << 20,
+                        progress=lambda done, total: seen.append((done, total)))
+    here = replay_gif("tacw", g.scenario, frames, pool=False, max_bytes=50 << 20)
+    assert (pooled.width, pooled.frames, pooled.stride) == (here.width, here.frames, 1)
+    assert pooled.gif == here.gif
+    assert seen[-1] == (len(frames), len(frames)) and [d for d, _ in seen] == sorted(d for d, _ in seen)
