@@ -18,7 +18,7 @@ With --check, each answer is also compared with the plain enumeration (every die
 position merged, no face skipped: `what_if(..., merge=False)`), where that finishes within
 CHECK_LIMIT seconds: the fractions must be equal.
 
-Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check]
+Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check] [--script FILE]
 (prints figures; asserts nothing)
 """
 from __future__ import annotations
@@ -122,9 +122,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--per-verb", type=int, default=None, help="ask at most N questions of each verb per demo")
     ap.add_argument("--slowest", type=int, default=8, help="list the N slowest questions")
     ap.add_argument("--check", action="store_true", help="compare each answer with the plain enumeration")
+    ap.add_argument("--script", type=Path, action="append", default=[],
+                    help="a script (named <ruleset>--<scenario>.txt, as the demos) instead of the demos")
     args = ap.parse_args(argv)
     everything: list[Asked] = []
-    for path in sorted(DEMO_DIR.glob("*.txt")):
+    for path in args.script or sorted(DEMO_DIR.glob("*.txt")):
         by_verb: dict[str, list[Asked]] = {}
         refused: dict[str, int] = {}
         for verb, a in questions(path, args.per_verb, args.check):

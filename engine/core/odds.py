@@ -24,9 +24,15 @@ that the rest of the adjudication depends on; the die's position is then keyed b
 of the what-if so far (and the state the current one was given in), the die's index, sides and
 purpose, and `state_key(working)`. The first time a key is met its subtree is enumerated; its
 outcomes, as chances given the position, are kept; every later walk reaching the same key
-stops there and adds them, times its own chance so far. The sums stay exact fractions: only
-work is saved. A two-combat resolve with pursuits and reactions that took tens of thousands of
-adjudications takes a few hundred.
+stops there and adds them, times its own chance so far. A die the rules read against
+thresholds (the ruleset's `ordered`: TACW's d10, the roll plus modifiers on a table of
+contiguous rows) has its faces tried by halves: its first and last faces, then the middle of
+any two neighbours tried that lead to different positions (the keyed position of the next
+die, or the end of the adjudication); the faces between two that lead to the same position
+lead there too, and add its outcomes without an adjudication of their own. The sums stay
+exact fractions: only work is saved. A TACW close combat with pursuits, reactions and morale
+checks that took over a thousand adjudications takes a few dozen. `what_if(..., merge=False)`
+enumerates every sequence plainly (the tests and `bench/odds_bench.py --check` compare both).
 
 The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
 seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, a few
@@ -61,6 +67,9 @@ ruleset only adds that module); every function is optional except `summary`:
                                               adjudication reads, and `summary` and `follow_up`
                                               read states, not events (TACW): equal positions are
                                               merged (`pickled` is the usual key)
+    ordered(sides, purpose)                   True for a die read against thresholds: faces
+                                              between two faces leading to the same position
+                                              lead there too (merging only)
     summary(sc, before, after, events, side)  the outcome, as one line (the grouping key); it
                                               must say nothing the asker may not know. At a
                                               horizon `after` is the adjudication in progress
