@@ -361,8 +361,13 @@ def _boxes_overlap(a, b) -> bool:
 
 def _counter_polygon(g: BoardGeometry, u: Unit, centre, scale: float, angle: float):
     """The outline of a counter as drawn (body, halo and noses)."""
-    r = g.r * scale
-    span = g.r * SQRT3 if len(u.hexes) == 2 else 0.0
+    return _outline(g.r, len(u.hexes) == 2, centre, scale, angle)
+
+
+@lru_cache(maxsize=65536)           # most counters stand still from one board to the next
+def _outline(g_r: float, double: bool, centre, scale: float, angle: float):
+    r = g_r * scale
+    span = g_r * SQRT3 if double else 0.0
     hd = COUNTER_HALF * r + 3.4 * r / 30
     hw = hd + span / 2
     a = math.radians(angle)
