@@ -23,6 +23,7 @@ bench/replay_bench.py.
 """
 from __future__ import annotations
 
+import collections
 import io
 import logging
 import math
@@ -356,18 +357,34 @@ def _encode_pooled(pool: Any, ruleset_id: str, scenario: Any, frames: Sequence[F
     rs = rulesets(include_unfinished=True)[ruleset_id]
     sid, sobj = scenario_ref(rs, scenario)
     args = (layout.requested, layout.canvas_h - 2 * 22, layout.source_width)
-    futures = []
-    for k in range(0, len(picks), CHUNK):
-        group = picks[k:k + CHUNK]
-        lead = [picks[k - 1]] if k else []
-        items = [(frames[i].state, frames[i].caption) for i in lead + group]
-        futures.append(pool.submit_call(_draw_chunk, _Chunk(ruleset_id, sid, sobj, items, bool(lead),
-                                                            args, board_width, rgb)))
+
+    def chunks():
+        for k in range(0, len(picks), CHUNK):
+            group = picks[k:k + CHUNK]
+            lead = [picks[k - 1]] if k else []
+            items = [(frames[i].state, frames[i].caption) for i in lead + group]
+            yield _Chunk(ruleset_id, sid, sobj, items, bool(lead), args, board_width, rgb)
+
+    # one chunk per worker in flight, and one more queued: a board after an action, drawn by the
+    # same pool meanwhile, waits behind a chunk or two, not behind the whole replay
+    todo, futures = chunks(), collections.deque()
+
+    def refill() -> None:
+        while len(futures) < getattr(pool, "workers", 1) + 1:
+            spec = next(todo, None)
+            if spec is None:
+                return
+            futures.append(pool.submit_call(_draw_chunk, spec))
+
+    refill()
     gif = _GifStream((layout.width, layout.height), rgb)
     base, done = 0, 0
     try:
-        for f in futures:
-            for encoded in f.result():
+        while futures:
+            f = futures.popleft()
+            encoded_frames = f.result()
+            refill()
+            for encoded in encoded_frames:
                 gif.put(encoded, ms)
                 if done == 0:
                     base = gif.tell()
