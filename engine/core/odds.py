@@ -297,13 +297,16 @@ class _Walk:
         key = None
         if self.state_key is not None and group is None and self.step is not None and i >= len(self.path):
             working = getattr(stream, "working", None)      # a new die (the path's are keyed)
-            if working is not None:
-                if self.step_state is not None:        # the position the command was given in
-                    self.step, self.step_state = self.step + (self.state_key(self.step_state),), None
-                key = (self.step, i, sides, purpose, self.state_key(working))
-                if key in self.known:
-                    self.merged = key
-                    raise _Merged()
+            try:
+                if working is not None:
+                    if self.step_state is not None:    # the position the command was given in
+                        self.step, self.step_state = self.step + (self.state_key(self.step_state),), None
+                    key = (self.step, i, sides, purpose, self.state_key(working))
+            except (pickle.PicklingError, TypeError, AttributeError):
+                key = None                             # a state that cannot be keyed: no merge
+            if key is not None and key in self.known:
+                self.merged = key
+                raise _Merged()
         prev = self.dice[-1] if self.dice else None
         same_roll = (group is not None and prev is not None and prev.group is not None
                      and prev.group[0] == group[0] and prev.group[1] + 1 == group[1])
@@ -626,7 +629,10 @@ class _Runner:
         if label is None:
             return ("die", walk.merged)
         if walk.final is not None:
-            return ("end", self.state_key(walk.final), label)
+            try:
+                return ("end", self.state_key(walk.final), label)
+            except (pickle.PicklingError, TypeError, AttributeError):
+                return None
         return None
 
     @staticmethod

@@ -487,3 +487,40 @@ def test_tacw_9_6_2_a_double_units_two_rolls_are_not_merged_halfway():
     merged = what_if(TACW, sc, st, side, line, budget=None)
     plain_odds = what_if(TACW, sc, st, side, line, budget=None, merge=False)
     assert as_dict(merged) == as_dict(plain_odds) and merged.leaves < plain_odds.leaves
+
+
+@dataclass
+class _Marks:
+    """A stand-in state that merges: `marks` counts the dice; `odd` holds what cannot be pickled
+    when `unkeyable` (a what-if then merges nothing, and is as exact)."""
+    seed: int = 1
+    draws: int = 0
+    marks: int = 0
+    odd: object = None
+
+    def copy(self):
+        return _Marks(self.seed, self.draws, self.marks, self.odd)
+
+
+class MergingRuleset(TwoDiceRuleset):
+    """Three d4 in a row, each adding 1 for a 3 or a 4 (a threshold): the positions merge."""
+    id, name = "stub3", "Stub 3"
+    odds = SimpleNamespace(summary=lambda sc, before, after, events, side: f"{after.marks} marks",
+                           state_key=odds_module.pickled, ordered=lambda sides, purpose: True)
+
+    def apply(self, sc, state, side, cmd):
+        def body(st, stream):
+            for i in (1, 2, 3):
+                st.marks += stream.roll(4, f"die {i}") >= 3
+            return []
+        return run_command(state, cmd, body)
+
+
+def test_merged_positions_and_faces_by_halves_are_exact_and_fewer():
+    full = what_if(MergingRuleset(), None, _Marks(), "x", "go", budget=None)
+    binomial = {f"{k} marks": Fraction(math.comb(3, k), 8) for k in range(4)}
+    assert as_dict(full) == binomial
+    plain_odds = what_if(MergingRuleset(), None, _Marks(), "x", "go", budget=None, merge=False)
+    assert as_dict(plain_odds) == binomial and plain_odds.leaves == 64 and full.leaves < 20
+    unkeyable = what_if(MergingRuleset(), None, _Marks(odd=lambda: None), "x", "go", budget=None)
+    assert as_dict(unkeyable) == binomial and unkeyable.leaves == 64
