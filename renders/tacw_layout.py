@@ -355,6 +355,11 @@ def _poly_box(poly) -> tuple[float, float, float, float]:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+@lru_cache(maxsize=65536)           # the same counters meet on board after board (replays)
+def _overlap(a, b) -> bool:
+    return polygons_overlap(a, b)
+
+
 def _boxes_overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -428,7 +433,7 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: boo
             bb = (x0, y0, x0 + sprite.width, y0 + sprite.height)
             others = {n for c in box_cells(bb) for n in near.get(c, ())}
             if not any(placed[n].id != u.id and _boxes_overlap(bb, boxes[n])
-                       and polygons_overlap(poly, placed[n].polygon) for n in sorted(others)):
+                       and _overlap(tuple(poly), placed[n].polygon) for n in sorted(others)):
                 chosen = poly
                 break
         if chosen is None:
@@ -482,8 +487,8 @@ def _layout(scenario: Scenario, state: TacwState, g: BoardGeometry, hex_ids: boo
                     continue
                 if kind == "box":
                     return False
-                poly = poly or _box_poly(box)
-                if polygons_overlap(poly, shape):
+                poly = poly or tuple(_box_poly(box))
+                if _overlap(poly, shape):
                     return False
         return True
 
