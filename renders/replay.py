@@ -1,12 +1,21 @@
 """Animated replays (issue 5, Club play "History"): the public board after each action of a game,
 as one GIF sized for Discord.
 
-The frames are the ruleset renderer's own boards (`renders.<ruleset>.render_board_image`, or its
-PNG `render_board`), drawn for viewer None: the channel's view, so a Battle Cry hand is never
-drawn and TACW's secret boat bridge stays river until it is revealed. Each is scaled to at most
-MAX_WIDTH px and gets a one-line caption under it (the action's public narrative). Neither the
-renderer nor this module decides a rule: the caller hands over the states and the captions
-(bot/history.py replays them from the command log).
+The frames are the ruleset renderer's own boards, drawn for viewer None: the channel's view, so
+a Battle Cry hand is never drawn and TACW's secret boat bridge stays river until it is revealed.
+A renderer with `render_replay_image(scenario, state, width=)` (TACW) draws its board directly at
+the GIF's width (issue 13: no full-size board to shrink); otherwise its `render_board_image` (or
+its PNG `render_board`) is scaled to at most MAX_WIDTH px. Each board gets a one-line caption
+under it (the action's public narrative). Neither the renderer nor this module decides a rule:
+the caller hands over the states and the captions (bot/history.py replays them from the command
+log).
+
+Speed (issue 13): a replay of POOL_MIN_FRAMES boards or more is drawn in the render pool
+(renders/pool.py), CHUNK consecutive boards per task, each worker returning its frames already
+encoded as GIF changes (a chunk also draws the board before it); the file is written in order as
+chunks come back, one chunk per worker in flight, and `progress(done, total)` is called after
+each. Its width (and, only if even MIN_WIDTH would not fit, its stride) is planned first from
+PROBES pairs of consecutive boards spread over the game, so that it is encoded once.
 
 Size (Discord: 25 MiB on most servers, 10 MiB on unboosted ones, 8 MiB on old clients and
 bots; MAX_BYTES keeps under the last with a margin, so a replay posts anywhere): every frame is mapped to ONE global
@@ -14,7 +23,7 @@ palette of 255 colours chosen from the first and the last boards (the 256th inde
 transparent one); each later frame is stored as the rectangle that changed since the one before,
 its unchanged pixels transparent, and a frame identical to the one before only lengthens it. The
 writer streams, one frame in memory at a time. When the file would pass the budget (projected from
-the first frames), the boards are drawn narrower, down to MIN_WIDTH, and only as a last resort is
+the frames so far), the boards are drawn narrower, down to MIN_WIDTH, and only as a last resort is
 one action in k kept (the result says which, so the caller can say so).
 
 Timing: one frame per action, FRAME_TOTAL_MS spread over the actions (between MIN_FRAME_MS and

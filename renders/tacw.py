@@ -29,7 +29,8 @@ chips read at >= 10 px once scaled to 550 px; the strip's text is scaled with th
 opened.
 
 Layers, bottom to top:
-  1. terrain layer, cached per scenario and view (terrain tiles, hedge-lined lanes, hex outlines,
+  1. terrain layer, drawn once per scenario and zoom (a crop is pasted from 256 px tiles of it,
+     tacw_geometry.terrain_crop) (terrain tiles, hedge-lined lanes, hex outlines,
      hexside features: hedges, slopes hachured downhill, streams; no_effect sides faded; victory
      hexes and the friendly map edges), drawn 2x and downsampled;
   1b. the scenario's roads, and in the deployment phase the shaded areas of the sides still
@@ -52,7 +53,9 @@ drawing them), renders/tacw_strip.py (the information strip and its map key); th
 the overlays of the last action, the crop (`crop_geometry`) and the entry points, and re-exports
 the public names. None of those modules imports this one.
 
-Public API: `render_board`, `render_board_image`, `board_geometry`, `crop_geometry`,
+`render_replay_image` draws the whole map directly at an animated replay's width (renders/replay.py).
+
+Public API: `render_board`, `render_board_image`, `render_replay_image`, `board_geometry`, `crop_geometry`,
 `board_layout` (with `BoardLayout`, `Label`, `Placed`, `polygons_overlap`), `terrain_layer`,
 `wing_colours`, `strip_scale`, `BoardGeometry`, `SIDE_COLOURS`, `TERRAIN_COLOURS`, `NOSE`.
 """
@@ -77,7 +80,7 @@ from .tacw_layout import (LABEL_PX, BoardLayout, Label, Placed, _action_items, _
                           _draw_units, _hex_ok, _layout, _seq, polygons_overlap, wing_colours)
 from .tacw_strip import _legend, _strip, strip_scale
 
-__all__ = ["render_board", "render_board_image", "board_geometry", "crop_geometry",
+__all__ = ["render_board", "render_board_image", "render_replay_image", "board_geometry", "crop_geometry",
            "terrain_layer", "BoardGeometry", "SIDE_COLOURS", "TERRAIN_COLOURS", "NOSE",
            "HEX_R", "wing_colours", "board_layout", "BoardLayout", "Label", "Placed",
            "polygons_overlap", "DISPLAY_W", "HEX_ID_PX", "strip_scale", "ruler_px", "LABEL_PX",
@@ -322,5 +325,6 @@ def render_board(scenario: Scenario, state: TacwState, *, viewer: str | None = N
     viewer: accepted for symmetry with the other renderers; TACW hides nothing, so every viewer
     gets the same image. size: "full" (the whole map, ~1960 px wide) or "crop" (the area of the
     last action, or of the active wing, at 1.25-2x scale; the full map when there is neither).
-    CPU-bound (~0.1-0.2 s): call it via `asyncio.to_thread` from the bot."""
+    CPU-bound (a crop ~20 ms to draw and ~40 to encode, bench/render_bench.py): the bot draws it
+    in the render pool (renders/pool.py, bot/render_pool.py)."""
     return encode_png_nearest(render_board_image(scenario, state, viewer=viewer, size=size))
