@@ -375,8 +375,10 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     """The exact odds of `side` giving `line` now. Raises a HeraldError (the rules' own refusal
     of an illegal action, HiddenInformation, TooManyOutcomes) with the reason.
 
-    `budget` (seconds) lets Herald pick a horizon when the whole tree would take longer (None:
-    always the whole tree); `horizon` forces one (the number of dice enumerated)."""
+    `budget` (seconds of CPU) is the time the whole tree may take; beyond it Herald picks a
+    horizon (None: always the whole tree, up to `time_limit`); `horizon` forces one (the number
+    of dice enumerated). `merge=False` enumerates every die sequence plainly (no position
+    merged, no face skipped: the check of the merged enumeration)."""
     mod = rules_for(ruleset)
     askable = getattr(mod, "ASKABLE", None)
     if isinstance(line, str) and not line.strip():
