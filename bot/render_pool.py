@@ -7,19 +7,20 @@ ActResult) and returns the same bytes, or None when the ruleset has no drawing o
 action is committed either way). The job sent to a worker is plain data: the ruleset id, the
 state as `ruleset.state_to_dict`, and the scenario as its bundled id or, for an uploaded one, its
 text (the row's `scenario_text`; an ActResult carries no row, so it is read from the store once per
-game and kept). If the pool cannot draw, the board is drawn in a thread as before.
+scenario object, which the service keeps per game). If the pool cannot draw, the board is drawn in a thread as before.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+import weakref
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-_TEXTS: "OrderedDict[int, str | None]" = OrderedDict()     # game id -> its uploaded scenario text
-_TEXTS_MAX = 256
+# the scenario object an ActResult carries (the service keeps one per game) -> its uploaded text,
+# or None for a bundled scenario: read from the store once per scenario object
+_TEXTS: "weakref.WeakKeyDictionary[Any, str | None]" = weakref.WeakKeyDictionary()
 _NOT_READ = object()
 
 # tests (and a bot that wants threads only) may turn the pool off
@@ -46,7 +47,10 @@ async def _scenario_source(game: Any, store: Any) -> tuple[str | None, str | Non
     gid = _game_id(game)
     if gid is None:
         return None
-    text = _TEXTS.get(gid, _NOT_READ)
+    try:
+        text = _TEXTS.get(game.scenario, _NOT_READ)
+    except TypeError:                     # a scenario that cannot be weakly referenced
+        text = _NOT_READ
     if text is _NOT_READ:
         if store is None:
             return None
@@ -54,11 +58,10 @@ async def _scenario_source(game: Any, store: Any) -> tuple[str | None, str | Non
         if row is None:
             return None
         text = row.scenario_text or None
-        _TEXTS[gid] = text
-        while len(_TEXTS) > _TEXTS_MAX:
-            _TEXTS.popitem(last=False)
-    else:
-        _TEXTS.move_to_end(gid)
+        try:
+            _TEXTS[game.scenario] = text
+        except TypeError:
+            pass
     return text, None
 
 
