@@ -38,6 +38,8 @@ Decisions (HERALD, for this what-if):
 """
 from __future__ import annotations
 
+import copy
+
 from engine.core.odds import pickled
 from engine.tacw import tables
 from engine.tacw.sequence.activation import ORDER_NAMES
@@ -91,7 +93,26 @@ def state_key(state) -> bytes:
     combat's result code, each retreat and pursuit path), where the adjudication may still hold
     it in a local: the two rolls of a double unit's fire are added up and applied together
     (§9.6.2), so after the first roll only `last_action` tells a hit from a miss. Left out, the
-    merge was wrong on Edgehill moves under Reaction Fire (bench/odds_bench.py --check)."""
+    merge was wrong on Edgehill moves under Reaction Fire (bench/odds_bench.py --check).
+
+    One part of it is left out: in the close combat step (§10.2 C: the combats resolved one
+    after the other, `close_combat/melee.py` `_resolve_all`), once a combat has rolled, the
+    record of the combats before it. Each combat reads the state alone (its designation was
+    fixed before any die), and nothing of an earlier combat's dice is kept but in the state, so
+    two earlier combats that left the same units, leaders and wings lead to the same later
+    combat."""
+    act = state.activation
+    items = (state.last_action or {}).get("items") if act is not None and act.step == "close_combat" else None
+    if items:
+        last = max((i for i, it in enumerate(items) if it.get("kind") == "close_combat"), default=None)
+        if last is not None:
+            first = last
+            while first > 0 and items[first - 1].get("kind") == "close_combat" \
+                    and items[first - 1].get("to") == items[last].get("to"):
+                first -= 1                        # the attackers of the same combat (one item each)
+            view = copy.copy(state)
+            view.last_action = dict(state.last_action, items=items[first:])
+            return pickled(view)
     return pickled(state)
 
 

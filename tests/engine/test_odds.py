@@ -524,3 +524,20 @@ def test_merged_positions_and_faces_by_halves_are_exact_and_fewer():
     assert as_dict(plain_odds) == binomial and plain_odds.leaves == 64 and full.leaves < 20
     unkeyable = what_if(MergingRuleset(), None, _Marks(odd=lambda: None), "x", "go", budget=None)
     assert as_dict(unkeyable) == binomial and unkeyable.leaves == 64
+
+
+def test_tacw_10_2_c_a_later_combat_forgets_the_record_of_the_earlier_ones():
+    """In the close combat step the combats are resolved one after the other, each reading only
+    the state: once a combat has rolled, the record of the earlier combats' readings is left
+    out of the merge key (not the record of its own)."""
+    sc, st, side, line = edgehill_before(108)
+    assert st.activation.step == "close_combat"
+    cc = lambda to, text: {"kind": "close_combat", "from": "2120", "to": to, "text": text}  # noqa: E731
+    a, b, c = st.copy(), st.copy(), st.copy()
+    a.last_action = {"items": [cc("2019", "AR"), {"kind": "retreat", "path": ["2120", "2221"]}, cc("2121", "DR")]}
+    b.last_action = {"items": [cc("2019", "EX"), cc("2121", "DR")]}
+    c.last_action = {"items": [cc("2019", "EX"), cc("2121", "D2R")]}
+    assert tacw_odds.state_key(a) == tacw_odds.state_key(b) != tacw_odds.state_key(c)
+    a.activation.step = "actions"                         # outside the close combat step: all kept
+    b.activation.step = "actions"
+    assert tacw_odds.state_key(a) != tacw_odds.state_key(b)
