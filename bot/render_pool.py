@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 # or None for a bundled scenario: read from the store once per scenario object
 _TEXTS: "weakref.WeakKeyDictionary[Any, str | None]" = weakref.WeakKeyDictionary()
 _NOT_READ = object()
+_BY_OBJECT: set[tuple[str, str]] = set()   # (ruleset, scenario id) the workers could not load by id
 
 # tests (and a bot that wants threads only) may turn the pool off
 USE_POOL = True
@@ -79,13 +80,21 @@ async def render_png(game: Any, viewer: str | None = None, size: str | None = No
         return None                       # no drawing for this ruleset: text only
     if not USE_POOL:
         return await asyncio.to_thread(GameService.render, game, viewer, size)
+    job = None
     try:
-        from renders.pool import job_for, shared_pool
+        from renders.pool import Job, job_for, shared_pool
         source = await _scenario_source(game, store)
         text, sid = source if source is not None else (None, None)
         job = job_for(game.ruleset, game.scenario, game.state, viewer=viewer, size=size,
                       scenario_text=text, scenario_id=None if text else sid)
+        if job.scenario_id and (job.ruleset_id, job.scenario_id) in _BY_OBJECT:
+            job = Job(job.ruleset_id, job.state, viewer=viewer, size=size, scenario=game.scenario)
         return await asyncio.wrap_future(shared_pool().submit(job))
-    except Exception as exc:          # e.g. a scenario the workers cannot load by its id
-        log.warning("pooled render failed for %s (%r); drawing in a thread", game.ruleset.id, exc)
+    except Exception as exc:
+        # e.g. a scenario the workers cannot load by its id (a scenario directory only this
+        # process sees): it goes as the object from now on; this board is drawn here, where a
+        # drawing that really fails is logged (GameService.render)
+        if job is not None and job.scenario_id:
+            _BY_OBJECT.add((job.ruleset_id, job.scenario_id))
+        log.debug("pooled render failed for %s (%r); drawing in a thread", game.ruleset.id, exc)
         return await asyncio.to_thread(GameService.render, game, viewer, size)

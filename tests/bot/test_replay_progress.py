@@ -69,7 +69,7 @@ async def test_the_pooled_board_is_the_services_board(d, caplog):
         await tacw_game(d, scenario_text)
         loaded = await service.load(CHANNEL_ID)
         assert (loaded.row.scenario_text is not None) == (scenario_text is not None)
-        with caplog.at_level("WARNING", logger="bot.render_pool"):
+        with caplog.at_level("DEBUG", logger="bot.render_pool"):
             assert await render_png(loaded) == service.render(loaded)
             result = await service.act(CHANNEL_ID, ALICE, "activate r-right")
             assert await render_png(result, store=service.store) == service.render(result)
