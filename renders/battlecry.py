@@ -142,7 +142,7 @@ def terrain_layer(scenario: Scenario) -> Image.Image:
     return _terrain_layer(_scenario_key(scenario))
 
 
-@image_cache(128 << 20)             # ~3.5 MB a battle: every bundled battle and uploads
+@image_cache(64 << 20)              # ~3.5 MB a battle: every bundled battle and uploads
 def _terrain_layer(sk: ScenarioKey) -> Image.Image:
     scenario = sk.scenario
     grid = scenario.grid

@@ -114,9 +114,18 @@ def draw_job(job: Job) -> bytes:
     return board_module(rs.id).render_board(scenario, state, viewer=job.viewer, size=job.size)
 
 
+WORKER_NICENESS = 5     # below the bot's own process: its event loop answers first
+
+
 def _warm() -> None:
-    """Worker initializer: import the engine and the renderers before the first job."""
+    """Worker initializer: import the engine and the renderers before the first job, and step
+    back behind the bot's process (`WORKER_NICENESS`): when the cores are all busy, the event
+    loop (every reply, every button) runs before a board is drawn."""
     import importlib
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):          # pragma: no cover - no nice() here
+        pass
     for name in PRELOAD:
         try:
             importlib.import_module(name)

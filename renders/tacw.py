@@ -280,7 +280,7 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
                             STRIP_BG)
 
 
-@image_cache(64 << 20)
+@image_cache(32 << 20)
 def _replay_terrain(sk, zoom: float) -> Image.Image:
     return _terrain_view(sk, zoom, None)
 

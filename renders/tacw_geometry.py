@@ -125,7 +125,7 @@ def terrain_layer(scenario: Scenario) -> Image.Image:
     return _terrain_full(_scenario_key(scenario))
 
 
-@image_cache(96 << 20)              # a full map is ~8 MB: a dozen battles
+@image_cache(48 << 20)              # a full map is ~8 MB: the five battles and an upload
 def _terrain_full(sk: ScenarioKey) -> Image.Image:
     return _terrain_view(sk, 1.0, None)
 
@@ -133,7 +133,7 @@ def _terrain_full(sk: ScenarioKey) -> Image.Image:
 TILE = 256      # the terrain of a crop's zoom is drawn in tiles of TILE x TILE px, each once
 
 
-@image_cache(256 << 20)             # ~40 full maps' worth of crop tiles, whatever the games
+@image_cache(128 << 20)             # ~15 full maps' worth of crop tiles, whatever the games
 def _terrain_tile(sk: ScenarioKey, zoom: float, tx: int, ty: int) -> Image.Image:
     """Tile (tx, ty) of the whole map drawn at `zoom` (issue 13: the terrain of a scenario is
     drawn once per zoom, and every crop is cut from its tiles, instead of drawing a view per
