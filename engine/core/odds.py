@@ -35,10 +35,7 @@ checks that took over a thousand adjudications takes a few dozen. `what_if(..., 
 enumerates every sequence plainly (the tests and `bench/odds_bench.py --check` compare both).
 
 The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
-seconds of the thread's CPU time, so a busy machine gives the same answer; after
-HOPELESS_AFTER seconds, the enumeration gives up early when the chance it has covered so far,
-at that pace, would need over HOPELESS budgets: a resolve of three close combats, each with
-its pursuits and reactions, has thousands of outcomes and needs about a minute). Beyond it, a few
+seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, a few
 random descents estimate the tree's size at each depth and the cost of a leaf (Knuth's
 estimator) and the enumeration is cut at a horizon fitting FALLBACK: the first `depth` dice are
 enumerated exactly, and each outcome is the position as it stands when the next die would be
@@ -99,8 +96,6 @@ MAX_LEAVES = 200_000          # the adjudications one what-if may run
 MAX_DICE = 64                 # dice in one leaf (a loop of re-rolls is refused, not followed)
 BUDGET = 3.0                  # seconds of work for the exact answer; beyond, a horizon
 FALLBACK = 1.0                # seconds the enumeration cut at a horizon aims at
-HOPELESS_AFTER = 1.0          # seconds after which the exact enumeration may give up early:
-HOPELESS = 5                  # when the chance it covered is too small to end within 5 budgets
 TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
 PROBES = 12                   # random descents that estimate the tree before cutting it
 SECTION = "Herald /odds"
@@ -584,12 +579,9 @@ class _Runner:
             for d in walk.dice:
                 dice_seen.setdefault((d.sides, generic(d.purpose)), None)
             leaves += 1
-            spent = time.thread_time() - started
-            over_time = time_limit is not None and spent > time_limit
+            over_time = time_limit is not None and time.thread_time() - started > time_limit
             if quick and (leaves >= max_leaves or over_time):
                 raise _TooBig()
-            if quick and spent > HOPELESS_AFTER and spent > HOPELESS * time_limit * total_p:
-                raise _TooBig()            # at this pace the whole tree takes HOPELESS budgets
             if leaves > max_leaves:
                 raise TooManyOutcomes(f"`{cmd.text}` has more than {max_leaves:,} die sequences: too many "
                                       "to enumerate exactly; ask about a smaller step")
