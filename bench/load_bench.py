@@ -163,6 +163,7 @@ async def run(args) -> None:
             stalls.append((loop.time() - t0 - 0.005) * 1000)
 
     replies: dict[str, list[float]] = {"tacw": [], "battlecry": []}
+    parts: dict[str, tuple[list[float], list[float]]] = {"tacw": ([], []), "battlecry": ([], [])}
     refused: list[str] = []
     pngs: list[int] = []
     rng = random.Random(args.seed)
@@ -173,9 +174,12 @@ async def run(args) -> None:
         except Exception as exc:           # a refusal: the script and the game disagree
             refused.append(f"{g.ruleset}/{g.scenario}: {line}: {exc}")
             return
+        acted = loop.time()
         png = await render_png(result, store=store)
         pngs.append(len(png or b""))
         replies[g.ruleset].append((loop.time() - arrived) * 1000)
+        parts[g.ruleset][0].append((acted - arrived) * 1000)
+        parts[g.ruleset][1].append((loop.time() - acted) * 1000)
 
     import gc
     pauses: list[float] = []
@@ -225,6 +229,9 @@ async def run(args) -> None:
         ok = "ok" if q[94] <= TARGET_P95[rid] else "OVER"
         print(f"  {rid:9s} {len(xs):5d} replies: p50 {q[49]:6.0f} ms  p95 {q[94]:6.0f} ms  p99 {q[98]:6.0f} ms"
               f"   (target p95 <= {TARGET_P95[rid]:.0f} ms: {ok})")
+        a, r = (statistics.quantiles(x, n=100) for x in parts[rid])
+        print(f"  {'':9s}   of which the action (lock, rules, commit) p50 {a[49]:.0f} / p95 {a[94]:.0f} ms, "
+              f"the image (queue and drawing) p50 {r[49]:.0f} / p95 {r[94]:.0f} ms")
     worst = max(stalls) if stalls else 0.0
     print(f"  event loop: longest stall {worst:.0f} ms (target <= {TARGET_STALL_MS:.0f} ms: "
           f"{'ok' if worst <= TARGET_STALL_MS else 'OVER'}); p99 stall {statistics.quantiles(stalls, n=100)[98]:.1f} ms; "
@@ -242,8 +249,10 @@ async def run(args) -> None:
     loads = []
     for g in games:
         t = time.perf_counter()
-        await cold.load(g.channel)
+        got = await cold.load(g.channel)
         loads.append((time.perf_counter() - t) * 1000)
+        if loads[-1] > 20:
+            print(f"  (a slow load: {g.ruleset}/{g.scenario} at #{got.seq}, {loads[-1]:.0f} ms)")
     print(f"  loading a game with nothing in memory (its newest keyframe + the commands after it): "
           f"median {statistics.median(loads):.1f} ms, max {max(loads):.1f} ms (target <= 20 ms: "
           f"{'ok' if max(loads) <= 20 else 'OVER'})")

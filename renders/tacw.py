@@ -259,6 +259,11 @@ def render_board_image(scenario: Scenario, state: TacwState, *, viewer: str | No
     from engine.tacw.battles.second_newbury import scenario_view
     scenario = scenario_view(scenario, state, public=True)
     g = crop_geometry(scenario, state) if size == "crop" else None
+    if g is None and size == "crop":
+        # nothing to focus on (a new turn, the initiative): the whole field as an overview at a
+        # crop's width (as Discord shows it), not the full 2,000 px map -- issue 13: that one
+        # cost ~200 ms to draw and encode, the tail of the replies; /game board has the full map
+        return render_replay_image(scenario, state, width=CROP_MAX_W)
     if g is None:
         g = board_geometry(scenario)
         board = terrain_layer(scenario).copy()

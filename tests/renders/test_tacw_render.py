@@ -494,9 +494,11 @@ def test_crop_zooms_on_the_last_action(scenario, state, base):
     assert close(px(crop, cg.vertex_point("2906", 3, 0.75)), NOSE, WHITE_TOL)
 
 
-def test_crop_falls_back_to_the_active_wing_then_the_full_map(scenario, state, base):
+def test_crop_falls_back_to_the_active_wing_then_an_overview_of_the_field(scenario, state, base):
     assert tacw.crop_geometry(scenario, state) is None
-    assert render(scenario, state, size="crop").size == base.size
+    overview = render(scenario, state, size="crop")     # the whole field, at a crop's width (issue 13)
+    assert overview.width == tacw.CROP_MAX_W and overview.width < base.width
+    assert abs(overview.height / overview.width - base.height / base.width) < 0.12
     st = state.copy()
     st.phase, st.phasing = "activation", "parliament"
     st.activation = Activation(wing="p-right", side="parliament")
