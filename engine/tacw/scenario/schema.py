@@ -344,10 +344,18 @@ class Scenario:
         return hs.type
 
     def unit(self, unit_id: str) -> UnitSetup:
-        for u in self.units:
+        got = self._units_by_id.get(unit_id)
+        if got is not None:
+            return got
+        for u in self.units:        # one added after the index was made
             if u.id == unit_id:
                 return u
         raise KeyError(unit_id)
+
+    @cached_property
+    def _units_by_id(self) -> dict[str, UnitSetup]:
+        """`unit` by id (issue 13: the victory points ask it after every command)."""
+        return {u.id: u for u in self.units}
 
     def leader(self, leader_id: str) -> LeaderSetup:
         for ld in self.leaders:
