@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 from engine.core.commands import dice_faces, parse, split_side
 from engine.core.errors import HeraldError
@@ -93,6 +93,10 @@ class Session:
         self.dice = dice or []
         self.render_fn = renderer(game.ruleset.id) if render else None
         self.count = 0
+        self._drawing: list[tuple[Path, Any]] = []     # boards being drawn in the render pool
+        # log.json is rewritten whole: after every command at the keyboard (hotseat), every 25 in
+        # a script (a 450-command script rewrote 200 MB of JSON), and at the end (`close`)
+        self.log_every = 25
         if out:
             try:
                 out.mkdir(parents=True, exist_ok=True)
@@ -108,12 +112,41 @@ class Session:
               file=self.echo)
         self.out = None
 
+    DRAWING_AHEAD = 8     # boards in the render pool at once (a few MB of PNGs waiting)
+
     def _write_png(self, name: str) -> None:
-        if self.render_fn and self.out:
+        """The board after this command, drawn in the render pool (renders/pool.py: one worker
+        per core) while the game goes on, written when drawn; `finish` waits for the last."""
+        if not (self.render_fn and self.out):
+            return
+        from renders.pool import job_for, shared_pool
+        g = self.game
+        path = self.out / f"{name}.png"
+        try:
+            job = job_for(g.ruleset, g.scenario, g.state)
+            self._drawing.append((path, shared_pool().submit(job)))
+        except Exception:                   # not picklable, no pool: draw it here
+            self._drawing.append((path, None))
+            self._write(path, self.render_fn(g.scenario, g.state))
+        while len(self._drawing) > self.DRAWING_AHEAD:
+            self._collect()
+
+    def _collect(self) -> None:
+        path, future = self._drawing.pop(0)
+        if future is not None:
+            self._write(path, future.result())
+
+    def _write(self, path: Path, png: bytes) -> None:
+        if self.out:
             try:
-                (self.out / f"{name}.png").write_bytes(self.render_fn(self.game.scenario, self.game.state))
+                path.write_bytes(png)
             except OSError as exc:
                 self._unwritable(exc)
+
+    def finish(self) -> None:
+        """Wait for the boards still being drawn and write them."""
+        while self._drawing:
+            self._collect()
 
     def step(self, line: str) -> bool:
         """Apply one line; print the narrative or the refusal. True if accepted."""
@@ -149,8 +182,14 @@ class Session:
         if self.out:
             verb = text.split()[0] if text.split() else "cmd"
             self._write_png(f"{self.count:03d}-{side}-{verb}")
-            self.write_log()
+            if self.count % self.log_every == 0:
+                self.write_log()
         return True
+
+    def close(self) -> None:
+        """The game's end (or the session's): the last boards written, and the log."""
+        self.finish()
+        self.write_log()
 
     def write_log(self) -> None:
         if not self.out:
@@ -211,6 +250,7 @@ def query_verb(ruleset, line: str) -> bool:
 def hotseat(session: Session, stdin: TextIO | None = None) -> None:
     g = session.game
     stdin = stdin or sys.stdin
+    session.log_every = 1            # a player may stop at any command: the log is always whole
     print(g.ruleset.status(g.scenario, g.state), file=session.echo)
     while g.to_act is not None:
         side = g.to_act
@@ -268,7 +308,7 @@ def demo(out: Path, render: bool = True, echo: TextIO | None = None) -> Game:
             clear_game(out / script.stem)         # the same battle again: no board of an earlier run stays
         session = Session(game, out / script.stem, render=render, echo=echo)
         refused = run_lines(session, lines)
-        session.write_log()
+        session.close()
         print(game.ruleset.status(game.scenario, game.state), file=echo)
         print(f"== {session.count} commands accepted, {refused} refused; boards and log.json in "
               f"{out / script.stem} ==", file=echo)
@@ -426,11 +466,11 @@ def _main(argv: list[str] | None = None) -> int:
             return 2
         if lines is not None:
             refused = run_lines(session, lines)
-            session.write_log()
+            session.close()
             print(game.ruleset.status(game.scenario, game.state))
             return 1 if refused else 0
         hotseat(session)
-        session.write_log()
+        session.close()
         return 0
     out = getattr(args, "out", Path("herald-demo"))
     try:

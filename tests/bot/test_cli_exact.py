@@ -122,5 +122,8 @@ def test_a_folder_that_stops_being_writable_mid_game_is_said_once_and_the_game_g
     session = cli.Session(game, out, render=False, echo=echo)
     shutil.rmtree(out)
     out.write_text("not a folder")                     # the folder is gone: writes fail
+    session.log_every = 1                              # as at the keyboard: the log after each command
     assert session.step("union: play assault-centre") and session.step("union: move ui1 0404")
     assert echo.getvalue().count("cannot write to") == 1 and len(game.history) == 2
+    session.close()
+    assert echo.getvalue().count("cannot write to") == 1
