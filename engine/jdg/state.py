@@ -1,0 +1,157 @@
+"""The state of a Jours de Gloire "Classique" game: plain data, JSON-ready (issue 14).
+
+Paragraph numbers are the rulebook's own (`rules/jours-de-gloire.it.txt`, the authority), as
+mapped by the digest (`rules/digests/jours-de-gloire.md`). The scenario's fixed map, orders of
+battle and schedule stay in the Scenario (engine/jdg/scenario.py); the state holds what changes:
+the units' places, facing and state on the ladder of §10 (good order, disordered, routed,
+eliminated), the formations' orders and activation markers, the commanders-in-chief, the cup,
+the turn and its phase, and the decisions pending.
+
+What the state keeps secret is kept in it, never shown early: the orders chosen in phase A
+(`Formation.orders`, revealed on the formation's first activation marker, [2.4]) and the
+combined markers put in the cup ([2.1], Marengo section D); `public.py` (to come) masks them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.core.state import GameState
+
+SIDES = ("french", "austrian")          # Marengo 1800 (section D); other games name theirs
+ARMS = ("infantry", "cavalry", "artillery")
+CONDITIONS = ("good", "disordered", "routed")    # [10]: the ladder; eliminated = status
+# phases of the turn [1]: A orders, B strategic initiative, C markers in the cup, D activations,
+# E rout, F end of turn; "over" once the battle has ended
+PHASES = ("orders", "initiative", "cup", "activation", "rout", "end", "over")
+# the steps of one activation, in the strict order of [1.D] / [2.4]
+ACTIVATION_STEPS = ("orders_check", "fire", "movement", "combat", "rally", "done")
+ORDERS = ("with", "without")            # "Con Ordini" / "Senza Ordini" [2.3]
+
+
+@dataclass
+class Unit:
+    """A combat unit [0.3]: its printed values are the scenario's; here, what changes."""
+    id: str
+    side: str
+    formation: str
+    arm: str                      # infantry / cavalry / artillery
+    hex: str | None               # None once eliminated or off the map
+    facing: int                   # vertex 0..5 (engine.core.facing) [6.1]
+    condition: str = "good"       # good / disordered / routed [10]
+    status: str = "active"        # active / eliminated / off_map / waiting (a reinforcement)
+    square: bool = False          # in square [4.2, 9.3]
+    fired: bool = False           # artillery that fired this activation ("Tir/Mouvement réduit") [4.4]
+    charge: bool = False          # cavalry declared to charge ("Charge") [9.1]
+    assault: str = ""             # "choc" (With Orders) / "choc_test" (Without Orders, engagement) [8.1]
+    acted: bool = False           # fired, moved or fought this activation: no rally [11]
+    recharges: int = 0            # pursuit re-charges made this combat (-1 each) [9.5]
+    demoralised: bool = False     # its formation is demoralised: never good order again (optional 11)
+
+    @property
+    def alive(self) -> bool:
+        return self.status == "active" and self.hex is not None
+
+    @property
+    def disordered(self) -> bool:
+        return self.condition in ("disordered", "routed")
+
+
+@dataclass
+class Formation:
+    """A formation [2.1]: its orders this turn and its activation markers."""
+    id: str
+    side: str
+    orders: str = ""              # "" (phase A not done) / with / without: secret until revealed
+    revealed: bool = False        # its first IA was drawn this turn: the orders are known [2.4]
+    initiative_success: bool = False   # With Orders for this activation only, by its commander [2.4]
+    activations: int = 0          # IAs drawn for it this turn
+    without_orders_for_good: bool = False   # its commander-in-chief was lost [2.5]
+    demoralised: bool = False     # optional rule 11
+
+
+@dataclass
+class Commander:
+    """A commander-in-chief [2.5]."""
+    id: str
+    side: str
+    hex: str | None
+    moved: bool = False           # his once-a-turn move is used (the white band)
+    status: str = "active"        # active / eliminated
+
+
+@dataclass
+class Marker:
+    """An activation marker in the cup or set aside: a formation's IA [2.1], a special IA
+    (Marengo's "Zach"), or a combined one (IAC, "C": "Grande charge", "Marmont")."""
+    id: str
+    side: str
+    kind: str = "ia"              # ia / special / combined
+    formation: str = ""           # the formation an IA activates
+    secret: bool = False          # an IAC put in the cup secretly (section D) until drawn
+
+
+@dataclass
+class Activation:
+    """The activation under way [1.D]: whose marker, which step, what each unit has done."""
+    marker: str
+    side: str
+    formations: list[str] = field(default_factory=list)   # one, or several for an IAC
+    step: str = "orders_check"
+    with_orders: bool = False
+    moved: list[str] = field(default_factory=list)         # units that moved (one at a time [4.3])
+    fired: list[str] = field(default_factory=list)
+    fought: list[str] = field(default_factory=list)
+    commander_moved: bool = False
+
+
+@dataclass
+class JdgState(GameState):
+    scenario_id: str
+    seed: int | str
+    draws: int = 0
+    turn: int = 1
+    phase: str = "orders"
+    units: dict[str, Unit] = field(default_factory=dict)
+    formations: dict[str, Formation] = field(default_factory=dict)
+    commanders: dict[str, Commander] = field(default_factory=dict)
+    # phase A: each side's secret choice is done when it has given one marker per formation
+    orders_done: list[str] = field(default_factory=list)
+    initiative: str = ""          # the side with the strategic initiative this turn, "" on a tie [3]
+    chosen_marker: str = ""       # the IA the initiative player chose to play first [3, B.2]
+    cup: list[str] = field(default_factory=list)           # marker ids still in the cup [1.C]
+    markers: dict[str, Marker] = field(default_factory=dict)
+    set_aside: list[str] = field(default_factory=list)     # drawn (or the last one, unused) [1.D]
+    used_once: list[str] = field(default_factory=list)     # once-a-game markers already used (section D)
+    activation: Activation | None = None
+    pending: dict[str, Any] | None = None                  # a decision some player owes
+    policies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # optional rules chosen (section II)
+    last_action: dict[str, Any] = field(default_factory=dict)
+    vp: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
+    winner: str | None = None
+    result: str = ""
+
+    # the phases where no side is to act alone: both give secret orders (phase A)
+    SIMULTANEOUS: ClassVar[tuple[str, ...]] = ("orders",)
+
+    def other(self, side: str) -> str:
+        return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+    def units_at(self, hex_id: str) -> list[Unit]:
+        """The live units in a hex, top first (a unit entering goes under those there, artillery
+        always on top [5.1]: the order of `units` is kept as the stack's order)."""
+        return [u for u in self.units.values() if u.hex == hex_id and u.alive]
+
+    def formation_units(self, formation_id: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.formation == formation_id and u.alive]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "JdgState":
+        d = dict(d)
+        d["units"] = {k: Unit(**v) for k, v in d["units"].items()}
+        d["formations"] = {k: Formation(**v) for k, v in d["formations"].items()}
+        d["commanders"] = {k: Commander(**v) for k, v in d["commanders"].items()}
+        d["markers"] = {k: Marker(**v) for k, v in d["markers"].items()}
+        d["activation"] = Activation(**d["activation"]) if d.get("activation") else None
+        return cls(**d)
