@@ -169,12 +169,15 @@ def strategic_initiative(roll_a: int, mod_a: int, roll_b: int, mod_b: int) -> st
     return None if a == b else ("a" if a > b else "b")
 
 
-def square_attempt(roll: int, cohesions: Mapping[str, int], *, night: bool = False) -> tuple[bool, list[str]]:
-    """[9.3]: ONE d10 for the stack; formed if <= the cohesion of every unit; otherwise not formed
-    and each unit whose cohesion the roll exceeds is disordered. Returns (formed, disordered ids).
-    The roll is a cohesion check, so the night +2 of [12] applies (digest A32)."""
-    total = roll + (NIGHT_COHESION_DRM.value if night else 0)
-    failed = [uid for uid, c in cohesions.items() if total > c]
+def square_attempt(rolls: int | Mapping[str, int], cohesions: Mapping[str, int], *,
+                   night: bool = False) -> tuple[bool, list[str]]:
+    """[9.3] L623-627: formed if the roll is <= the cohesion of every unit of the stack; otherwise
+    not formed, and each unit that failed is disordered. Returns (formed, disordered ids). `rolls`:
+    one roll per unit (DECISIONS D54's reading) or one int for the whole stack (the letter "tira
+    un dado"). It is a cohesion check, so the night +2 of [12] applies (D54)."""
+    extra = NIGHT_COHESION_DRM.value if night else 0
+    per_unit = {uid: (rolls if isinstance(rolls, int) else rolls[uid]) for uid in cohesions}
+    failed = [uid for uid, c in cohesions.items() if per_unit[uid] + extra > c]
     return (not failed, failed)
 
 
@@ -490,7 +493,7 @@ class Terrain:
     citation; every other field is Herald completion, reasoned in `why`."""
     key: str
     name_it: str
-    kind: str                                    # "hex" or "hexside"
+    kind: str                                    # "hex", "hexside" or "route" (road, path)
     mp: Mapping[str, int | Fraction | None]
     open_terrain: bool = False
     fire_drm: int = 0
@@ -510,17 +513,43 @@ class Terrain:
               "retreat_blocked", "blocks_los", "six_front", "no_charge_into", "rout_may_stop",
               "blocks_zoc")
 
+    def applies(self, name: str) -> bool:
+        """Whether the field means anything for this kind of terrain (a hexside has no front, a
+        road has only a cost: the hex it runs through gives the rest)."""
+        return name not in NOT_APPLICABLE[self.kind]
+
     def source(self, name: str) -> str:
-        """"text [x]" for a value the text fixes, else "Herald completion"."""
+        """"text JdG x (Ln)" for a value the text fixes, else "Herald completion"."""
         if name not in self.FIELDS:
             raise KeyError(name)
-        if self.kind == "hexside" and name in ("six_front", "no_charge_into", "rout_may_stop"):
-            return "not applicable (hexside)"
+        if not self.applies(name):
+            return f"not applicable ({self.kind})"
         return f"text {self.text[name]}" if name in self.text else HERALD
 
     def herald_fields(self) -> list[str]:
-        return [f for f in self.FIELDS if f not in self.text
-                and not (self.kind == "hexside" and f in ("six_front", "no_charge_into", "rout_may_stop"))]
+        return [f for f in self.FIELDS if f not in self.text and self.applies(f)]
+
+
+NOT_APPLICABLE = {
+    "hex": (),
+    "hexside": ("open_terrain", "six_front", "no_charge_into", "rout_may_stop"),
+    "route": ("open_terrain", "fire_drm", "assault_drm", "disorders", "retreat_disorders",
+              "retreat_blocked", "blocks_los", "six_front", "no_charge_into", "rout_may_stop",
+              "blocks_zoc"),
+}
+
+FIELD_WHY = {
+    "open_terrain": "Open terrain is clear ground and, by Marengo 4.3, the cascina; nothing else is "
+                    "open (squares [4.2] and the open-ground +1 belong to the open field).",
+    "fire_drm": "0 unless the line's reasoning gives a value: no cover beyond the open field. Never "
+                "positive (optional [8.3]'s note, L878).",
+    "assault_drm": "0 unless the line's reasoning gives a value: the defender gets nothing beyond "
+                   "losing the open-ground +1 when the hex is not open.",
+    "disorders": "Only the steep slope disorders a unit that crosses it: the text's one example "
+                 "([8.7] L555, infantry). Herald adds no other movement disorder: the text's own "
+                 "disorder sources are combat, retreat into frontal ZoC, steep slope / ford / "
+                 "bridge on retreat [10.3] and units passed through [10.5].",
+}
 
 
 def _mp(inf, cav, art) -> dict[str, int | Fraction | None]:
@@ -552,7 +581,7 @@ TERRAIN: dict[str, Terrain] = {t.key: t for t in (
             why="Tall crops and vines hide but do not stop: infantry 1, cavalry and guns 2 (a charge "
                 "may still enter, <= 2 MP [9.1]). They block the line of fire [7.4], so a target in "
                 "them is half seen: fire -1. Not open: no square, no open +1 (an even assault: "
-                "fall back 50%, repulse 50%)."),
+                "defender falls back 50%, attacker disordered 50%)."),
     Terrain("palm_grove", "palmeti", "hex", _mp(2, 3, 3), fire_drm=-1, assault_drm=-1, blocks_los=True,
             text={"blocks_los": _C("7.4", "L419")},
             why="Pyramids' palm groves are treated as woods (same line-of-fire rule [7.4])."),
@@ -576,13 +605,13 @@ TERRAIN: dict[str, Terrain] = {t.key: t for t in (
                 "no open +1: an even assault on a village (DRM -2) gives repulse 20%, attacker "
                 "disordered 50%, fall back 30% -- villages were the anchors of Napoleonic lines; "
                 "three points of cohesion or a 3:1 still carry them."),
-    Terrain("town", "città", "hex", _mp(1, 2, 1), fire_drm=-2, assault_drm=-3, blocks_los=True,
+    Terrain("town", "città", "hex", _mp(1, 2, 1), fire_drm=-2, assault_drm=-3,
             six_front=True, no_charge_into=True, rout_may_stop=True,
             text={"six_front": _C("6.1", "L349"), "no_charge_into": _C("9.1", "L603"),
                   "rout_may_stop": _C("10.4", "L764")},
             why="As village, one step stronger (stone buildings): fire -2, assault -3 (even assault: "
-                "repulse 30%, attacker disordered 50%, fall back 20%). Blocks the line of fire like "
-                "a village ([7.4] names only the village)."),
+                "repulse 30%, attacker disordered 50%, fall back 20%). It does not block the line of "
+                "fire: [7.4] names the village, not the town (DECISIONS D36)."),
     Terrain("fortification", "fortificazione", "hex", _mp(2, 3, 2), fire_drm=-2, assault_drm=-3,
             six_front=True, no_charge_into=True, rout_may_stop=True, blocks_zoc=True,
             text={"six_front": _C("6.1", "L349"), "no_charge_into": _C("9.1", "L603"),
@@ -591,23 +620,23 @@ TERRAIN: dict[str, Terrain] = {t.key: t for t in (
                 "town (-2, -3). Earthworks are low: the hex does not block the line of fire ([7.4] "
                 "names the fortification hexside, not the hex)."),
     Terrain("castle", "castello", "hex", _mp(2, IMPASSABLE, 2), fire_drm=-2, assault_drm=-3,
-            no_charge_into=True, blocks_zoc=True, blocks_los=True,
+            no_charge_into=True, blocks_zoc=True,
             text={"no_charge_into": _C("9.1", "L603"), "blocks_zoc": _C("6.2", "L369"),
                   "six_front": _C("6.1", "L349") + " (not in the list of six-front terrain)"},
-            why="Walls: as a fortification for fire and assault, and they block the line of fire "
-                "like a village; cavalry cannot get in. [6.1] does not list the castle among "
+            why="Walls: as a fortification for fire and assault; cavalry cannot get in; no line-of-"
+                "fire block, [7.4] not listing it. [6.1] does not list the castle among "
                 "six-front terrain, so it keeps two fronts."),
     Terrain("river_hex", "fiume / esagoni inondati (Bormida)", "hex",
             _mp(IMPASSABLE, IMPASSABLE, IMPASSABLE), retreat_blocked=True, blocks_zoc=True,
             text={"mp": _C("Marengo 4.3", "L945"), "retreat_blocked": _C("10.3", "L746")},
             why="Impassable to all (Marengo 4.3: the Bormida and the hexes it floods)."),
     # ---- hexsides (extra MP to cross, DRMs for fire / assault across) ------------------------
-    Terrain("road", "strada", "hexside", _mp(_HALF, _HALF, _HALF),
+    Terrain("road", "strada", "route", _mp(_HALF, _HALF, _HALF),
             why="Movement along the same road: 1/2 MP per hex for every arm, whatever the hex (a "
                 "4-MP unit doubles its pace, as the forced march does); the last hex next to an "
                 "enemy is paid at its normal cost [4.3]. A road crossing a hexside cancels the "
                 "hexside's cost and makes an impassable hex or hexside passable [4.3]."),
-    Terrain("path", "sentiero", "hexside", _mp(1, 1, 1),
+    Terrain("path", "sentiero", "route", _mp(1, 1, 1),
             why="A track: 1 MP per hex along it whatever the hex, and it crosses impassable hexes "
                 "and hexsides [4.3]; no road bonus."),
     Terrain("crest", "cresta", "hexside", _mp(1, 1, 2), blocks_los=True,
@@ -664,6 +693,8 @@ _TEXT_LISTS = {
     "retreat_disorders": (_C("10.3", "L746"), {"steep_slope", "ford", "bridge"}, "any"),
     "retreat_blocked": (_C("10.3", "L746") + ", " + _C("4.3", "L237-239"),
                         {"river", "stream", "river_hex"}, "any"),
+    "blocks_los": (_C("7.4", "L415-421"), {"village", "woods", "crops", "palm_grove", "crest",
+                                           "steep_slope", "trench", "fortification_side"}, "any"),
     "blocks_zoc": (_C("6.2", "L365-369"), {"fortification", "castle", "river_hex", "river", "ford",
                                            "bridge", "trench", "fortification_side"}, "any"),
 }
@@ -673,7 +704,7 @@ HEX_ONLY_FIELDS = ("six_front", "no_charge_into", "rout_may_stop")
 def _cite_lists(t: Terrain) -> Terrain:
     text = dict(t.text)
     for name, (citation, true_for, scope) in _TEXT_LISTS.items():
-        if scope == "hex" and t.kind != "hex":
+        if (scope == "hex" and t.kind != "hex") or not t.applies(name):
             continue
         if getattr(t, name) != (t.key in true_for):
             raise ValueError(f"terrain {t.key}.{name} contradicts the text's list {citation}")
@@ -777,5 +808,6 @@ def herald_values() -> list[tuple[str, str]]:
     out += [(f"force_ratio.{c.label} = {c.drm:+d}", FORCE_RATIO_SOURCE["drm"][1]) for c in FORCE_RATIO_COLUMNS]
     for t in TERRAIN.values():
         for f in t.herald_fields():
-            out.append((f"terrain.{t.key}.{f} = {getattr(t, f)!r}", t.why))
+            why = t.why if (f == "mp" or f not in FIELD_WHY) else f"{FIELD_WHY[f]} {t.why}"
+            out.append((f"terrain.{t.key}.{f} = {getattr(t, f)!r}", why))
     return out
