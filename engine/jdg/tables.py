@@ -208,6 +208,20 @@ RULE_NUMBERS = {
     "rout_retreat_cavalry": (3, cite("10.2", "L710")),
     "demoralisation_ratio": (Fraction(2, 3), cite("opt. 11", "L893")),
     "demoralisation_ratio_cavalry_only": (Fraction(1, 2), cite("opt. 11", "L895")),
+    "reinforcement_nth_stack_cost": ("the n-th stack entering pays n x the entry hex", cite("5.2", "L329")),
+}
+
+NIGHT = {                                                           # [12] L788-806
+    "forced_march": (False, "no forced march, except reinforcements", cite("12", "L792")),
+    "enter_zoc_mp": (2, "entering an enemy ZoC costs +2 MP", cite("12", "L794")),
+    "artillery_point_blank_only": (True, "artillery fires only at an adjacent hex", cite("12", "L798")),
+    "disordered_contact": (False, "disordered units may not move into contact with the enemy "
+                           "(they may leave a ZoC)", cite("12", "L796")),
+    "charges": (False, "no cavalry charges", cite("12", "L800")),
+    "cohesion_drm": (NIGHT_COHESION_DRM.value, "every cohesion check +2", cite("12", "L802")),
+    "disordered_auto_rally": (True, "disordered units taking no action, not adjacent to the enemy, "
+                              "rally without a roll", cite("12", "L804")),
+    "routed_rally_drm": (RALLY_ROUTED_NIGHT.value, "routed units rally at -3 instead of +1", cite("12", "L806")),
 }
 
 
