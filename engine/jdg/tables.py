@@ -461,7 +461,14 @@ def assault_modifiers(*, attacker_strength: int, defender_strength: int,
                       routed_defender: bool = False, flank: bool = False,
                       six_front_off_front: bool = False, pursuit_recharges: int = 0) -> list[Modifier]:
     """Every DRM of one assault or charge ([8.6], [9.2]-[9.5], [10.2], [6.1], terrain). `charge`:
-    None, "heavy" or "cavalry". `pursuit_recharges`: how many re-charges this one is (1, 2, ...)."""
+    None, "heavy" or "cavalry". `pursuit_recharges`: how many re-charges this one is (1, 2, ...).
+    `square`: the charged defender stands in square (SQUARE_CHARGE_READING). A unit with six fronts
+    (village, town, fortification, square) has no flank [6.1], nor has a routed unit [10.2] L720:
+    asking for a flank DRM there is an error."""
+    if charge not in (None, "heavy", "cavalry"):
+        raise ValueError(f"charge must be None, 'heavy' or 'cavalry', not {charge!r}")
+    if flank and (square or routed_defender or TERRAIN[defender_terrain].six_front):
+        raise ValueError("a unit with six fronts, or routed, has no flank [6.1] [10.2]")
     col = force_ratio_column(attacker_strength, defender_strength)
     mods = [Modifier(col.drm, f"force ratio {col.label}", f"{cite('8.6', 'L539')}; {HERALD} (DRM)")]
     diff = attacker_cohesion - defender_cohesion

@@ -104,6 +104,13 @@ def test_charge_square_counter_charge_pursuit():
     assert _values(attacker_strength=8, defender_strength=3) == [1, 2]  # [8.6] 2:1
 
 
+def test_no_flank_for_six_fronts_or_routed():                             # [6.1] L349, [10.2] L720
+    for kw in (dict(defender_terrain="village"), dict(routed_defender=True), dict(charge="heavy", square=True)):
+        with pytest.raises(ValueError):
+            _values(flank=True, **kw)
+    assert _values(flank=True) == [1, 2]
+
+
 def test_cascina_cancels_the_open_plus_one_for_infantry_only():          # Marengo 8.6 L953
     def opens(types):
         return [m.value for m in T.terrain_assault_modifiers("cascina", types)]
