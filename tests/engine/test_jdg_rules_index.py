@@ -151,3 +151,13 @@ def test_every_digest_ambiguity_is_mapped():
     for item, where in rows.items():
         cited = re.findall(r"D\d+", where)
         assert cited and set(cited) <= known, (item, where)
+
+
+def test_rules_command_reads_the_index_and_the_decisions():
+    """/rules (engine/core/rulesdoc.py) parses both files with nothing to report."""
+    from engine.core import rulesdoc
+
+    index = rulesdoc.parse_index(INDEX.read_text(encoding="utf-8"), str(INDEX), "jdg")
+    decisions = rulesdoc.parse_decisions(DECISIONS.read_text(encoding="utf-8"))
+    assert set(decisions) == set(_decisions())
+    assert rulesdoc.validate(index, decisions) == []
