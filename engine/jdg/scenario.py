@@ -467,6 +467,11 @@ class _Reader:
         return items
 
 
+def _named(table: dict) -> str:
+    """' (<id>)' after a table's place in a message, when it has a readable id."""
+    return f" ({table['id']})" if isinstance(table.get("id"), str) else ""
+
+
 def _hex_checker(r: _Reader, grid: HexGrid, terrain: dict[str, str] | None = None):
     def hex_on_map(value: Any, where: str, path: str, passable: bool = False) -> str:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -490,6 +495,25 @@ def _facing(r: _Reader, value: Any, orientation: str, where: str, path: str) -> 
     if isinstance(value, str) and value.upper() in names:
         return names.index(value.upper())
     raise r.fail(where, f"{value!r} is not a facing vertex ({', '.join(names)} or 0..5)", path)
+
+
+def _edges_of(m: MapData, hex_id: str) -> set[str]:
+    """The map edges a hex touches (by column and row, counted from 01)."""
+    c, r = int(hex_id[:2]), int(hex_id[2:])
+    out = set()
+    if c == 1:
+        out.add("west")
+    if c == m.cols:
+        out.add("east")
+    if r == 1:
+        out.add("north")
+    if r == m.rows:
+        out.add("south")
+    return out
+
+
+def _on_edge(m: MapData, hex_id: str) -> bool:
+    return bool(_edges_of(m, hex_id))
 
 
 def _parse_map(r: _Reader, data: dict, where: str) -> MapData:
@@ -587,7 +611,7 @@ def _parse_formations(r: _Reader, data: dict, where: str) -> tuple[FormationSetu
     out: dict[str, FormationSetup] = {}
     for i, f in enumerate(r.tables(data, "formations", where)):
         path = f"formations[{i}]"
-        ww = f"{where} formations[{i}]"
+        ww = f"{where} formations[{i}]" + _named(f)
         r.keys(f, FORMATION_KEYS, ww, path)
         fid = r.ident(f.get("id"), f"{ww}.id", path)
         ww = f"{where} formations ({fid})"
@@ -607,7 +631,7 @@ def _parse_units(r: _Reader, data: dict, where: str, m: MapData,
     out: dict[str, UnitSetup] = {}
     for i, u in enumerate(r.tables(data, "units", where)):
         path = f"units[{i}]"
-        ww = f"{where} units[{i}]"
+        ww = f"{where} units[{i}]" + _named(u)
         r.keys(u, UNIT_KEYS, ww, path)
         uid = r.ident(u.get("id"), f"{ww}.id", path)
         ww = f"{where} units ({uid})"
@@ -632,7 +656,7 @@ def _parse_units(r: _Reader, data: dict, where: str, m: MapData,
         if not artillery and engagement < 1:
             raise r.fail(f"{ww}.engagement", "infantry and cavalry need 1..9", path)
         immobile = r.opt(u, "immobile", bool, ww, path, False)
-        mp = r.int_in(u, "mp", 0 if immobile else 1, 12, ww, path)
+        mp = r.int_in(u, "mp", 0, 0, ww, path) if immobile else r.int_in(u, "mp", 1, 12, ww, path)
         mp_back = r.int_in(u, "mp_back", 0, mp, ww, path)
         if artillery:
             firepower = r.int_in(u, "firepower", 1, 9, ww, path)
@@ -667,7 +691,7 @@ def _parse_commanders(r: _Reader, data: dict, where: str, m: MapData) -> tuple[C
     out = []
     for i, c in enumerate(r.tables(data, "commanders", where)):
         path = f"commanders[{i}]"
-        ww = f"{where} commanders[{i}]"
+        ww = f"{where} commanders[{i}]" + _named(c)
         r.keys(c, COMMANDER_KEYS, ww, path)
         cid = r.ident(c.get("id"), f"{ww}.id", path)
         ww = f"{where} commanders ({cid})"
@@ -719,7 +743,7 @@ def _parse_reinforcements(r: _Reader, data: dict, where: str, m: MapData, turns:
     placed: dict[str, str] = {}
     for i, rf in enumerate(r.tables(data, "reinforcements", where, required=False)):
         path = f"reinforcements[{i}]"
-        ww = f"{where} reinforcements[{i}]"
+        ww = f"{where} reinforcements[{i}]" + _named(rf)
         r.keys(rf, REINFORCEMENT_KEYS, ww, path)
         rid = r.ident(rf.get("id"), f"{ww}.id", path)
         ww = f"{where} reinforcements ({rid})"
@@ -732,6 +756,10 @@ def _parse_reinforcements(r: _Reader, data: dict, where: str, m: MapData, turns:
                         for h in r.need(rf, "entry_hexes", list, ww, path))
         if not entries:
             raise r.fail(f"{ww}.entry_hexes", "at least one entry hex [5.2]", path)
+        for h in entries:
+            if not _on_edge(m, h):
+                raise r.fail(f"{ww}.entry_hexes", f"{h} is not on a map edge (reinforcements "
+                             "enter from off the map [5.2])", path)
         ids = tuple(r.need(rf, "units", list, ww, path))
         if not ids:
             raise r.fail(f"{ww}.units", "no units", path)
@@ -769,6 +797,9 @@ def _parse_exits(r: _Reader, data: dict, where: str, m: MapData) -> dict[str, Ro
         r.keys(e, EXIT_KEYS, ww, path)
         edge = r.one_of(e.get("edge"), EDGES, f"{ww}.edge", path)
         hexes = tuple(on_map(h, f"{ww}.hexes", path) for h in r.opt(e, "hexes", list, ww, path, []))
+        for h in hexes:
+            if edge not in _edges_of(m, h):
+                raise r.fail(f"{ww}.hexes", f"{h} is not on the {edge} edge", path)
         out[side] = RoutExit(side, edge, hexes, r.opt(e, "note", str, ww, path, ""))
     return out
 
@@ -822,11 +853,11 @@ def _parse_victory(r: _Reader, data: dict, where: str, m: MapData, turns: TurnTr
 
 
 def _parse_markers(r: _Reader, data: dict, where: str, formations: dict[str, FormationSetup],
-                   commanders: tuple[CommanderSetup, ...]) -> tuple[SpecialMarker, ...]:
+                   commanders: tuple[CommanderSetup, ...], turns: TurnTrack) -> tuple[SpecialMarker, ...]:
     out: dict[str, SpecialMarker] = {}
     for i, mk in enumerate(r.tables(data, "markers", where, required=False)):
         path = f"markers[{i}]"
-        ww = f"{where} markers[{i}]"
+        ww = f"{where} markers[{i}]" + _named(mk)
         r.keys(mk, MARKER_KEYS, ww, path)
         mid = r.ident(mk.get("id"), f"{ww}.id", path)
         ww = f"{where} markers ({mid})"
@@ -856,8 +887,12 @@ def _parse_markers(r: _Reader, data: dict, where: str, formations: dict[str, For
                                                     for c in commanders):
                 raise r.fail(f"{ww}.trigger", f"{trigger!r}: expected 'after_leaves:<{side} "
                              "commander-in-chief id>'", path)
-            if not next(c for c in commanders if c.id == who).leaves_turn:
+            leaves = next(c for c in commanders if c.id == who).leaves_turn
+            if not leaves:
                 raise r.fail(f"{ww}.trigger", f"'{who}' never leaves (no leaves_turn)", path)
+            if leaves >= turns.count:
+                raise r.fail(f"{ww}.trigger", f"'{who}' leaves on the last turn ({leaves}): no "
+                             "turn after it for the marker", path)
         out[mid] = SpecialMarker(mid, side, kind, r.need(mk, "name", str, ww, path),
                                  r.int_in(mk, "uses", 1, 9, ww, path), r.need(mk, "text", str, ww, path),
                                  initiative, activates, max_act, removes, trigger)
@@ -928,7 +963,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     reinforcements = _parse_reinforcements(r, data, where, m, turns, fmap, umap)
     exits = _parse_exits(r, data, where, m)
     victory = _parse_victory(r, data, where, m, turns)
-    markers = _parse_markers(r, data, where, fmap, commanders)
+    markers = _parse_markers(r, data, where, fmap, commanders, turns)
 
     prov = r.opt(data, "provenance", dict, where, "provenance", {})
     r.keys(prov, PROVENANCE_KEYS, f"{where} provenance", "provenance")

@@ -170,7 +170,7 @@ def test_unknown_top_level_key_names_key_match_and_line():
 
 def test_unknown_unit_key_names_the_unit_and_its_line():
     text = edit(TEXT, 'id = "f-44e", name', 'id = "f-44e", nmae')
-    msg = refused(text, "units[", "unknown key(s) nmae", "did you mean 'name'?")
+    msg = refused(text, "units[0] (f-44e)", "unknown key(s) nmae", "did you mean 'name'?")
     assert f"(line {line_of(text, 'nmae')})" in msg
 
 
@@ -204,6 +204,11 @@ def test_values_are_checked():
     refused(edit(TEXT, 'units = ["a-ir63", ', 'units = ["a-ir52", '), "already starts on the map")
     refused(edit(TEXT, 'units = ["a-ir63", "a-ir23", "a-ir47", "a-art-kaim"]',
                  'units = ["a-ir23", "a-ir47", "a-art-kaim"]'), "a-ir63", "in no reinforcement")
+    refused(edit(TEXT, 'entry_hexes = ["3212"]', 'entry_hexes = ["2912"]'), "not on a map edge")
+    refused(edit(TEXT, 'hexes = ["0109", "0110", "0111"]\nnote', 'hexes = ["0210"]\nnote'),
+            "not on the west edge")
+    refused(edit(TEXT, "leaves_turn = 5", "leaves_turn = 10"), "no turn after it")
+    refused(edit(TEXT, 'mp = 0, mp_back = 0', 'mp = 2, mp_back = 0'), "mp: 2 is not 0..0")
     refused(edit(TEXT, 'hex = "1015"', 'hex = "0510"'), "may not stack")   # horse, foot, guns
 
 
