@@ -383,6 +383,16 @@ class Scenario:
     def commander(self, side: str) -> CommanderSetup:
         return next(c for c in self.commanders if c.side == side)
 
+    def formations_of(self, side: str) -> tuple[FormationSetup, ...]:
+        return tuple(f for f in self.formations if f.side == side)
+
+    def units_of(self, formation_id: str) -> tuple[UnitSetup, ...]:
+        return tuple(u for u in self.units if u.formation == formation_id)
+
+    def starting_units(self) -> tuple[UnitSetup, ...]:
+        """The units on the map at the start (the others arrive as reinforcements)."""
+        return tuple(u for u in self.units if u.hex is not None)
+
     def reinforcement_of(self, unit_id: str) -> Reinforcement | None:
         return next((r for r in self.reinforcements if unit_id in r.units), None)
 
