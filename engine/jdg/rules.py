@@ -1,0 +1,235 @@
+"""Jours de Gloire command dispatcher: `apply(scenario, state, side, command) -> (state, events)`.
+
+Pure (DESIGN principle 1): `engine.core.game.run_command` copies the state, the handler runs the
+rule on the copy with dice from the recorded stream, and the sequence of play then walks on by
+itself (`sequence.advance`) until a player must act or decide.
+
+How the package is laid out, after the rulebook's parts (paragraph numbers are the text's own):
+
+- `sequence/`  the turn [1] A-F: secret orders [2.3], combined markers [2.1], the strategic
+               initiative [3], the cup and the draws [1.C-D, 2.2], the commander's initiative [2.4],
+               the activation's steps [1.D], the rout phase [1.E, 10.4], the end of turn [1.F],
+               reinforcements, night [12], demoralisation (optional 11) and victory [13].
+- `movement/`  movement [4] (MP, terrain, forced march, roads), squares [4.2], stacking [5],
+               zones of control [6], the commander-in-chief's move [2.5].
+- `fire/`      artillery fire [7]: line of sight, range, point-blank, combined fire, reaction fire
+               [8.3] and counter-battery [7.6].
+- `combat/`    assaults [8] and charges [9] on the Assault & Charge table, engagement checks,
+               results [10], fall back, retreat and rout moves [10.3-10.4], breakthrough and
+               counter-assault [8.7], refusal [8.8], recall, counter-charge and pursuit [9.3-9.5].
+- `morale/`    rally [11].
+
+Each module registers its verbs here with `register(verb, handler, usage)`; a handler is
+`handler(sc, st, side, cmd, stream) -> list[Event]` and raises `Illegal(reason, section)` to refuse
+(the state is a copy: a refusal leaves the game untouched). A module that stops the game for the
+other player's answer sets `st.pending = {"kind", "side", "options", "section", ...}` and
+registers the answer's resumer with `register_reaction(kind, resume)`; `resume(sc, st, side,
+answer, more, stream) -> list[Event]` is called by the `react` verb (or by the answering side's
+standing policy, `policy_answer`).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.core.commands import Command
+from engine.core.dice import DiceStream
+from engine.core.errors import CannotParse, Illegal
+from engine.core.events import Event
+from engine.core.game import run_command
+from engine.core.verbs import refuse_extra_words
+
+from engine.jdg.state import ACTIVATION_STEPS, SIDES, JdgState
+from engine.jdg.verbs import COMMANDS, POLICIES
+
+Handler = Callable[..., list[Event]]
+
+HANDLERS: dict[str, Handler] = {}
+USAGE: dict[str, str] = {}
+REACTIONS: dict[str, Handler] = {}
+ANY_TIME = {"policy", "resign", "units", "formations", "cup"}
+POLICY_DEFAULTS = {p.key: p.default for p in POLICIES}
+
+
+def register(verb: str, handler: Handler, usage: str) -> None:
+    """A rule module's verb (movement, fire, assault...): `handler(sc, st, side, cmd, stream)`."""
+    HANDLERS[verb] = handler
+    USAGE[verb] = usage
+
+
+def register_reaction(kind: str, resume: Handler) -> None:
+    """The resumer of a pending decision of `kind`: `resume(sc, st, side, answer, more, stream)`."""
+    REACTIONS[kind] = resume
+
+
+def policy(st: JdgState, side: str, key: str) -> str:
+    """A side's standing answer (verbs.POLICIES), or its default."""
+    return (st.policies.get(side) or {}).get(key, POLICY_DEFAULTS.get(key, "ask"))
+
+
+# -- guards every handler shares ------------------------------------------------------------------
+
+def need_not_over(st: JdgState) -> None:
+    if st.phase == "over":
+        raise Illegal(f"the battle is over: {st.result}", "JdG [13]")
+
+
+def need_no_pending(st: JdgState, side: str) -> None:
+    """Nothing else may happen while a decision is owed (DESIGN: pending decisions)."""
+    p = st.pending
+    if p:
+        who = p["side"].title()
+        raise Illegal(f"waiting for {who}: {p.get('prompt', p['kind'].replace('_', ' '))} "
+                      f"(answer with `react {'|'.join(p.get('options', []))}`)", p.get("section", "JdG [1] D"))
+
+
+def need_active(st: JdgState, side: str) -> None:
+    """An action of the active formation, by its owner [1.D]."""
+    act = st.activation
+    if st.phase != "activation" or act is None:
+        raise Illegal("no formation is active: `draw` a marker from the cup first", "JdG [1] D")
+    if act.side != side:
+        raise Illegal(f"the active formation is {act.side.title()}'s ({', '.join(act.formations)})", "JdG [1] D")
+    need_no_pending(st, side)
+
+
+def enter_step(st: JdgState, step: str, section: str = "JdG [1] D, [2.4]") -> None:
+    """The activation's steps come in a strict order [1.D, 2.4]: fire, movement, assault and
+    charge, rally. An action of a later step closes the earlier ones; one of an earlier step
+    than the current one is refused."""
+    act = st.activation
+    order = ACTIVATION_STEPS
+    if order.index(step) < order.index(act.step):
+        raise Illegal(f"the {act.step} step has begun: the {step} step is over for this activation "
+                      f"(fire, movement, assault and charge, rally, in that order)", section)
+    act.step = step
+
+
+def unit_of(st: JdgState, token: str, side: str | None = None):
+    """A unit by id or by hex (the top unit there); refuses with the ids when unknown."""
+    from engine.core.ids import unknown
+    u = st.units.get(token)
+    if u is None:
+        stack = st.units_at(token)
+        if side is not None:
+            stack = [x for x in stack if x.side == side]
+        if stack:
+            u = stack[0]
+    if u is None or not u.alive:
+        pairs = [(x.id, x.hex or "") for x in st.units.values() if x.alive and (side is None or x.side == side)]
+        raise Illegal(unknown(token, "one of your units" if side else "a unit on the map", pairs, query="units"),
+                      "JdG [0.3]")
+    if side is not None and u.side != side:
+        raise Illegal(f"{u.id} is not yours", "JdG [0.3]")
+    return u
+
+
+# -- the answers to pending decisions ---------------------------------------------------------------
+
+def do_react(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
+    p = st.pending
+    if not p:
+        raise Illegal("no decision is waiting", "JdG [1] D")
+    if p["side"] != side:
+        raise Illegal(f"the decision is {p['side'].title()}'s", p.get("section", "JdG [1] D"))
+    if not cmd.args:
+        raise CannotParse("usage: react " + "|".join(p.get("options", [])))
+    answer = cmd.args[0].lower()
+    if p.get("options") and answer not in p["options"]:
+        raise Illegal(f"answer one of: {', '.join(p['options'])}", p.get("section"))
+    resume = REACTIONS.get(p["kind"])
+    if resume is None:
+        raise Illegal(f"no rule answers a '{p['kind']}' decision", p.get("section"))
+    return resume(sc, st, side, answer, list(cmd.args[1:]), stream)
+
+
+def do_policy(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
+    kinds = {p.kind: p for p in POLICIES}
+    if not cmd.args or cmd.args[0] == "show":
+        mine = st.policies.get(side, {})
+        text = ", ".join(f"{p.kind} {mine.get(p.key, p.default)}" for p in POLICIES)
+        return [Event("policy", side, "DESIGN pending decisions", f"{side.title()}'s standing answers: {text}")]
+    kind = kinds.get(cmd.args[0].lower())
+    if kind is None or len(cmd.args) < 2:
+        raise CannotParse("usage: policy <kind> <value>; kinds: " + ", ".join(kinds))
+    value = cmd.args[1].lower()
+    allowed = [v for v, _ in kind.values]
+    if value not in allowed:
+        raise Illegal(f"policy {kind.kind}: one of {', '.join(allowed)}", "DESIGN pending decisions")
+    st.policies.setdefault(side, {})[kind.key] = value
+    what = dict(kind.values)[value]
+    return [Event("policy", side, "DESIGN pending decisions", f"{side.title()}: {what}")]
+
+
+def do_resign(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
+    need_not_over(st)
+    st.winner = st.other(side)
+    st.result = f"{side.title()} resigns; {st.winner.title()} wins"
+    st.phase = "over"
+    st.pending = None
+    st.activation = None
+    return [Event("resign", side, "JdG [13]", st.result)]
+
+
+register("react", do_react, "react <answer> [more]: answer a reaction (JdG [7.6], [8.3], [8.8], [9.3]-[9.5])")
+register("policy", do_policy, "policy <kind> <value>: your standing answers to reactions")
+register("resign", do_resign, "resign: concede the battle")
+
+ACTION_MODULES = ("sequence.turn", "movement.move", "fire.artillery", "combat.assault", "combat.retreat",
+                  "morale.rally", "ids")
+_loaded = False
+
+
+def load_action_modules() -> None:
+    """Each rule module registers its verbs when imported; a module not written yet is skipped."""
+    global _loaded
+    if _loaded:
+        return
+    import importlib
+    for name in ACTION_MODULES:
+        try:
+            importlib.import_module(f"engine.jdg.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"engine.jdg.{name}" and not f"engine.jdg.{name}".startswith(exc.name or "?"):
+                raise
+    _loaded = True
+
+
+def advance(sc, st: JdgState, stream: DiceStream) -> list[Event]:
+    """Walk the sequence on by itself (sequence/turn.py) once a command is done."""
+    try:
+        from engine.jdg.sequence.turn import advance as walk
+    except ModuleNotFoundError:
+        return []
+    return walk(sc, st, stream)
+
+
+def apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list[Event]]:
+    load_action_modules()
+    if side not in SIDES:
+        raise Illegal(f"'{side}' is not a side of this battle ({', '.join(SIDES)})")
+    handler = HANDLERS.get(cmd.verb)
+    if handler is None:
+        raise CannotParse(f"unknown command '{cmd.verb}'; Jours de Gloire commands: {', '.join(sorted(HANDLERS))}")
+    refuse_extra_words(COMMANDS, cmd.verb, cmd.args)
+    if cmd.verb not in ANY_TIME:
+        need_not_over(state)
+        if cmd.verb != "react" and state.pending and state.pending["side"] != side:
+            need_no_pending(state, side)
+
+    def body(st: JdgState, stream: DiceStream) -> list[Event]:
+        events = handler(sc, st, side, cmd, stream)
+        if st.phase != "over":
+            events += advance(sc, st, stream)
+        return events
+
+    return run_command(state, cmd, body)
+
+
+def start(sc, st: JdgState) -> tuple[JdgState, list[Event]]:
+    """Walk the opening of the battle right after setup."""
+    load_action_modules()
+    st = st.copy()
+    stream = DiceStream(st.seed, st.draws)
+    events = advance(sc, st, stream)
+    st.draws = stream.draws
+    return st, events

@@ -1,0 +1,121 @@
+"""The Jours de Gloire "Classique" ruleset object the bot and the CLI talk to (issue 14).
+
+`playable` stays False until every part of the turn is in place: the ruleset is then left out of
+what players are offered (engine/core/game.py `rulesets`), while the tests reach it by id.
+"""
+from __future__ import annotations
+
+from engine.core.commands import Command
+from engine.core.game import register
+from engine.core.pending import Answer, PendingDecision
+from engine.core.verbs import policy_completions
+
+from engine.jdg import rules
+from engine.jdg.scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
+from engine.jdg.setup import OPTIONAL_RULES, new_state
+from engine.jdg.state import SIDES, JdgState
+from engine.jdg.verbs import COMMANDS, POLICIES
+
+
+class JdgRuleset:
+    id = "jdg"
+    name = 'Jours de Gloire "Classique"'
+    playable = False
+    action_view = "crop"
+    sides = SIDES
+    commands = COMMANDS
+    policies = POLICIES
+    max_scenario_bytes = MAX_SCENARIO_BYTES
+
+    @property
+    def verbs(self) -> dict[str, str]:
+        rules.load_action_modules()
+        return dict(rules.USAGE)
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
+
+    def load_scenario(self, scenario_id: str):
+        return load_scenario(scenario_id)
+
+    def parse_scenario(self, text: str, source: str = "<upload>"):
+        return parse_scenario(text, source)
+
+    def game_options(self, scenario) -> list[tuple[str, str]]:
+        return list(OPTIONAL_RULES)
+
+    def offers(self, scenario, feature: str) -> bool:
+        """A verb's `when` (engine/core/verbs.py): `combined_markers` when the battle has IACs."""
+        if feature == "combined_markers":
+            return any(m.kind == "iac" for m in scenario.markers)
+        return False
+
+    def new_state(self, scenario, seed: int | str, options=None) -> JdgState:
+        st, _ = rules.start(scenario, new_state(scenario, seed, options))
+        return st
+
+    def apply(self, scenario, state: JdgState, side: str, command: Command):
+        return rules.apply(scenario, state, side, command)
+
+    def pending(self, state: JdgState) -> PendingDecision | None:
+        p = state.pending
+        if not p:
+            return None
+        labels = p.get("labels", {})
+        answers = tuple(Answer(labels.get(o, o.replace("_", " ").capitalize()), f"react {o}")
+                        for o in p.get("options", []))
+        return PendingDecision(p["kind"], p["side"], p.get("prompt", p["kind"].replace("_", " ")),
+                               answers, p.get("section", ""))
+
+    def default_answer(self, state: JdgState) -> str | None:
+        p = state.pending
+        if not p:
+            return None
+        return f"react {p.get('default', (p.get('options') or ['none'])[0])}"
+
+    def to_act(self, state: JdgState) -> str | None:
+        if state.phase == "over":
+            return None
+        if state.pending:
+            return state.pending["side"]
+        if state.phase == "orders":
+            return next((s for s in SIDES if s not in state.orders_done), None)
+        if state.activation is not None:
+            return state.activation.side
+        if state.phase == "initiative" and state.initiative:
+            return state.initiative
+        return SIDES[0]
+
+    def state_to_dict(self, state: JdgState) -> dict:
+        return state.to_dict()
+
+    def state_from_dict(self, d: dict) -> JdgState:
+        return JdgState.from_dict(d)
+
+    def query(self, scenario, state: JdgState, side: str | None, command: Command) -> str:
+        from engine.jdg import ids
+        return ids.answer(scenario, state, side, command.verb, tuple(command.args))
+
+    def public_state(self, scenario, state: JdgState, viewer: str | None = None) -> JdgState:
+        from engine.jdg import public
+        return public.view(scenario, state, viewer)
+
+    def status(self, scenario, state: JdgState, viewer: str | None = None) -> str:
+        from engine.jdg import ids
+        return ids.status(scenario, state, viewer)
+
+    def completions(self, scenario, state: JdgState, side: str | None, kind: str, prefix: str,
+                    context: dict | None = None, head: str = "") -> list[tuple[str, str]]:
+        prefix = (prefix or "").lower()
+        mine = (state.policies or {}).get(side, {}) if side else {}
+        found = policy_completions(self.policies, mine, kind, prefix, context or {})
+        if found is not None:
+            return found[:25]
+        try:
+            from engine.jdg import completions
+        except ModuleNotFoundError:
+            return []
+        return completions.option_completions(scenario, state, side, kind, prefix, context or {}, head)[:25]
+
+
+JDG = register(JdgRuleset())
