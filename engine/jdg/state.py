@@ -131,6 +131,9 @@ class JdgState(GameState):
     vp: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
     winner: str | None = None
     result: str = ""
+    # the assaults and charges of the activation [8], [9] (combat/assault.py): declared, being
+    # resolved (the stage reached, so a pending decision resumes it), units already assaulted
+    combat: dict[str, Any] = field(default_factory=dict)
 
     # the phases where no side is to act alone: both give secret orders (phase A)
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ("orders",)
