@@ -209,6 +209,13 @@ RULE_NUMBERS = {
     "demoralisation_ratio": (Fraction(2, 3), cite("opt. 11", "L893")),
     "demoralisation_ratio_cavalry_only": (Fraction(1, 2), cite("opt. 11", "L895")),
     "reinforcement_nth_stack_cost": ("the n-th stack entering pays n x the entry hex", cite("5.2", "L329")),
+    "reinforcement_enemy_distance": (5, cite("5.2", "L323-325")),
+    "stack_same_arm_and_formation": (2, cite("5.1", "L263")),
+    "stack_infantry_with_one_artillery": (2, cite("5.1", "L265")),
+    "stack_artillery": (2, cite("5.1", "L267")),
+    "stack_routed": (2, cite("5.1", "L295")),
+    "stack_marengo_french_cavalry": (3, cite("Marengo 5.1", "L948")),
+    "zoc_stay_turn_vertices": (1, cite("6.2", "L381")),
 }
 
 NIGHT = {                                                           # [12] L788-806
