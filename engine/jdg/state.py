@@ -47,6 +47,12 @@ class Unit:
     acted: bool = False           # fired, moved or fought this activation: no rally [11]
     recharges: int = 0            # pursuit re-charges made this combat (-1 each) [9.5]
     demoralised: bool = False     # its formation is demoralised: never good order again (optional 11)
+    # reinforcement status [5.2] (movement/reinforcements.py): "renforts" (the marker: With Orders,
+    # may force-march), "with_orders" (entered near the enemy: With Orders that turn only),
+    # "without_orders" (lost the marker: Without Orders to the end of that turn); `arrival_turn`
+    # is the turn the last two hold for (HERALD D29)
+    arrival: str = ""
+    arrival_turn: int = 0
 
     @property
     def alive(self) -> bool:
@@ -103,6 +109,10 @@ class Activation:
     fired: list[str] = field(default_factory=list)
     fought: list[str] = field(default_factory=list)
     commander_moved: bool = False
+    # MP each unit has spent this activation (leaving square, then moving) [4.2], [4.4]
+    mp_used: dict[str, float] = field(default_factory=dict)
+    # reinforcements entered this activation, per entry hex, in the stacks of their column [5.2]
+    entered: dict[str, list[list[str]]] = field(default_factory=dict)
 
 
 @dataclass
