@@ -47,6 +47,7 @@ class Unit:
     acted: bool = False           # fired, moved or fought this activation: no rally [11]
     recharges: int = 0            # pursuit re-charges made this combat (-1 each) [9.5]
     demoralised: bool = False     # its formation is demoralised: never good order again (optional 11)
+    rout_halted: bool = False     # routed, stopped in a town/village/fortification: no rout move [10.4]
     # reinforcement status [5.2] (movement/reinforcements.py): "renforts" (the marker: With Orders,
     # may force-march), "with_orders" (entered near the enemy: With Orders that turn only),
     # "without_orders" (lost the marker: Without Orders to the end of that turn); `arrival_turn`
@@ -109,6 +110,8 @@ class Activation:
     fired: list[str] = field(default_factory=list)
     fought: list[str] = field(default_factory=list)
     commander_moved: bool = False
+    # units that tried to rally this activation: one attempt each [11]
+    rallied: list[str] = field(default_factory=list)
     # MP each unit has spent this activation (leaving square, then moving) [4.2], [4.4]
     mp_used: dict[str, float] = field(default_factory=dict)
     # reinforcements entered this activation, per entry hex, in the stacks of their column [5.2]
