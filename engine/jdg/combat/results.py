@@ -167,8 +167,6 @@ def worsen(sc, st: JdgState, unit: Unit, stream: DiceStream, steps: int, section
                else "")
         return eliminate(sc, st, unit, stream, section, f"{cause}" + (f" ({why})" if why else ""))
     unit.condition = after
-    unit.square = unit.square and after == "good"
-    unit.charge = unit.charge and after == "good"
     sec = "JdG [10.1]" if after == "disordered" else "JdG [10.2]"
     word = "disordered" if after == "disordered" else "routed"
     ev = Event(word, unit.side, f"{section}; {sec}",
