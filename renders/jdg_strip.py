@@ -224,6 +224,9 @@ def strip(scenario: Scenario, state: JdgState, width: int, viewer: str | None, l
             flow.add([("text", "Initiative ", reg, STRIP_DIM)] + chip(state.initiative))
         elif state.phase != "initiative":
             flow.add([("text", "Initiative: tied", reg, STRIP_DIM)])
+    drawer = getattr(state, "drawer", "")
+    if drawer and state.phase == "activation" and state.activation is None:
+        flow.add([("text", "Draws next ", reg, STRIP_DIM)] + chip(drawer))
     if state.phase == "orders":
         done = [s for s in ("french", "austrian") if s in state.orders_done]
         flow.add([("text", "Orders given: " + (", ".join(SIDE_NAMES.get(s, s) for s in done) or "none yet"), reg,

@@ -146,6 +146,19 @@ def test_stacked_units_are_all_visible(scenario, state):
     assert share(img, down, SIDE_BODY["french"]) > 0.2
 
 
+def test_the_victory_flag_shows_who_holds_the_hex(scenario, state):
+    """Marengo (0910) starts French; the state's `holders` record moves its flag to the Austrians."""
+    g = jdg.board_geometry(scenario)
+    x, y = g.hex_center("0910")
+    flag = (int(x - 0.8 * g.r), int(y - 0.86 * g.r), int(x - 0.2 * g.r), int(y - 0.5 * g.r))
+    from renders.jdg_art import SIDE_COLOURS
+    before = render(scenario, state)
+    state.holders = {"0910": "austrian"}
+    after = render(scenario, state)
+    assert share(before, flag, SIDE_COLOURS["french"]) > 0.1
+    assert share(after, flag, SIDE_COLOURS["french"]) < 0.01
+
+
 # --- hidden information ---------------------------------------------------------------------------
 def test_a_secret_order_is_never_drawn(scenario, state):
     plain = jdg.render_board(scenario, state)
