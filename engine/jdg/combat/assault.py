@@ -1,0 +1,1207 @@
+"""Infantry assaults [8] and the resolution of every assault and charge on the Assault & Charge
+table (JdG Classique).
+
+Commands (the combat step of the activation, [1.D], [2.4]):
+- `assault <units...> on <hex>`: infantry of the active formation declares an assault on an
+  enemy hex in its frontal hexes [6.1], [8.1]; several units on one hex make one combined
+  assault [8.4] (a second declaration on a hex already assaulted joins the first: an enemy unit
+  is assaulted once per activation, [8.1] L473). A "Choc" marker With Orders, "Choc/Test"
+  Without ([8.2] L479; `Unit.assault`). All assaults are declared before the first is resolved
+  ([8.2] L477, HERALD D16).
+- `resolve`: resolves every declared assault and charge (charges are declared as cavalry moves,
+  combat/charge.py), one after another in the order declared, each through the text's sequence
+  (HERALD D53): refusal by cavalry [8.8]; the engagement check of Without-Orders infantry [8.2];
+  for charges the square attempt and the recall [9.3] and the counter-charge [9.4]; the
+  defending artillery's reaction fire [8.3]; the roll on the Assault & Charge table [8.5], [8.6];
+  the results [8.5], [8.9], [10]; the advance [8.7] or, for cavalry, the pursuit [9.5]; the
+  breakthrough (10 or more) or the counter-assault (below 0) [8.7]; and, once every pursuit of a
+  charge is over, the disorder of every cavalry unit that charged [9.2], [9.5] L670.
+- `breakthrough <unit|none>`: the attacker's answer after a 10 or more [8.7] (also `react`).
+
+Decisions owed by the other side stop the resolution in `st.pending` and resume with `react`:
+"refuse_assault" [8.8], "square" [9.3], "counter_charge" [9.4], "counter_assault" [8.7]; the
+attacker's own: "recall" [9.3], "breakthrough" [8.7], "pursuit" (the voluntary stop, [9.5]).
+What remains to resolve lives in `st.combat` (reset at each activation), so a decision answered
+later picks the resolution up where it stopped.
+
+Functions for other modules:
+  assault_odds_for(sc, st, attackers, target_hex) -> {band key: Fraction}    (/odds, menus)
+  combat_modifiers(sc, st, attackers, target_hexes, ...) -> [Modifier]       the DRMs of a combat
+  declared(st) -> bool                             assaults or charges wait to be resolved
+  resolve_all(sc, st, stream) -> [Event]           resolve them (e.g. when the step is closed)
+
+HERALD readings (DECISIONS.md): D15 (infantry checks engagement at resolution), D16 (declared
+assaults are binding), D30 (strengths), D31 (six fronts -1), D39 (a unit attacks every enemy in
+its front unless a friend does), D40 (combined assault: one check, best engagement of the top
+units), D41-D43 (ratio, cohesion, terrain: each chooser's best), D44 (reaction fire), D45 (results
+in the text's order), D46, D47 (artillery alone), D48 (advance), D49 (breakthrough, no chains),
+D50 (counter-assault), D51 (refusal), D53 (order of reactions), D54-D57 (charges), D75 (the
+other player is asked). Ties the text leaves to the attacker (who advances or pursues among
+equals) are settled by Herald in unit-id order (HERALD D77).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Iterable
+
+from engine.core.dice import DiceStream
+from engine.core.errors import CannotParse, Illegal
+from engine.core.events import DieRoll, Event, Modifier
+from engine.core import facing as core_facing
+
+from engine.jdg import checks, geometry, rules, tables
+from engine.jdg.state import JdgState, Unit
+
+SECTION = "JdG [8]"
+STAGES = ("start", "refuse", "check", "square", "recall", "counter_charge", "reaction_fire", "roll",
+          "effects", "advance", "follow", "end")
+
+
+# == small helpers =================================================================================
+
+def _results():
+    from engine.jdg.combat import results
+    return results
+
+
+def name_of(sc, unit: Unit) -> str:
+    return _results().name_of(sc, unit)
+
+
+def cohesion(sc, unit: Unit) -> int:
+    """[0.3], [10.1], HERALD D2: the face up."""
+    return _results().cohesion(sc, unit)
+
+
+def engagement(sc, unit: Unit) -> int:
+    return _results().engagement(sc, unit)
+
+
+def strength(sc, unit: Unit) -> int:
+    return sc.unit(unit.id).strength
+
+
+def heavy(sc, unit: Unit) -> bool:
+    """Heavy cavalry, the counter's "L" [9.2]."""
+    return bool(sc.unit(unit.id).heavy)
+
+
+def is_night(sc, st: JdgState) -> bool:
+    return bool(sc.turns.is_night(st.turn))
+
+
+def with_orders(st: JdgState, unit: Unit) -> bool:
+    """[2.4], [8.2]: the unit's formation acts With Orders now (no engagement check)."""
+    try:
+        from engine.jdg.sequence.command import with_orders as formation_with_orders
+        return formation_with_orders(st, unit.formation)
+    except (ModuleNotFoundError, ImportError):
+        f = st.formations.get(unit.formation)
+        act = st.activation
+        if f is not None and (f.orders == "with" or f.initiative_success) and not f.without_orders_for_good:
+            return True
+        return bool(act and act.with_orders and len(act.formations) <= 1)
+
+
+def may_act(st: JdgState, unit: Unit) -> bool:
+    """The unit belongs to the activation and may fight ([1.D], [2.4])."""
+    try:
+        from engine.jdg.sequence.command import may_act as command_may_act
+        return command_may_act(st, unit)
+    except (ModuleNotFoundError, ImportError, AttributeError):
+        act = st.activation
+        return bool(act and unit.side == act.side and unit.alive and unit.formation in act.formations)
+
+
+def enemies_in(st: JdgState, hexes: Iterable[str], side: str) -> list[Unit]:
+    out = []
+    for h in hexes:
+        out += [u for u in st.units_at(h) if u.side != side]
+    return out
+
+
+def top_combat_unit(units: list[Unit]) -> Unit | None:
+    """The top unit of a stack for a check: the highest infantry or cavalry unit when artillery
+    sits on top ([8.2] L483, [5.1])."""
+    for u in units:
+        if u.arm != "artillery":
+            return u
+    return units[0] if units else None
+
+
+def facings_toward(sc, hex_id: str, target: str) -> list[int]:
+    """The vertices a unit in `hex_id` may face to have `target` in its front [6.1]."""
+    g = geometry.grid(sc)
+    return [v for v in range(6) if target in core_facing.arcs(g, [hex_id], v)["front"]]
+
+
+def hexside_between(sc, a: str, b: str) -> str | None:
+    """The TET hexside feature between two hexes that matters for assault and movement (the one
+    with the largest assault penalty), or None."""
+    best = None
+    for f in sc.map.features(a, b):
+        t = tables.TERRAIN.get(f)
+        if t is None or t.kind != "hexside":
+            continue
+        if best is None or t.assault_drm < tables.TERRAIN[best].assault_drm:
+            best = f
+    return best
+
+
+def could_enter(sc, unit: Unit, hex_id: str) -> bool:
+    """[8.1] Exc. 2: a unit may not attack a hex it could not enter (terrain or hexside)."""
+    if not sc.map.passable(hex_id):
+        return False
+    if tables.move_cost(unit.arm, sc.map.terrain_at(hex_id)) is None:
+        return False
+    for f in sc.map.features(unit.hex, hex_id):
+        t = tables.TERRAIN.get(f)
+        if t is not None and t.kind == "hexside" and t.mp.get(unit.arm, 0) is None:
+            roads = [x for x in sc.map.features(unit.hex, hex_id) if x in ("road", "path", "bridge")]
+            if not roads:
+                return False
+    return True
+
+
+def _policy(st: JdgState, side: str, key: str) -> str:
+    return rules.policy(st, side, key)
+
+
+# == the activation's combats (st.combat) ==========================================================
+
+def combat_state(st: JdgState) -> dict[str, Any]:
+    """The combats of the activation under way, reset when another activation begins."""
+    act = st.activation
+    key = f"{st.turn}:{act.marker if act else ''}:{act.side if act else ''}"
+    c = st.combat
+    if c.get("key") != key:
+        c.clear()
+        c.update({"key": key, "queue": [], "current": None, "assaulted": [], "chain": [], "refused": [],
+                  "groups": {}, "next_id": 1, "begun": False})
+    return c
+
+
+def declared(st: JdgState) -> bool:
+    """Assaults or charges of this activation wait to be resolved (or are being resolved)."""
+    if st.activation is None:
+        return False
+    c = combat_state(st)
+    return bool(c["queue"] or c["current"])
+
+
+def _new_decl(c: dict, side: str, attackers: list[str], targets: list[str], origin: str, **more) -> dict:
+    d = {"id": c["next_id"], "side": side, "attackers": list(attackers), "targets": list(targets),
+         "origin": origin, "stage": "start", "answers": {}, "counter_charged": False, "recharges": 0,
+         "group": None, "log": []}
+    d.update(more)
+    c["next_id"] += 1
+    return d
+
+
+def add_declaration(sc, st: JdgState, side: str, attackers: list[Unit], target_hex: str,
+                    kind: str) -> tuple[dict, bool]:
+    """Record an assault or a charge on `target_hex`. One declared on a hex already assaulted
+    joins it: an enemy unit is assaulted once per activation [8.1] L473, and the units then
+    combine [8.4] (HERALD D40). Returns (the declaration, joined)."""
+    c = combat_state(st)
+    for d in c["queue"]:
+        if target_hex in d["targets"] and d["origin"] == "declared":
+            for u in attackers:
+                if u.id not in d["attackers"]:
+                    d["attackers"].append(u.id)
+            if kind == "charge":
+                _join_group(c, d, [u for u in attackers if u.arm == "cavalry"])
+            return d, True
+    d = _new_decl(c, side, [u.id for u in attackers], [target_hex], "declared")
+    if kind == "charge":
+        _join_group(c, d, [u for u in attackers if u.arm == "cavalry"])
+    c["queue"].append(d)
+    return d, False
+
+
+def _join_group(c: dict, d: dict, cavalry: list[Unit]) -> None:
+    """The cavalry of one charge, disordered together once its pursuits are over [9.2], [9.5]."""
+    if d["group"] is None:
+        d["group"] = str(d["id"])
+        c["groups"][d["group"]] = []
+    for u in cavalry:
+        if u.id not in c["groups"][d["group"]]:
+            c["groups"][d["group"]].append(u.id)
+
+
+# == the modifiers [8.6], [9.2]-[9.5], [6.1], [10.2] ================================================
+
+def combat_modifiers(sc, st: JdgState, attackers: list[Unit], target_hexes: list[str], *,
+                     counter_charged: bool = False, recharges: int = 0) -> list[Modifier]:
+    """Every DRM of one assault or charge, from tables.assault_modifiers: force ratio [8.6]
+    (artillery never counts [8.9], nor the attacker's disordered units [5.1], HERALD D30),
+    cohesion difference (the highest on each side, face up, HERALD D42), the charge DRMs [9.2]
+    (none positive against a square, -2 instead [9.3]; none after a counter-charge [9.4]),
+    pursuit re-charges -1 each [9.5], a routed defender +2 [10.2], a flank attack [6.1], a
+    six-front attacker -1 [6.1] (HERALD D31), terrain (HERALD D43: several attackers' hexes, the
+    attacker's choice against open terrain, else the defender's; several defenders' hexes, the
+    defender's choice) -- each chooser takes his best."""
+    side = attackers[0].side
+    fighting = [u for u in attackers if u.arm != "artillery" and u.condition == "good"]
+    defenders = [u for u in enemies_in(st, target_hexes, side) if u.arm != "artillery"]
+    a_str = sum(strength(sc, u) for u in fighting)
+    d_str = sum(strength(sc, u) for u in defenders)
+    a_coh = max(cohesion(sc, u) for u in fighting)
+    d_coh = max(cohesion(sc, u) for u in defenders)
+    cav = [u for u in fighting if u.arm == "cavalry"]
+    charge = ("heavy" if any(heavy(sc, u) for u in cav) else "cavalry") if cav else None
+    square = any(u.square for u in defenders)
+    routed = all(u.condition == "routed" for u in defenders)
+    six = any(geometry.six_fronts(sc, u) for u in fighting)
+    best: list[Modifier] | None = None
+    choices: list[tuple[int, list[Modifier]]] = []
+    for th in target_hexes:
+        here = [u for u in defenders if u.hex == th]
+        if not here:
+            continue
+        top = here[0]
+        types = sorted({u.arm for u in st.units_at(th) if u.side != side})
+        no_flank = square or routed or geometry.six_fronts(sc, top) or top.condition == "routed"
+        flank = (not no_flank) and any(geometry.is_flank_attack(sc, top, u.hex)
+                                       for u in fighting if geometry.grid(sc).adjacent(u.hex, th))
+        per_attacker_hex = []
+        for ah in sorted({u.hex for u in fighting if geometry.grid(sc).adjacent(u.hex, th)}):
+            mods = tables.assault_modifiers(
+                attacker_strength=a_str, defender_strength=d_str, attacker_cohesion=a_coh,
+                defender_cohesion=d_coh, defender_terrain=_terrain_key(sc, th), defender_types=types,
+                hexside=hexside_between(sc, ah, th), attacker_uphill=sc.map.level(ah) < sc.map.level(th),
+                attacker_terrain=_terrain_key(sc, ah), charge=charge, square=square and charge is not None,
+                counter_charged=counter_charged, routed_defender=routed, flank=flank,
+                six_front_off_front=six, pursuit_recharges=recharges)
+            per_attacker_hex.append((sum(m.value for m in mods), mods))
+        if not per_attacker_hex:
+            continue
+        open_ground = tables.TERRAIN[_terrain_key(sc, th)].open_terrain
+        pick = max(per_attacker_hex, key=lambda x: x[0]) if open_ground else min(per_attacker_hex, key=lambda x: x[0])
+        choices.append(pick)
+    if not choices:
+        raise Illegal("no defender to assault", "JdG [8.1]")
+    best = min(choices, key=lambda x: x[0])[1]
+    return best
+
+
+def _terrain_key(sc, hex_id: str) -> str:
+    t = sc.map.terrain_at(hex_id)
+    return t if t in tables.TERRAIN else "clear"
+
+
+def assault_odds_for(sc, st: JdgState, attackers, target_hex: str) -> dict[str, Fraction]:
+    """The chances of each band of the Assault & Charge table [8.5] for these attackers (ids or
+    units) on `target_hex`, with the real DRMs (`combat_modifiers`); artillery alone in the hex
+    is eliminated without a roll ([8.5] L534, [8.9]): {"artillery_eliminated": 1}."""
+    units = [a if isinstance(a, Unit) else st.units[a] for a in attackers]
+    units = [u for u in units if u.alive]
+    if not units:
+        raise Illegal("no attacking unit", "JdG [8.1]")
+    foes = enemies_in(st, [target_hex], units[0].side)
+    if foes and all(u.arm == "artillery" for u in foes):
+        return {"artillery_eliminated": Fraction(1)}
+    mods = combat_modifiers(sc, st, units, [target_hex])
+    return tables.assault_odds(sum(m.value for m in mods))
+
+
+# == declaring an assault [8.1], [8.2], [8.4] =======================================================
+
+def check_attacker(sc, st: JdgState, unit: Unit, target_hex: str) -> None:
+    """May `unit` assault `target_hex`? [8.1], [6.1]; raises Illegal with the reason."""
+    name = name_of(sc, unit)
+    if unit.arm == "artillery":
+        raise Illegal(f"{name} is artillery: artillery never assaults", "JdG [8.1], [8.9]")
+    if unit.arm == "cavalry":
+        raise Illegal(f"{name} is cavalry: cavalry assaults only by charging; declare the charge as it "
+                      f"moves (`move {unit.id} <hexes> charge <hex>` or `charge {unit.id} <hex>`)", "JdG [8.1], [9.1]")
+    if not may_act(st, unit):
+        raise Illegal(f"{name} is not of the active formation (or its commander's initiative failed)",
+                      "JdG [1] D, [2.4]")
+    if unit.condition != "good":
+        raise Illegal(f"{name} is {unit.condition}: disordered and routed units may not assault",
+                      "JdG [8.1], [10.1], [10.2]")
+    if unit.square:
+        raise Illegal(f"{name} is in square: units in square may not assault", "JdG [8.1]")
+    if unit.assault:
+        raise Illegal(f"{name} has already declared its assault", "JdG [8.2]")
+    if not geometry.grid(sc).adjacent(unit.hex, target_hex):
+        raise Illegal(f"{target_hex} is not adjacent to {name} ({unit.hex})", "JdG [8.1], [6.1]")
+    if target_hex not in geometry.frontal_hexes(sc, unit):
+        raise Illegal(f"{target_hex} is not one of {name}'s frontal hexes "
+                      f"({', '.join(geometry.frontal_hexes(sc, unit))}): a unit assaults only through them",
+                      "JdG [6.1], [8.1]")
+    if not could_enter(sc, unit, target_hex):
+        raise Illegal(f"{name} could not enter {target_hex}: a unit may not assault a hex it could not enter",
+                      "JdG [8.1] Exc. 2")
+
+
+def do_assault(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]:
+    """`assault <units...> on <hex>` [8.1], [8.2], [8.4]."""
+    rules.need_active(st, side)
+    args = list(cmd.args)
+    if "on" not in args:
+        raise CannotParse("usage: assault <units...> on <hex>")
+    i = args.index("on")
+    tokens, rest = args[:i], args[i + 1:]
+    if not tokens or len(rest) != 1:
+        raise CannotParse("usage: assault <units...> on <hex>")
+    target = rest[0]
+    if target not in geometry.grid(sc):
+        raise Illegal(f"{target} is not a hex of the map", "JdG [8.1]")
+    rules.enter_step(st, "combat")
+    c = combat_state(st)
+    if c["begun"]:
+        raise Illegal("the assaults are being resolved: every assault is declared before the first "
+                      "engagement check (HERALD D16)", "JdG [8.2]")
+    foes = enemies_in(st, [target], side)
+    if not foes:
+        raise Illegal(f"no enemy unit in {target}", "JdG [8.1]")
+    done = [u for u in foes if u.id in c["assaulted"]]
+    if done:
+        raise Illegal(f"{name_of(sc, done[0])} has already been assaulted this activation", "JdG [8.1]")
+    units: list[Unit] = []
+    for tok in tokens:
+        if tok in geometry.grid(sc) and tok not in st.units:
+            here = [u for u in st.units_at(tok) if u.side == side and u.arm == "infantry"]
+            if not here:
+                raise Illegal(f"none of your infantry in {tok}", "JdG [8.1]")
+            picked = here
+        else:
+            picked = [rules.unit_of(st, tok, side)]
+        for u in picked:
+            if u.id not in [x.id for x in units]:
+                units.append(u)
+    for u in units:
+        check_attacker(sc, st, u, target)
+    events = []
+    for u in units:
+        u.assault = "choc" if with_orders(st, u) else "choc_test"
+    d, joined = add_declaration(sc, st, side, units, target, "assault")
+    names = ", ".join(f"{name_of(sc, u)} ({'Choc' if u.assault == 'choc' else 'Choc/Test'})" for u in units)
+    foes_txt = ", ".join(name_of(sc, u) for u in foes)
+    events.append(Event("assault_declared", side, "JdG [8.2]" + (", [8.4]" if joined or len(units) > 1 else ""),
+                        f"{names} {'join the assault on' if joined else 'will assault'} {target} ({foes_txt})",
+                        inputs={"attackers": [u.id for u in units], "target": target},
+                        outcome={"declaration": d["id"], "joined": joined,
+                                 "markers": {u.id: u.assault for u in units}}))
+    return events
+
+
+# == resolving [8.5] ===============================================================================
+
+def do_resolve(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]:
+    """`resolve`: every declared assault and charge, in turn [8.4], [8.5]."""
+    rules.need_active(st, side)
+    rules.enter_step(st, "combat")
+    if not declared(st):
+        raise Illegal("no assault or charge has been declared: `assault <units> on <hex>`, or a cavalry "
+                      "`move <unit> <hexes> charge <hex>`", "JdG [8.2], [9.1]")
+    return resolve_all(sc, st, stream)
+
+
+def resolve_all(sc, st: JdgState, stream: DiceStream) -> list[Event]:
+    """Resolve what is declared, until done or until a player owes a decision (st.pending).
+    Every stage may be entered again after a decision: it keeps what it has done in the
+    combat's record. A fall back whose owner is asked for the hex (combat/retreat.py) carries
+    the continuation "jdg_combat" back here."""
+    c = combat_state(st)
+    c["begun"] = True
+    events: list[Event] = []
+    guard = 0
+    while not st.pending:
+        guard += 1
+        if guard > 1000:
+            raise AssertionError("the combat resolution does not end")
+        if c.get("closing"):
+            events += _close_groups(sc, st, stream)
+            continue
+        cur = c["current"]
+        if cur is None:
+            if not c["queue"]:
+                break
+            cur = c["current"] = c["queue"].pop(0)
+        stage = cur["stage"]
+        if stage == "done":
+            c["current"] = None
+            events += _finish(sc, st, cur, stream)
+            continue
+        events += STAGE_FUNCS[stage](sc, st, cur, stream)
+        if st.pending:
+            break
+        if cur["stage"] == stage:           # the stage did its work: the next one
+            nxt = STAGES.index(stage) + 1
+            cur["stage"] = STAGES[nxt] if nxt < len(STAGES) else "done"
+    if st.pending and st.pending.get("kind") == "retreat" and "continue" not in st.pending:
+        st.pending["continue"] = {"kind": "jdg_combat"}
+    if not st.pending and not c["queue"] and c["current"] is None and not c.get("closing"):
+        for u in st.units.values():
+            u.assault = ""
+    return events
+
+
+def _continue(sc, st: JdgState, data: dict, stream: DiceStream) -> list[Event]:
+    """combat/retreat.py's continuation once a fall back the owner was asked about is over."""
+    return resolve_all(sc, st, stream)
+
+
+def _cancel(cur: dict, why: str) -> None:
+    cur["stage"] = "done"
+    cur["cancelled"] = why
+
+
+def _attackers(st: JdgState, cur: dict) -> list[Unit]:
+    return [st.units[a] for a in cur["attackers"] if st.units[a].alive]
+
+
+def _is_charge(st: JdgState, cur: dict) -> bool:
+    return any(u.arm == "cavalry" for u in _attackers(st, cur))
+
+
+def _ask(st: JdgState, cur: dict, kind: str, side: str, options: list[str], prompt: str, section: str,
+         key: str, labels: dict | None = None, default: str | None = None) -> None:
+    st.pending = {"kind": kind, "side": side, "options": options, "prompt": prompt, "section": section,
+                  "key": key, "combat": cur["id"], "labels": labels or {},
+                  "default": default or options[-1]}
+
+
+def _stage_start(sc, st, cur, stream) -> list[Event]:
+    """The attackers still able to attack ([8.1] Exc. 1) and the obligation to attack every enemy
+    in the front ([8.1] L473, HERALD D39), for declared infantry assaults."""
+    c = combat_state(st)
+    side = cur["side"]
+    alive = [u for u in _attackers(st, cur) if u.condition == "good" and not u.square]
+    cur["attackers"] = [u.id for u in alive]
+    if not alive:
+        _cancel(cur, "no attacker is able to attack")
+        return [Event("assault_cancelled", side, "JdG [8.1]",
+                      f"combat {cur['id']} on {', '.join(cur['targets'])}: no attacker is left in good order")]
+    events = []
+    if cur["origin"] in ("declared", "breakthrough"):
+        others = set()
+        for d in c["queue"]:
+            others.update(d["targets"])
+        for u in alive:
+            if u.arm != "infantry":
+                continue
+            front = geometry.normal_front(sc, u) if geometry.six_fronts(sc, u) else geometry.frontal_hexes(sc, u)
+            for h in sorted(front):
+                foes = enemies_in(st, [h], side)
+                if not foes or h in cur["targets"] or h in others:
+                    continue
+                if cur["origin"] == "declared" and all(f.id in c["assaulted"] for f in foes):
+                    continue
+                if not could_enter(sc, u, h):
+                    continue
+                cur["targets"].append(h)
+                events.append(Event("assault_extended", side, "JdG [8.1]",
+                                    f"{name_of(sc, u)} must also attack {h} ({', '.join(name_of(sc, f) for f in foes)}): "
+                                    "an assaulting unit attacks every enemy in its frontal hexes that no friend "
+                                    "attacks (HERALD D39)", outcome={"combat": cur["id"], "added": h}))
+    cur["targets"] = [h for h in cur["targets"] if enemies_in(st, [h], side)]
+    if not cur["targets"]:
+        _cancel(cur, "no enemy left")
+        return events + [Event("assault_cancelled", side, "JdG [8.1]",
+                               f"combat {cur['id']}: no enemy is left in the hex attacked")]
+    if cur["origin"] != "pursuit":
+        for u in enemies_in(st, cur["targets"], side):
+            if u.id not in c["assaulted"]:
+                c["assaulted"].append(u.id)
+    cur["defenders_at_start"] = {h: [u.id for u in enemies_in(st, [h], side)] for h in cur["targets"]}
+    return events
+
+
+# -- refusal [8.8] ---------------------------------------------------------------------------------
+
+def refusable(sc, st: JdgState, cur: dict, hex_id: str) -> list[Unit]:
+    """[8.8]: cavalry (even disordered, not routed) may refuse an infantry assault, and non-heavy
+    cavalry a charge by heavy cavalry, once per activation. Returns the units that may refuse."""
+    c = combat_state(st)
+    side = cur["side"]
+    foes = enemies_in(st, [hex_id], side)
+    if not foes or any(u.arm != "cavalry" for u in foes) or any(u.condition == "routed" for u in foes):
+        return []
+    if any(u.id in c["refused"] for u in foes):
+        return []
+    att = _attackers(st, cur)
+    cav = [u for u in att if u.arm == "cavalry"]
+    if not cav:
+        return foes
+    if any(heavy(sc, u) for u in cav) and not any(heavy(sc, u) for u in foes):
+        return foes
+    return []
+
+
+def _stage_refuse(sc, st, cur, stream) -> list[Event]:
+    """[8.8]: refusal, decided before the attacker's engagement check (L573), or at the end of the
+    heavy cavalry's charge move (L577) -- here, at its resolution (HERALD D53). A hex wholly
+    refused is not assaulted; if no hex is left, the attacker advances into the hex refused
+    (L573, HERALD D51) and the combat is over."""
+    defside = st.other(cur["side"])
+    events: list[Event] = []
+    for h in list(cur["targets"]):
+        foes = refusable(sc, st, cur, h)
+        key = f"refuse:{h}"
+        if not foes or key in cur["answers"]:
+            continue
+        if _policy(st, defside, "refuse_assault") == "never":
+            cur["answers"][key] = {"answer": "stand"}
+            continue
+        what = "charge" if _is_charge(st, cur) else "assault"
+        _ask(st, cur, "refuse_assault", defside, ["refuse", "stand"],
+             f"{', '.join(name_of(sc, u) for u in foes)} in {h} may refuse the {what} by falling back 1 or 2 "
+             f"hexes (`react refuse [hex] [hex]`), or stand", "JdG [8.8]", key,
+             labels={"refuse": "Refuse: fall back", "stand": "Stand"}, default="stand")
+        return events
+    refused = cur.setdefault("refused_hexes", [])
+    for h in list(cur["targets"]):
+        ans = cur["answers"].get(f"refuse:{h}")
+        if not ans or ans["answer"] != "refuse" or ans.get("done"):
+            continue
+        ans["done"] = True
+        foes = enemies_in(st, [h], cur["side"])
+        cur["targets"].remove(h)
+        refused.append(h)
+        events += _refuse_move(sc, st, cur, foes, h, ans.get("path") or [], stream)
+        if st.pending:
+            return events
+    if refused and not cur["targets"]:
+        events += _advance_into(sc, st, cur, refused[0], stream, refused=True)
+        _cancel(cur, "the assault was refused")
+    return events
+
+
+def validate_refusal_path(sc, st: JdgState, units: list[Unit], hex_id: str, path: list[str]) -> None:
+    """[8.8] L575: a fall back of 1 or 2 hexes, path and facing free, terrain and enemy units as
+    for any move (never into an enemy hex or impassable terrain); stacking at its end [5.1]."""
+    if not 1 <= len(path) <= 2:
+        raise Illegal("a refusal falls back 1 or 2 hexes", "JdG [8.8]")
+    g = geometry.grid(sc)
+    prev = hex_id
+    side = units[0].side
+    for h in path:
+        if h not in g or not g.adjacent(prev, h):
+            raise Illegal(f"{h} is not adjacent to {prev}", "JdG [8.8]")
+        if not sc.map.passable(h) or tables.move_cost("cavalry", sc.map.terrain_at(h)) is None:
+            raise Illegal(f"cavalry cannot enter {h}", "JdG [8.8]")
+        for f in sc.map.features(prev, h):
+            t = tables.TERRAIN.get(f)
+            if t is not None and t.kind == "hexside" and t.mp.get("cavalry", 0) is None:
+                raise Illegal(f"cavalry cannot cross the {f} between {prev} and {h}", "JdG [8.8], [10.3]")
+        if any(u.side != side for u in st.units_at(h)):
+            raise Illegal(f"{h} holds enemy units", "JdG [8.8]")
+        prev = h
+    end = [u for u in st.units_at(path[-1]) if u not in units]
+    if end and (any(u.arm != "cavalry" or u.formation != units[0].formation for u in end)
+                or len(end) + len(units) > 2):
+        raise Illegal(f"{len(units)} unit(s) cannot stack in {path[-1]}", "JdG [8.8], [5.1]")
+
+
+def _refuse_move(sc, st, cur, foes: list[Unit], hex_id: str, path: list[str], stream) -> list[Event]:
+    c = combat_state(st)
+    events = []
+    attackers_hexes = sorted({u.hex for u in _attackers(st, cur)})
+    for u in foes:
+        c["refused"].append(u.id)
+    if path:
+        events.append(Event("refusal", foes[0].side, "JdG [8.8]",
+                            f"{', '.join(name_of(sc, u) for u in foes)} refuse the "
+                            f"{'charge' if _is_charge(st, cur) else 'assault'}: they fall back from {hex_id} "
+                            f"to {' '.join(path)}", inputs={"hex": hex_id, "path": path},
+                            outcome={"units": [u.id for u in foes], "to": path[-1]}))
+        for h in path:
+            extra = geometry.in_enemy_frontal_zoc(sc, st, h, foes[0].side)
+            for u in foes:
+                if not u.alive:
+                    continue
+                u.hex = h
+            if extra:
+                for u in foes:
+                    if u.alive:
+                        events += _results().disorder(sc, st, u, stream, "JdG [8.8], [10.3]",
+                                                      f"falling back into an enemy frontal hex at {h} (HERALD D32)",
+                                                      away_from=attackers_hexes)
+    else:
+        events.append(Event("refusal", foes[0].side, "JdG [8.8]",
+                            f"{', '.join(name_of(sc, u) for u in foes)} refuse the "
+                            f"{'charge' if _is_charge(st, cur) else 'assault'} and fall back from {hex_id}",
+                            inputs={"hex": hex_id}, outcome={"units": [u.id for u in foes]}))
+        for u in foes:
+            events += fall_back(sc, st, u, stream, "JdG [8.8]", attackers_hexes)
+    return events
+
+
+# -- engagement check [8.2], [8.4] ------------------------------------------------------------------
+
+def _stage_check(sc, st, cur, stream) -> list[Event]:
+    """[8.2] L481-485, [8.4] L500: Without Orders, one engagement check at resolution (HERALD D15)
+    for the combined assault, with the best engagement value among the top units of the attacking
+    stacks (HERALD D40); a failure stops every Without-Orders unit of it; With-Orders units attack
+    alone. Breakthroughs, counter-assaults and pursuits need none ([8.7] L561, [9.5] L668);
+    cavalry checked before its charge move ([9.1] L599)."""
+    if cur["origin"] != "declared":
+        return []
+    att = _attackers(st, cur)
+    need = [u for u in att if u.arm == "infantry" and u.assault == "choc_test"]
+    if not need:
+        return []
+    tops = []
+    for h in sorted({u.hex for u in need}):
+        stack = [u for u in st.units_at(h) if u.id in cur["attackers"] and u.arm != "artillery"]
+        top = stack[0] if stack else None
+        if top is not None and top in need:
+            tops.append(top)
+    if not tops:
+        tops = need
+    best = max(tops, key=lambda u: (engagement(sc, u), u.id))
+    passed, ev = checks.check(stream, cur["side"], engagement(sc, best),
+                              f"engagement check of {name_of(sc, best)} (Choc/Test)", "JdG [8.2], [8.4]",
+                              roller=cur["side"], kind="engagement_check")
+    ev.inputs = {"unit": best.id, "for": [u.id for u in need], "combat": cur["id"]}
+    events = [ev]
+    if not passed:
+        cur["attackers"] = [a for a in cur["attackers"] if st.units[a] not in need]
+        cur["check_failed"] = True
+        for u in need:
+            u.acted = True
+        if not cur["attackers"]:
+            _cancel(cur, "the engagement check failed")
+            events.append(Event("assault_cancelled", cur["side"], "JdG [8.2]",
+                                f"{', '.join(name_of(sc, u) for u in need)} do not assault "
+                                f"{', '.join(cur['targets'])}: the engagement check failed"))
+        else:
+            events.append(Event("assault_reduced", cur["side"], "JdG [8.2], [8.4]",
+                                f"{', '.join(name_of(sc, u) for u in need)} stay back (engagement failed); "
+                                f"the units With Orders attack alone (HERALD D40)"))
+    return events
+
+
+# -- charge reactions (combat/charge.py) -------------------------------------------------------------
+
+def _stage_square(sc, st, cur, stream):
+    from engine.jdg.combat import charge
+    return charge.stage_square(sc, st, cur, stream)
+
+
+def _stage_recall(sc, st, cur, stream):
+    from engine.jdg.combat import charge
+    return charge.stage_recall(sc, st, cur, stream)
+
+
+def _stage_counter_charge(sc, st, cur, stream):
+    from engine.jdg.combat import charge
+    return charge.stage_counter_charge(sc, st, cur, stream)
+
+
+# -- reaction fire [8.3] ----------------------------------------------------------------------------
+
+def _stage_reaction_fire(sc, st, cur, stream) -> list[Event]:
+    """[8.3]: the defending artillery fires at one attacker in its frontal hexes, after any
+    engagement check and before resolution (HERALD D44), by the defender's policy
+    "reaction_fire" (fire/reaction.py); a unit it disorders does not attack (L493)."""
+    try:
+        from engine.jdg.fire import artillery
+        fire = artillery.reaction_fire
+        options = artillery.reaction_fire_options
+    except (ModuleNotFoundError, AttributeError):
+        return []
+    events: list[Event] = []
+    for h in list(cur["targets"]):
+        key = f"fire:{h}"
+        if key in cur["answers"]:
+            continue
+        cur["answers"][key] = "done"
+        att = _attackers(st, cur)
+        if not att or not options(sc, st, h, att):
+            continue
+        events += fire(sc, st, h, att, stream, then="combat_continue", then_side=cur["side"])
+        if st.pending:
+            return events
+    stopped = [u for u in _attackers(st, cur) if u.condition != "good"]
+    gone = [a for a in cur["attackers"] if not st.units[a].alive]
+    if stopped or gone:
+        cur["attackers"] = [u.id for u in _attackers(st, cur) if u.condition == "good"]
+        if stopped:
+            events.append(Event("assault_reduced", cur["side"], "JdG [8.3]",
+                                f"{', '.join(name_of(sc, u) for u in stopped)} disordered by reaction fire: "
+                                "no longer attacks"))
+        if not cur["attackers"]:
+            _cancel(cur, "every attacker was stopped by reaction fire")
+    return events
+
+
+# -- the roll and its results [8.5], [8.6], [8.9], [10] ------------------------------------------------
+
+def _stage_roll(sc, st, cur, stream) -> list[Event]:
+    """[8.5]: d10 + every modifier on the Assault & Charge table; the band's effects on both sides
+    are queued in the text's order (HERALD D45) and applied by the next stage. Artillery alone in
+    a hex is eliminated without a roll ([8.5] L534, [8.9], HERALD D47)."""
+    side = cur["side"]
+    att = _attackers(st, cur)
+    fight_hexes = [h for h in cur["targets"]
+                   if any(u.arm != "artillery" for u in enemies_in(st, [h], side))]
+    gun_hexes = [h for h in cur["targets"] if h not in fight_hexes and enemies_in(st, [h], side)]
+    events: list[Event] = []
+    cur["vacated"], cur["pursued"], cur["attacker_fell_back"] = [], [], []
+    cur["before"] = {h: [u.id for u in enemies_in(st, [h], side)] for h in fight_hexes + gun_hexes}
+    cur["fight_hexes"] = fight_hexes
+    _mark_fought(st, att)
+    charged = combat_state(st).setdefault("charged", [])
+    charged += [a.id for a in att if a.arm == "cavalry" and a.id not in charged]
+    if not fight_hexes:
+        cur["result"] = "artillery_overrun"
+        cur["effects"] = [{"op": "eliminate", "unit": u.id,
+                           "cause": f"artillery alone in {u.hex}, assaulted by "
+                                    f"{', '.join(name_of(sc, a) for a in att)} (HERALD D47)"}
+                          for u in enemies_in(st, gun_hexes, side)]
+        events.append(Event("assault", side, "JdG [8.5], [8.9]",
+                            f"{', '.join(name_of(sc, a) for a in att)} assault artillery alone in "
+                            f"{', '.join(gun_hexes)}: it is eliminated, no roll (HERALD D47)",
+                            inputs={"attackers": [a.id for a in att], "targets": gun_hexes, "combat": cur["id"]},
+                            outcome={"result": "artillery_overrun"}))
+        return events
+    mods = combat_modifiers(sc, st, att, fight_hexes, counter_charged=cur["counter_charged"],
+                            recharges=cur["recharges"])
+    die = checks.d10(stream, "Assault & Charge table", roller=side)
+    total = die + sum(m.value for m in mods)
+    band = tables.assault_result(total)
+    defenders = enemies_in(st, fight_hexes, side)
+    what = "charge" if _is_charge(st, cur) else "assault"
+    if cur["origin"] == "breakthrough":
+        what = "breakthrough assault"
+    elif cur["origin"] == "counter_assault":
+        what = "counter-" + what
+    elif cur["origin"] == "pursuit":
+        what = f"pursuit re-charge {cur['recharges']}"
+    narrative = (f"{what[0].upper() + what[1:]} by {', '.join(name_of(sc, a) for a in att)} on "
+                 f"{', '.join(fight_hexes)} ({', '.join(name_of(sc, d) for d in defenders)}): d10 {die}"
+                 + "".join(f" {m.value:+d}" for m in mods) + f" = {total}: {band.label}, {band.result}")
+    events.append(Event("assault", side, "JdG [8.5], [8.6]" + (", [9.2]" if _is_charge(st, cur) else ""),
+                        narrative, inputs={"attackers": [a.id for a in att], "targets": fight_hexes,
+                                           "combat": cur["id"], "origin": cur["origin"]},
+                        base=0, modifiers=mods,
+                        dice=[DieRoll("Assault & Charge table", "d10", die, effect=band.key)],
+                        table="Assault & Charge table", row=band.label,
+                        outcome={"total": total, "result": band.key, "combat": cur["id"]}))
+    cur["result"] = band.key
+    cur["die"], cur["total"] = die, total
+    att_hexes = sorted({a.hex for a in att})
+    effects: list[dict] = []
+    if band.key in ("breakthrough", "fall_back"):
+        # 10+: falls back, then disordered; 5-9: falls back, then checks cohesion [8.5] L524-526;
+        # stacked artillery falls back and checks cohesion [8.9] L585 (HERALD D45, D47)
+        for u in defenders:
+            effects.append({"op": "fall_back", "unit": u.id, "away": att_hexes, "defender": True})
+            if band.key == "breakthrough" and u.arm != "artillery":
+                effects.append({"op": "disorder", "unit": u.id, "away": att_hexes,
+                                "cause": f"{what} result 10 or more"})
+            else:
+                effects.append({"op": "check", "unit": u.id, "away": att_hexes, "then": "disorder"})
+        for u in enemies_in(st, gun_hexes, side):
+            effects.append({"op": "eliminate", "unit": u.id,
+                            "cause": "artillery alone, the combat on the other hex succeeded (HERALD D47)"})
+    else:
+        # 0-4 and below 0 [8.5] L528-530: every unit of the attacking hexes is disordered, then
+        # checks cohesion and falls back on a failure; stacked artillery is disordered and falls
+        # back only if the whole stack does ([8.9] L583)
+        for h in att_hexes:
+            stack = [u for u in st.units_at(h) if u.side == side]
+            men = [u.id for u in stack if u.arm != "artillery"]
+            for uid in men:
+                effects.append({"op": "beaten", "unit": uid, "away": fight_hexes})
+            for u in stack:
+                if u.arm == "artillery":
+                    effects.append({"op": "beaten_guns", "unit": u.id, "away": fight_hexes, "hex": h,
+                                    "men": men})
+    cur["effects"] = effects
+    return events
+
+
+def _stage_effects(sc, st, cur, stream) -> list[Event]:
+    """Apply the queued results one by one [8.5], [8.9], [10]; a fall back whose owner is asked
+    for the hex (combat/retreat.py) stops here and the rest follows his answer."""
+    events: list[Event] = []
+    side = cur["side"]
+    effects = cur.setdefault("effects", [])
+    while effects and not st.pending:
+        e = effects.pop(0)
+        u = st.units[e["unit"]]
+        if not u.alive:
+            continue
+        op = e["op"]
+        if op == "eliminate":
+            events += _results().eliminate(sc, st, u, stream, "JdG [8.5], [8.9]", e["cause"])
+        elif op == "fall_back":
+            start = u.hex
+            events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
+            if u.alive and u.hex != start and u.id not in cur["pursued"]:
+                cur["pursued"].append(u.id)
+        elif op == "disorder":
+            events += _results().disorder(sc, st, u, stream, "JdG [8.5]", e["cause"], away_from=e["away"])
+        elif op == "check":
+            ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check",
+                                                "JdG [8.5]" + (", [8.9]" if u.arm == "artillery" else ""))
+            events += evs
+            if not ok and u.alive:
+                effects.insert(0, {"op": "disorder", "unit": u.id, "away": e["away"],
+                                   "cause": "failed cohesion check"})
+        elif op == "beaten":
+            was = u.condition
+            events += _results().disorder(sc, st, u, stream, "JdG [8.5]", "assault result below 5",
+                                          away_from=e["away"])
+            if u.id not in cur["attacker_fell_back"] and u.condition == "routed" and was != "routed":
+                cur["attacker_fell_back"].append(u.id)       # its rout retreat (HERALD D45, D46)
+                continue
+            if u.alive:
+                effects.insert(0, {"op": "beaten_check", "unit": u.id, "away": e["away"], "hex": u.hex})
+        elif op == "beaten_check":
+            ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check", "JdG [8.5]")
+            events += evs
+            if not ok and u.alive and u.hex == e["hex"]:
+                cur["attacker_fell_back"].append(u.id)
+                events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
+        elif op == "beaten_guns":
+            events += _results().disorder(sc, st, u, stream, "JdG [8.9]", "stacked with a beaten attacker",
+                                          away_from=e["away"])
+            men = [st.units[m] for m in e["men"]]
+            if u.alive and men and all(m.hex != e["hex"] for m in men):
+                events += fall_back(sc, st, u, stream, "JdG [8.9]", e["away"])
+    if effects or st.pending:
+        return events
+    for h, ids in cur.get("before", {}).items():
+        if ids and not enemies_in(st, [h], side) and h not in cur["vacated"]:
+            cur["vacated"].append(h)
+    cur["pursued"] = [i for i in cur["pursued"] if st.units[i].alive]
+    return events
+
+
+def _mark_fought(st: JdgState, att: list[Unit]) -> None:
+    act = st.activation
+    for a in att:
+        a.acted = True
+        if act is not None and a.side == act.side and a.id not in act.fought:
+            act.fought.append(a.id)
+
+
+def fall_back(sc, st: JdgState, unit: Unit, stream: DiceStream, section: str, away_from) -> list[Event]:
+    """Falling back 1 hex away from the enemy that caused it [10.3] (combat/retreat.py)."""
+    if not unit.alive:
+        return []
+    try:
+        from engine.jdg.combat import retreat
+        fb = retreat.fall_back
+    except (ModuleNotFoundError, AttributeError):
+        fb = None
+    if fb is not None:
+        return fb(sc, st, unit, stream, section, away_from=away_from)
+    return _fall_back_fallback(sc, st, unit, stream, section, away_from)
+
+
+def _fall_back_fallback(sc, st, unit, stream, section, away_from) -> list[Event]:
+    """A minimal fall back used only while combat/retreat.py is missing: the first adjacent hex
+    (id order) farther from every causing hex, passable, free of enemies and of other friends."""
+    g = geometry.grid(sc)
+    away = [away_from] if isinstance(away_from, str) else list(away_from or [])
+    here = unit.hex
+    def dist(h):
+        return min((g.distance(h, a) for a in away), default=0)
+    for n in sorted(g.neighbors(here)):
+        if dist(n) <= dist(here) or not sc.map.passable(n):
+            continue
+        if tables.move_cost(unit.arm, sc.map.terrain_at(n)) is None:
+            continue
+        if st.units_at(n):
+            continue
+        unit.hex = n
+        return [Event("fall_back", unit.side, f"{section}; JdG [10.3]",
+                      f"{name_of(sc, unit)} falls back from {here} to {n}", outcome={"unit": unit.id, "to": n})]
+    return _results().eliminate(sc, st, unit, stream, f"{section}; JdG [10.3]", "cannot fall back")
+
+
+# -- advance after assault [8.7] and pursuit [9.5] ---------------------------------------------------
+
+def advancer(sc, st: JdgState, cur: dict) -> list[Unit]:
+    """[8.7] L551-567: the attacking unit with the highest cohesion advances, with its stack's
+    attackers; cavalry first whatever its cohesion (Exc. 1); artillery never (L553); ties: the
+    attacker's choice, here unit-id order (HERALD D77)."""
+    att = [u for u in _attackers(st, cur) if u.arm != "artillery" and u.condition != "routed"]
+    if not att:
+        return []
+    best = sorted(att, key=lambda u: (u.arm != "cavalry", -cohesion(sc, u), u.id))[0]
+    return [u for u in att if u.hex == best.hex]
+
+
+def _advance_into(sc, st, cur, hex_id: str, stream, refused: bool = False) -> list[Event]:
+    """Move the advancing unit (or stack) into the emptied hex [8.7], keeping its facing (the 60°
+    turn is allowed, not required); terrain that disorders does ([8.7] L555, D48). Stacked
+    artillery follows only after a refusal ([8.8] L573)."""
+    movers = advancer(sc, st, cur)
+    if not movers or st.units_at(hex_id):
+        return []
+    start = movers[0].hex
+    if not geometry.grid(sc).adjacent(start, hex_id):
+        return []
+    if refused:
+        movers += [u for u in st.units_at(start) if u.arm == "artillery" and u.side == cur["side"]]
+    for u in movers:
+        u.hex = hex_id
+    events = [Event("advance", cur["side"], "JdG [8.7]" + (", [8.8]" if refused else ""),
+                    f"{', '.join(name_of(sc, u) for u in movers)} advance from {start} into {hex_id}",
+                    inputs={"from": start}, outcome={"units": [u.id for u in movers], "to": hex_id})]
+    for f in sc.map.features(start, hex_id):
+        t = tables.TERRAIN.get(f)
+        for u in movers:
+            if t is not None and u.arm in t.disorders and u.alive:
+                events += _results().disorder(sc, st, u, stream, "JdG [8.7]", f"advancing across the {f}")
+    cur["advanced"] = [u.id for u in movers]
+    return events
+
+
+def _stage_advance(sc, st, cur, stream) -> list[Event]:
+    if not cur.get("vacated"):
+        return []
+    if _is_charge(st, cur):
+        from engine.jdg.combat import charge
+        return charge.stage_pursuit(sc, st, cur, stream)
+    att = advancer(sc, st, cur)
+    if not att:
+        return []
+    for h in cur["vacated"]:
+        if geometry.grid(sc).adjacent(att[0].hex, h):
+            return _advance_into(sc, st, cur, h, stream)
+    return []
+
+
+# -- breakthrough and counter-assault [8.7] ---------------------------------------------------------
+
+def breakthrough_targets(sc, st: JdgState, units: list[Unit]) -> list[str]:
+    """[8.7] L561: every enemy hex in the advanced unit's frontal hexes, but never a unit that has
+    already suffered a breakthrough or counter-assault this activation (no chains, L559)."""
+    c = combat_state(st)
+    side = units[0].side
+    out = []
+    for h in sorted(geometry.frontal_hexes(sc, units[0])):
+        foes = enemies_in(st, [h], side)
+        if foes and not any(f.id in c["chain"] for f in foes) and could_enter(sc, units[0], h):
+            out.append(h)
+    return out
+
+
+def counter_assault_options(sc, st: JdgState, cur: dict) -> dict[str, str]:
+    """[8.7] L563, HERALD D50: the defender able to assault (good order, not square, not
+    artillery) may assault any one unit of the active player in its frontal hexes, from where it
+    stands or after advancing one hex into an empty frontal hex without turning. Returns
+    {enemy unit id: the hex it strikes from}."""
+    c = combat_state(st)
+    side = cur["side"]
+    g = geometry.grid(sc)
+    out: dict[str, str] = {}
+    for h in cur["targets"]:
+        stack = [u for u in st.units_at(h) if u.side != side and u.arm != "artillery"
+                 and u.condition == "good" and not u.square]
+        if not stack:
+            continue
+        top = stack[0]
+        spots = [h] + [x for x in sorted(geometry.frontal_hexes(sc, top)) if not st.units_at(x)
+                       and could_enter(sc, top, x)]
+        for spot in spots:
+            for x in sorted(core_facing.arcs(g, [spot], top.facing)["front"]) if spot != h else sorted(
+                    geometry.frontal_hexes(sc, top)):
+                for e in st.units_at(x):
+                    if e.side == side and e.id not in c["chain"] and e.id not in out:
+                        if top.arm == "cavalry" and not tables.can_charge_into(_terrain_key(sc, x),
+                                                                               hexside_between(sc, spot, x)):
+                            continue
+                        out[e.id] = spot
+    return out
+
+
+def _stage_follow(sc, st, cur, stream) -> list[Event]:
+    """After the roll: the attacker's breakthrough on 10 or more (infantry; cavalry pursues
+    instead, HERALD D49), the defender's counter-assault below 0 (HERALD D50), or, after a
+    successful counter-charge, the charged cavalry's pursuit of an attacker that fell back or
+    routed ([9.4] L655, [9.5] L672-676, HERALD D57)."""
+    c = combat_state(st)
+    res = cur.get("result")
+    events: list[Event] = []
+    if res == "breakthrough" and cur["origin"] == "declared" and not _is_charge(st, cur) and cur.get("advanced"):
+        movers = [st.units[i] for i in cur["advanced"] if st.units[i].alive and st.units[i].condition == "good"
+                  and st.units[i].arm != "artillery"]
+        if not movers:
+            return []
+        targets = breakthrough_targets(sc, st, movers)
+        if not targets:
+            return []
+        ans = cur["answers"].get("breakthrough")
+        if ans is None:
+            _ask(st, cur, "breakthrough", cur["side"], [movers[0].id, "none"],
+                 f"{name_of(sc, movers[0])} may break through: assault again every enemy in its front "
+                 f"({', '.join(targets)}) without an engagement check (`breakthrough {movers[0].id}` or "
+                 f"`breakthrough none`)", "JdG [8.7]", "breakthrough",
+                 labels={movers[0].id: f"Break through with {name_of(sc, movers[0])}", "none": "No"},
+                 default="none")
+            return []
+        if ans == "none":
+            return []
+        new = _new_decl(c, cur["side"], [u.id for u in movers], targets, "breakthrough")
+        for u in enemies_in(st, targets, cur["side"]):
+            c["chain"].append(u.id)
+        c["queue"].insert(0, new)
+        events.append(Event("breakthrough", cur["side"], "JdG [8.7]",
+                            f"{', '.join(name_of(sc, u) for u in movers)} break through against "
+                            f"{', '.join(targets)}", outcome={"combat": new["id"], "targets": targets}))
+        return events
+    grant = res == "repulse" and cur["origin"] in ("declared", "pursuit")
+    pursue = (cur["counter_charged"] and cur.get("attacker_fell_back")
+              and any(u.arm == "cavalry" for u in enemies_in(st, cur["targets"], cur["side"])))
+    if not (grant or pursue):
+        return []
+    opts = counter_assault_options(sc, st, cur)
+    if not opts:
+        return []
+    defside = st.other(cur["side"])
+    ans = cur["answers"].get("counter_assault")
+    if ans is None:
+        what = "counter-assault" if grant else "pursue (after its counter-charge)"
+        _ask(st, cur, "counter_assault", defside, sorted(opts) + ["none"],
+             f"the defender may {what}: name the enemy unit to attack, or none", "JdG [8.7]" if grant else
+             "JdG [9.4], [9.5]", "counter_assault",
+             labels={**{o: f"Attack {name_of(sc, st.units[o])} ({st.units[o].hex})" for o in opts}, "none": "No"},
+             default="none")
+        return []
+    if ans == "none" or ans not in opts:
+        return []
+    spot = opts[ans]
+    target_unit = st.units[ans]
+    home = cur["targets"][0]
+    stack = [u for h in cur["targets"] for u in st.units_at(h) if u.side == defside and u.arm != "artillery"
+             and u.condition == "good" and not u.square]
+    stack = [u for u in stack if u.hex == stack[0].hex]
+    if spot != stack[0].hex:
+        start = stack[0].hex
+        for u in stack:
+            u.hex = spot
+        events.append(Event("advance", defside, "JdG [8.7]",
+                            f"{', '.join(name_of(sc, u) for u in stack)} advance from {start} to {spot} "
+                            "without turning", outcome={"units": [u.id for u in stack], "to": spot}))
+    new = _new_decl(c, defside, [u.id for u in stack], [target_unit.hex], "counter_assault")
+    if any(u.arm == "cavalry" for u in stack):
+        _join_group(c, new, [u for u in stack if u.arm == "cavalry"])
+    for u in st.units_at(target_unit.hex):
+        c["chain"].append(u.id)
+    c["queue"].insert(0, new)
+    events.append(Event("counter_assault", defside, "JdG [8.7]" if grant else "JdG [9.4], [9.5]",
+                        f"{', '.join(name_of(sc, u) for u in stack)} "
+                        f"{'counter-assault' if grant else 'pursue and charge'} {name_of(sc, target_unit)} in "
+                        f"{target_unit.hex}", outcome={"combat": new["id"], "target": target_unit.hex}))
+    _ = home
+    return events
+
+
+def _stage_end(sc, st, cur, stream) -> list[Event]:
+    return []
+
+
+def _finish(sc, st: JdgState, cur: dict, stream) -> list[Event]:
+    """A combat is over. Once no combat of its charge remains (pursuits included), every cavalry
+    unit that took part is disordered, besides any result ([9.2] L619, [9.5] L670, HERALD D55);
+    not one whose charge was refused or recalled, which never reached the table (HERALD D51, D54)."""
+    c = combat_state(st)
+    g = cur.get("group")
+    if not g or g not in c["groups"]:
+        return []
+    if any(d.get("group") == g for d in c["queue"]):
+        return []
+    c.setdefault("closing", []).append(g)
+    return []
+
+
+def _close_groups(sc, st: JdgState, stream) -> list[Event]:
+    c = combat_state(st)
+    events: list[Event] = []
+    while c.get("closing") and not st.pending:
+        g = c["closing"][0]
+        members = c["groups"].get(g, [])
+        if not members:
+            c["closing"].pop(0)
+            c["groups"].pop(g, None)
+            continue
+        uid = members.pop(0)
+        u = st.units[uid]
+        u.charge = False
+        if u.alive and uid in c.get("charged", []):
+            events += _results().disorder(sc, st, u, stream, "JdG [9.2], [9.5]",
+                                          "the end of its charge, after every pursuit (HERALD D55)")
+    return events
+
+
+STAGE_FUNCS = {
+    "start": _stage_start, "refuse": _stage_refuse, "check": _stage_check, "square": _stage_square,
+    "recall": _stage_recall, "counter_charge": _stage_counter_charge, "reaction_fire": _stage_reaction_fire,
+    "roll": _stage_roll, "effects": _stage_effects, "advance": _stage_advance, "follow": _stage_follow, "end": _stage_end,
+}
+
+
+# == the answers [8.7], [8.8], [8.3] ================================================================
+
+def _current_for(st: JdgState) -> dict:
+    c = combat_state(st)
+    cur = c["current"]
+    if cur is None or st.pending is None or st.pending.get("combat") != cur["id"]:
+        raise Illegal("no combat is waiting for this answer", "JdG [8]")
+    return cur
+
+
+def resume_refuse(sc, st, side, answer, more, stream) -> list[Event]:
+    """`react refuse [hex] [hex]` or `react stand` [8.8]."""
+    cur = _current_for(st)
+    key = st.pending["key"]
+    h = key.split(":", 1)[1]
+    if answer == "refuse" and more:
+        foes = enemies_in(st, [h], cur["side"])
+        validate_refusal_path(sc, st, foes, h, list(more))
+    elif more:
+        raise Illegal("only a refusal takes hexes", "JdG [8.8]")
+    cur["answers"][key] = {"answer": answer, "path": list(more)}
+    st.pending = None
+    return resolve_all(sc, st, stream)
+
+
+def resume_simple(sc, st, side, answer, more, stream) -> list[Event]:
+    """An answer that is one of the offered options (breakthrough, counter-assault, reaction
+    fire, square, recall, counter-charge, pursuit)."""
+    cur = _current_for(st)
+    if more:
+        raise Illegal(f"`react {answer}` takes nothing more", st.pending.get("section", SECTION))
+    cur["answers"][st.pending["key"]] = answer
+    st.pending = None
+    return resolve_all(sc, st, stream)
+
+
+def do_breakthrough(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]:
+    """`breakthrough <unit|none>` [8.7]: the attacker's answer after a 10 or more."""
+    p = st.pending
+    if not p or p.get("kind") != "breakthrough" or p["side"] != side:
+        raise Illegal("no breakthrough is offered: it follows an assault result of 10 or more", "JdG [8.7]")
+    if len(cmd.args) != 1:
+        raise CannotParse("usage: breakthrough <unit|none>")
+    answer = cmd.args[0].lower()
+    if answer not in p["options"]:
+        raise Illegal(f"answer one of: {', '.join(p['options'])}", "JdG [8.7]")
+    return resume_simple(sc, st, side, answer, [], stream)
+
+
+rules.register("assault", do_assault, "assault <units...> on <hex>: infantry assault (JdG [8.1], [8.2], [8.4])")
+rules.register("resolve", do_resolve, "resolve: resolve the declared assaults and charges (JdG [8.5], [9.2])")
+rules.register("breakthrough", do_breakthrough, "breakthrough <unit|none>: after a 10 or more (JdG [8.7])")
+rules.register_reaction("refuse_assault", resume_refuse)
+for _kind in ("breakthrough", "counter_assault", "square", "recall", "counter_charge", "pursuit"):
+    rules.register_reaction(_kind, resume_simple)
+rules.register_reaction("combat_continue", lambda sc, st, side, answer, more, stream: resolve_all(sc, st, stream))
+try:
+    from engine.jdg.combat import retreat as _retreat
+    _retreat.register_continuation("jdg_combat", _continue)
+except ModuleNotFoundError:          # pragma: no cover - the retreat module is written alongside
+    pass
+
+from engine.jdg.combat import charge  # noqa: E402,F401  (registers `charge`)
