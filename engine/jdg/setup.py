@@ -17,6 +17,7 @@ OPTIONAL_RULES = (
     ("demoralisation", "Formations are demoralised by their losses (JdG optional 11)"),
     ("line-infantry-fire", "Line infantry gives reaction fire to assaults (JdG optional 8.3)"),
     ("orders-by-radius", "Orders reach only formations with a unit in the chief's radius (JdG optional 2.3)"),
+    ("misdirected-fire", "Fire may strike by mistake a unit next to the target it passed over (JdG optional 7)"),
 )
 
 

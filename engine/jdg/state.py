@@ -116,6 +116,9 @@ class Activation:
     mp_used: dict[str, float] = field(default_factory=dict)
     # reinforcements entered this activation, per entry hex, in the stacks of their column [5.2]
     entered: dict[str, list[list[str]]] = field(default_factory=dict)
+    # the other side's units that made reaction or counter-battery fire this activation: one of
+    # the two, once, per enemy activation [8.3], [7.6]
+    reacted: list[str] = field(default_factory=list)
 
 
 @dataclass
