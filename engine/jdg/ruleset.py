@@ -76,15 +76,8 @@ class JdgRuleset:
     def to_act(self, state: JdgState) -> str | None:
         if state.phase == "over":
             return None
-        if state.pending:
-            return state.pending["side"]
-        if state.phase == "orders":
-            return next((s for s in SIDES if s not in state.orders_done), None)
-        if state.activation is not None:
-            return state.activation.side
-        if state.phase == "initiative" and state.initiative:
-            return state.initiative
-        return SIDES[0]
+        from engine.jdg.sequence.turn import to_act
+        return to_act(state)
 
     def state_to_dict(self, state: JdgState) -> dict:
         return state.to_dict()
@@ -95,6 +88,11 @@ class JdgRuleset:
     def query(self, scenario, state: JdgState, side: str | None, command: Command) -> str:
         from engine.jdg import ids
         return ids.answer(scenario, state, side, command.verb, tuple(command.args))
+
+    def public_command(self, scenario, state: JdgState, side: str | None, text: str, events):
+        """One log entry as everyone sees it (engine/core/public.py): secret orders withheld."""
+        from engine.jdg import public
+        return public.public_command(scenario, state, side, text, events)
 
     def public_state(self, scenario, state: JdgState, viewer: str | None = None) -> JdgState:
         from engine.jdg import public

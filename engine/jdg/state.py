@@ -110,6 +110,10 @@ class Activation:
     fired: list[str] = field(default_factory=list)
     fought: list[str] = field(default_factory=list)
     commander_moved: bool = False
+    # an IAC activates only this arm of its formations ("cavalry", "artillery"; "" for an IA) [D.2.1]
+    arm: str = ""
+    # formations whose commander's initiative failed: they may only rally [2.4] (HERALD D13)
+    failed: list[str] = field(default_factory=list)
     # units that tried to rally this activation: one attempt each [11]
     rallied: list[str] = field(default_factory=list)
     # MP each unit has spent this activation (leaving square, then moving) [4.2], [4.4]
@@ -150,6 +154,10 @@ class JdgState(GameState):
     # the assaults and charges of the activation [8], [9] (combat/assault.py): declared, being
     # resolved (the stage reached, so a pending decision resumes it), units already assaulted
     combat: dict[str, Any] = field(default_factory=dict)
+    # the side that draws the next marker from the cup [1.D.1] (sequence/activation.py)
+    drawer: str = ""
+    # victory hexes -> the side that last occupied each [13] (sequence/victory.py)
+    holders: dict[str, str] = field(default_factory=dict)
 
     # the phases where no side is to act alone: both give secret orders (phase A)
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ("orders",)
@@ -164,6 +172,12 @@ class JdgState(GameState):
 
     def formation_units(self, formation_id: str) -> list[Unit]:
         return [u for u in self.units.values() if u.formation == formation_id and u.alive]
+
+    def public_view(self, viewer: str | None = None) -> dict[str, Any]:
+        """What `viewer` (None: the channel) may see, as a dict (engine/jdg/public.py; bot/undo.py
+        compares it to the whole state): secret orders and combined markers masked, no seed."""
+        from engine.jdg.public import view_dict
+        return view_dict(self, viewer)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "JdgState":
