@@ -16,7 +16,8 @@ from engine.jdg.state import Commander, Formation, JdgState, Marker, Unit
 OPTIONAL_RULES = (
     ("demoralisation", "Formations are demoralised by their losses (JdG optional 11)"),
     ("line-infantry-fire", "Line infantry gives reaction fire to assaults (JdG optional 8.3)"),
-    ("orders-by-radius", "Orders reach only formations with a unit in the chief's radius (JdG optional 2.3)"),
+    # The command radius of [2.3] L135 is a basic rule (sequence/orders.py); the optional 2.3,
+    # tactical groups, is not offered yet (one order per chain of units, D66).
     ("misdirected-fire", "Fire may strike by mistake a unit next to the target it passed over (JdG optional 7)"),
 )
 
