@@ -184,13 +184,20 @@ def test_a_crest_hexside_blocks_even_point_blank_fire():
     assert not clear and "crest between 1416 and 1516" in why
 
 
-def test_a_trench_next_to_the_target_never_blocks():
-    """[7.4] Eccezione: a trench hexside on a side of the target's hex does not block (the
-    Austrian bridgehead's works); its cover is the TET's fire DRM."""
+def test_a_trench_blocks_unless_it_is_a_side_of_the_firer_or_target_hex():
+    """[7.4]: trench hexsides block the line, except when the artillery or the target is next to
+    them (the Austrian bridgehead's works); a target behind one has the TET's fire DRM."""
     sc, st = marengo()
     assert "trench" in sc.map.features("0210", "0310")
-    assert sight.line_of_sight(sc, st, "0510", "0210")[0]
-    assert sight.hexside_into_target(sc, "0410", "0210") == "trench"
+    assert sight.line_of_sight(sc, st, "0510", "0210")[0]          # the trench is a side of 0210
+    clear, why = sight.line_of_sight(sc, st, "0410", "0110")        # it is not a side of 0410, 0110
+    assert not clear and "trench between 0310 and 0210" in why
+    assert sight.hexside_into_target(sc, "0510", "0210") == "trench"
+    place(st, "f-art-chambarlhac", "0510", W)
+    activate(st, "french", "chambarlhac")
+    place(st, "a-ir52", "0210", E)
+    st2, ev = fire(sc, st, "fire f-art-chambarlhac 0210 dice=1", side="french")
+    assert drm(the_fire(ev)[0], "trincea") == [tables.TERRAIN["trench"].fire_drm]
 
 
 # == front [6.1], [7.2] ========================================================================
@@ -460,6 +467,18 @@ def test_counter_battery_never_and_ask():
     assert [s.inputs["kind"] for s in the_fire(ev3)] == ["counter_battery"]
 
 
+def test_counter_battery_at_a_combined_pair_strikes_the_top_one():
+    """[7.6], [5.1] L311, HERALD D38: after combined fire the answer strikes only the top one of
+    the two artillery units that fired."""
+    sc, st = gun_duel("auto")
+    place(st, "a-art-kaim", "1216", E)
+    top = [u.id for u in st.units_at("1216")][0]
+    st2, ev = fire(sc, st, "fire a-art-hadik 1516 with a-art-kaim dice=1,1")   # 0+4+2 = 6; answer 0+3 = 3
+    shots = the_fire(ev)
+    assert [s.inputs["kind"] for s in shots] == ["fire", "counter_battery"]
+    assert shots[1].inputs["victims"] == [top]
+
+
 # == reaction fire [8.3] ========================================================================
 
 def assault_on_guns(options=None):
@@ -593,5 +612,7 @@ def test_fire_odds_for_uses_the_real_modifiers():
     odds = artillery.fire_odds_for(sc, st, "a-art-hadik", "1316")
     assert odds == tables.fire_odds(4, 1)
     assert odds["none"] == Fraction(4, 10) and odds["disorder"] == Fraction(2, 10)
-    with pytest.raises(Illegal):
+    with pytest.raises(Illegal, match=r"not in front"):
         artillery.fire_odds_for(sc, st, "a-art-hadik", "1117")
+    place(st, "a-art-kaim", "1216", E)
+    assert artillery.fire_odds_for(sc, st, "a-art-hadik", "1316", with_unit="a-art-kaim") == tables.fire_odds(4, 3)

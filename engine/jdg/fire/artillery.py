@@ -487,18 +487,22 @@ def resume_counter_battery(sc, st: JdgState, side: str, answer: str, more: list[
 
 # == odds ==========================================================================================
 
-def fire_odds_for(sc, st: JdgState, unit_id: str, target_hex: str) -> dict[str, Fraction]:
+def fire_odds_for(sc, st: JdgState, unit_id: str, target_hex: str,
+                  with_unit: str | None = None) -> dict[str, Fraction]:
     """[7.5]: the chance of each fire band (none, check, disorder, rout) for `unit_id` firing at
-    `target_hex` as it stands, with the real DRMs (tables.fire_odds); refuses what it may not
-    fire at (Illegal, with the rule)."""
-    u = st.units.get(unit_id)
-    if u is None or not u.alive or u.arm != "artillery":
-        raise Illegal(f"{unit_id} is not artillery on the map", "JdG [7.1]")
-    problem = shot_problem(sc, st, u, target_hex)
-    if problem is not None:
-        raise Illegal(*problem)
-    victims = [x for x in st.units_at(target_hex) if x.side != u.side]
-    base, mods, _, _ = fire_terms(sc, st, [u], target_hex, victims, "fire")
+    `target_hex` as it stands (combined with `with_unit`, [7.1]), with the real DRMs
+    (tables.fire_odds); refuses what it may not fire at (Illegal, with the rule)."""
+    firers = []
+    for uid in [unit_id] + ([with_unit] if with_unit else []):
+        u = st.units.get(uid)
+        if u is None or not u.alive or u.arm != "artillery":
+            raise Illegal(f"{uid} is not artillery on the map", "JdG [7.1]")
+        problem = shot_problem(sc, st, u, target_hex)
+        if problem is not None:
+            raise Illegal(*problem)
+        firers.append(u)
+    victims = [x for x in st.units_at(target_hex) if x.side != firers[0].side]
+    base, mods, _, _ = fire_terms(sc, st, firers, target_hex, victims, "fire")
     return tables.fire_odds(base, sum(m.value for m in mods))
 
 
