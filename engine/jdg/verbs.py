@@ -75,7 +75,7 @@ VERBS = (
          phase="activation"),
     Verb("initiative", "Without Orders: its commander tries, d10 - your chief's modifier <= his initiative",
          "JdG [2.4]", phase="activation", dice=True),
-    Verb("next", "End the active formation's current step (fire, movement, combat, rally), or its activation",
+    Verb("next", "End the current step (fire, movement, combat, rally), or the activation",
          "JdG [1] D.3, [2.4]", phase="activation"),
     Verb("fire", "Artillery of the active formation fires at a hex in range and sight", "JdG [7]", (
         _unit("Your good-order artillery of the active formation", "firer"),
