@@ -19,12 +19,12 @@ The text, with HERALD D44, D53, D68, D75, D85:
   infantry, unless all are in square; d10 + only: line infantry -1, cohesion or strength 7+ +1,
   terrain (tables.infantry_fire_modifiers); no firepower (D68: every infantry not light is line).
 - Who decides: the defender's standing policy "reaction_fire": auto (each unit fires, at the
-  attacker Herald picks: HERALD D85), never, or ask. The assault (combat/assault.py) asks "fire or
-  hold" itself and then calls `reaction_fire`, which fires at Herald's pick. A caller that passes
-  `then=<reaction kind>` gets instead one pending decision per firing unit (kind
-  "reaction_fire", options: the attackers it may strike, and none); when the last answer is in,
-  the reaction registered as `then` is called (`rules.REACTIONS[then](sc, st, then_side,
-  "done", [], stream)`), so what waited for it can go on.
+  attacker Herald picks: HERALD D85), never, or ask: one pending decision per firing unit (kind
+  "reaction_fire", options: the attackers it may strike, and none). The caller passes
+  `then=<reaction kind>` (the assault passes "combat_continue"): when the last answer is in, the
+  reaction registered as `then` is called (`rules.REACTIONS[then](sc, st, then_side, "done", [],
+  stream)`), so what waited for it goes on. A caller without `then` cannot be resumed: "ask"
+  then fires at Herald's pick, as "auto".
 """
 from __future__ import annotations
 
@@ -161,8 +161,8 @@ def reaction_fire(sc, st: JdgState, defenders_hex: str, attackers, stream, *, th
                       f"{', '.join(artillery.name_of(sc, st.units[i]) for i in ids)}", outcome={"policy": "never"})]
     if pol == "ask" and then is not None:
         return _ask(sc, st, defenders_hex, att_ids, list(ids), then, then_side)
-    # "auto", or "ask" already answered by a caller that asked "fire or hold" itself (the assault
-    # of combat/assault.py does): each unit fires at the attacker Herald picks (HERALD D85)
+    # "auto" (or "ask" from a caller that cannot be resumed): each unit fires at the attacker
+    # Herald picks (HERALD D85)
     events: list[Event] = []
     for uid in ids:
         u = st.units[uid]
