@@ -20,7 +20,7 @@ PHASES = (
     Phase("orders", "Orders, strategic initiative and the cup (JdG [1] A-C, [2.3], [3])"),
     Phase("activation", "Draw a marker, the commander's initiative, end a step (JdG [1] D, [2.4])"),
     Phase("actions", "The active formation: fire, move, square, assault, charge, rally (JdG [4]-[9], [11])"),
-    Phase("reactions", "The defender's answers: fire, square, refuse, recall, counter-charge (JdG [7.6], [8.3], [8.8], [9.3]-[9.5])"),
+    Phase("reactions", "The defender's answers: fire, square, refuse, recall, counter-charge (JdG [7.6]-[9.5])"),
     Phase("info", "Ids, answered only to you: units, formations, the cup"),
 )
 
@@ -97,8 +97,8 @@ VERBS = (
     Verb("commander", "Move your commander-in-chief once a turn, up to 7 MP", "JdG [2.5]", (
         Option("path", "Hexes one by one (never into an enemy ZoC alone)", "commander_path", multi=True),),
         phase="actions"),
-    Verb("assault", "Declare an infantry assault on a frontal hex (Choc, or Choc/Test Without Orders)",
-         "JdG [8.1], [8.2], [8.4]", (
+    Verb("assault", "Declare an infantry assault on a frontal hex (Choc; Choc/Test Without Orders)",
+         "JdG [8.1]-[8.4]", (
              Option("units", "Your attacking units (or hexes), joined in one assault if adjacent (JdG [8.4])",
                     "attacker", multi=True),
              Option("target", "The enemy hex in their front", "assault_target", word="on",
@@ -118,8 +118,8 @@ VERBS = (
              _unit("Your disordered or routed unit of the active formation", "rallier"),),
          phase="actions", dice=True),
     # -- the defender's answers -------------------------------------------------------------------
-    Verb("react", "Answer a reaction: fire, counter-battery, square, refuse, recall, counter-charge, pursue",
-         "JdG [7.6], [8.3], [8.7], [8.8], [9.3]-[9.5]", (
+    Verb("react", "Answer a reaction: fire, square, refuse, recall, counter-charge, pursue",
+         "JdG [7.6]-[9.5]", (
              Option("answer", "One of the offered answers (the buttons list them)", "reaction"),
              Option("more", "Its hex or unit, when the answer needs one", "reaction_more", required=False,
                     multi=True, context=("answer",))), phase="reactions", dice=True),
