@@ -37,7 +37,7 @@ units), D41-D43 (ratio, cohesion, terrain: each chooser's best), D44 (reaction f
 in the text's order), D46, D47 (artillery alone), D48 (advance), D49 (breakthrough, no chains),
 D50 (counter-assault), D51 (refusal), D53 (order of reactions), D54-D57 (charges), D75 (the
 other player is asked). Ties the text leaves to the attacker (who advances or pursues among
-equals) are settled by Herald in unit-id order (HERALD D77).
+equals) are settled by Herald in unit-id order (HERALD D90).
 """
 from __future__ import annotations
 
@@ -923,7 +923,7 @@ def _fall_back_fallback(sc, st, unit, stream, section, away_from) -> list[Event]
 def advancer(sc, st: JdgState, cur: dict) -> list[Unit]:
     """[8.7] L551-567: the attacking unit with the highest cohesion advances, with its stack's
     attackers; cavalry first whatever its cohesion (Exc. 1); artillery never (L553); ties: the
-    attacker's choice, here unit-id order (HERALD D77)."""
+    attacker's choice, here unit-id order (HERALD D90)."""
     att = [u for u in _attackers(st, cur) if u.arm != "artillery" and u.condition != "routed"]
     if not att:
         return []

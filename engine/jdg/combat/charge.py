@@ -431,7 +431,7 @@ def stage_counter_charge(sc, st: JdgState, cur: dict, stream: DiceStream) -> lis
 
 def pursuer_stack(sc, st: JdgState, cur: dict) -> list[Unit]:
     """[9.5] L664-666: the unit with the highest cohesion, or its stack; heavy cavalry first; the
-    attacker's choice on a tie (HERALD D77: unit-id order); never two stacks."""
+    attacker's choice on a tie (HERALD D90: unit-id order); never two stacks."""
     cav = [u for u in A._attackers(st, cur) if u.arm == "cavalry" and u.alive and u.condition != "routed"]
     if not cav:
         return []
