@@ -309,3 +309,33 @@ def test_resolve_needs_a_declaration_and_the_combat_step():
         run(sc, st, "french", "resolve")
     st, _ = run(sc, st, "french", "assault f-24e-leg on 1419")
     assert st.activation.step == "combat"
+
+
+def test_reaction_fire_comes_before_the_roll():
+    """[8.3] L493 (HERALD D44, D53): the defending artillery fires in reaction after any engagement
+    check and before the assault is resolved."""
+    sc, st = setup()
+    place(st, "f-24e-leg", "1319", 0)
+    place(st, "a-art-hadik", "1419", 3)
+    place(st, "a-ir52", "1419", 3)
+    st, _ = run(sc, st, "french", "assault f-24e-leg on 1419")
+    st, ev = run(sc, st, "french", "resolve")
+    order = kinds(ev)
+    assert "fire" in order and order.index("fire") < order.index("assault")
+
+
+def test_a_fall_back_asked_of_its_owner_resumes_the_combat():
+    """[10.3]: with policy `retreat ask` the defender picks the hex of its fall back; the result's
+    cohesion check and the attacker's advance [8.7] follow his answer."""
+    sc, st = setup()
+    st.policies["austrian"] = {"retreat": "ask"}
+    place(st, "f-24e-leg", "1319", 0)
+    place(st, "a-ir53", "1419", 3)
+    st, _ = run(sc, st, "french", "assault f-24e-leg on 1419")
+    st, ev = run(sc, st, "french", "resolve dice=6")
+    p = st.pending
+    assert p["kind"] == "retreat" and p["side"] == "austrian" and p["continue"] == {"kind": "jdg_combat"}
+    hex_ = p["options"][0]
+    st, ev = run(sc, st, "austrian", f"react {hex_} dice=10")
+    assert st.units["a-ir53"].hex == hex_ and st.units["a-ir53"].condition == "disordered"
+    assert st.units["f-24e-leg"].hex == "1419" and st.pending is None
