@@ -92,15 +92,32 @@ def need_active(st: JdgState, side: str) -> None:
     need_no_pending(st, side)
 
 
-def enter_step(st: JdgState, step: str, section: str = "JdG [1] D, [2.4]") -> None:
+STEP_GUARDS: dict[str, list[Callable]] = {}
+
+
+def register_step_guard(step: str, guard: Callable) -> None:
+    """`guard(sc, st) -> str`: why the activation may not leave `step` yet ("" when it may), e.g.
+    artillery that must still fire [7.2], assaults declared and not resolved [8.5]."""
+    STEP_GUARDS.setdefault(step, []).append(guard)
+
+
+def enter_step(st: JdgState, step: str, section: str = "JdG [1] D, [2.4]", sc=None) -> None:
     """The activation's steps come in a strict order [1.D, 2.4]: fire, movement, assault and
-    charge, rally. An action of a later step closes the earlier ones; one of an earlier step
-    than the current one is refused."""
+    charge, rally. An action of a later step closes the earlier ones, unless a step still owes
+    something (its guards: artillery obliged to fire [7.2] HERALD D33, declared assaults and
+    charges not yet resolved [8.5] HERALD D16); one of an earlier step than the current one is
+    refused."""
     act = st.activation
     order = ACTIVATION_STEPS
     if order.index(step) < order.index(act.step):
         raise Illegal(f"the {act.step} step has begun: the {step} step is over for this activation "
                       f"(fire, movement, assault and charge, rally, in that order)", section)
+    if sc is not None:
+        for passed in order[order.index(act.step):order.index(step)]:
+            for guard in STEP_GUARDS.get(passed, []):
+                reason = guard(sc, st)
+                if reason:
+                    raise Illegal(reason, section)
     act.step = step
 
 

@@ -349,7 +349,7 @@ def do_assault(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Eve
     target = rest[0]
     if target not in geometry.grid(sc):
         raise Illegal(f"{target} is not a hex of the map", "JdG [8.1]")
-    rules.enter_step(st, "combat")
+    rules.enter_step(st, "combat", sc=sc)
     c = combat_state(st)
     if c["begun"]:
         raise Illegal("the assaults are being resolved: every assault is declared before the first "
@@ -393,7 +393,7 @@ def do_assault(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Eve
 def do_resolve(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]:
     """`resolve`: every declared assault and charge, in turn [8.4], [8.5]."""
     rules.need_active(st, side)
-    rules.enter_step(st, "combat")
+    rules.enter_step(st, "combat", sc=sc)
     if not declared(st):
         raise Illegal("no assault or charge has been declared: `assault <units> on <hex>`, or a cavalry "
                       "`move <unit> <hexes> charge <hex>`", "JdG [8.2], [9.1]")
@@ -1205,3 +1205,21 @@ except ModuleNotFoundError:          # pragma: no cover - the retreat module is 
     pass
 
 from engine.jdg.combat import charge  # noqa: E402,F401  (registers `charge`)
+
+
+def _resolve_first(sc, st: JdgState) -> str:
+    """[8.5], HERALD D16: declared assaults and charges are binding; the step does not end before
+    they are resolved."""
+    if declared(st):
+        return "the declared assaults and charges are binding: `resolve` them first (or `next`)"
+    return ""
+
+
+def _combat_step_end(sc, st: JdgState, side: str, stream) -> list[Event]:
+    """`next` at the assault and charge step resolves what is declared (HERALD D16)."""
+    return resolve_all(sc, st, stream) if declared(st) else []
+
+
+rules.register_step_guard("combat", _resolve_first)
+from engine.jdg.sequence import activation as _activation  # noqa: E402
+_activation.on_step_end("combat", _combat_step_end)

@@ -217,7 +217,7 @@ def do_charge(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Even
     rules.need_active(st, side)
     if len(cmd.args) != 2:
         raise CannotParse("usage: charge <unit> <hex> (or `move <unit> <hexes> charge <hex>`)")
-    rules.enter_step(st, "movement", "JdG [9.1], [1] D")
+    rules.enter_step(st, "movement", "JdG [9.1], [1] D", sc=sc)
     unit = rules.unit_of(st, cmd.args[0], side)
     return charge_move(sc, st, side, unit, [], cmd.args[1], stream)
 

@@ -355,7 +355,7 @@ def do_fire(sc, st: JdgState, side: str, cmd, stream) -> list[Event]:
             raise Illegal(f"{name_of(sc, u)} and {name_of(sc, p)} are of different formations: only artillery of "
                           f"one formation combines its fire", "JdG [7.1]")
         firers.append(p)
-    rules.enter_step(st, "fire")
+    rules.enter_step(st, "fire", sc=sc)
     events: list[Event] = []
     before = sorted({h for f in firers for h in enemy_front_hexes(sc, st, f)})
     if vertex is not None and vertex != u.facing:
@@ -528,3 +528,25 @@ rules.register("fire", do_fire, USAGE)
 rules.register_reaction("counter_battery", resume_counter_battery)
 
 from engine.jdg.fire import reaction as _reaction  # noqa: E402,F401  (registers "reaction_fire")
+
+
+def _must_fire_first(sc, st: JdgState) -> str:
+    """[7.2], HERALD D33: the fire step does not end while artillery must fire."""
+    owed = obliged_to_fire(sc, st)
+    if not owed:
+        return ""
+    listing = "; ".join(f"{uid} at {' or '.join(hexes)}" for uid, hexes in owed)
+    return (f"artillery with an enemy in a frontal hex must fire at it first (JdG [7.2], HERALD D33): "
+            f"`fire` {listing}")
+
+
+def _fire_step_end(sc, st: JdgState, side: str, stream) -> list[Event]:
+    reason = _must_fire_first(sc, st)
+    if reason:
+        raise Illegal(reason, "JdG [7.2]")
+    return []
+
+
+rules.register_step_guard("fire", _must_fire_first)
+from engine.jdg.sequence import activation as _activation  # noqa: E402
+_activation.on_step_end("fire", _fire_step_end)

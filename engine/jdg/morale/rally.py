@@ -113,7 +113,7 @@ def do_rally(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> l
     why = refusal(sc, st, unit)
     if why:
         raise Illegal(why, "JdG [11]")
-    rules.enter_step(st, "rally")
+    rules.enter_step(st, "rally", sc=sc)
     return rally(sc, st, unit, stream)
 
 

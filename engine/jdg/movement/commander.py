@@ -47,7 +47,7 @@ def do_commander(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) 
         raise Illegal(f"{side.title()} has no commander-in-chief on the map", "JdG [2.5]")
     if c.moved:
         raise Illegal(f"{ch.name} has already moved this turn: once a turn", "JdG [2.5]")
-    rules.enter_step(st, "movement")
+    rules.enter_step(st, "movement", sc=sc)
     grid = geometry.grid(sc)
     limit = Fraction(tables.RULE_NUMBERS["cinc_mp"][0])
     cur, spent, steps = c.hex, Fraction(0), []

@@ -462,7 +462,7 @@ def do_move(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> li
         forced = True
         if "forced" in words:
             raise CannotParse("'forced' is given twice")
-    rules.enter_step(st, "movement")
+    rules.enter_step(st, "movement", sc=sc)
     if "charge" in words:
         k = words.index("charge")
         if k + 1 >= len(words):

@@ -80,7 +80,7 @@ def do_square(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> 
     unit = need_mover(sc, st, side, cmd.args[0])
     if not unit.alive:
         raise Illegal(f"{name_of(sc, unit)} is not on the map yet", "JdG [5.2]")
-    rules.enter_step(st, "movement")
+    rules.enter_step(st, "movement", sc=sc)
     act = st.activation
     stack = [u for u in st.units_at(unit.hex) if u.side == side]
     infantry = [u for u in stack if u.arm == "infantry"]
