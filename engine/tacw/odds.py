@@ -96,23 +96,23 @@ def state_key(state) -> bytes:
     merge was wrong on Edgehill moves under Reaction Fire (bench/odds_bench.py --check).
 
     One part of it is left out: in the close combat step (§10.2 C: the combats resolved one
-    after the other, `close_combat/melee.py` `_resolve_all`), once a combat has rolled, the
-    record of the combats before it. Each combat reads the state alone (its designation was
-    fixed before any die), and nothing of an earlier combat's dice is kept but in the state, so
-    two earlier combats that left the same units, leaders and wings lead to the same later
-    combat."""
+    after the other, `close_combat/melee.py` `_resolve_all`), the record of the combats finished
+    before the one being resolved. Each combat reads the state alone (its designation was fixed
+    before any die), and nothing of an earlier combat's dice is kept but in the state, so two
+    earlier combats that left the same units, leaders and wings lead to the same later combat.
+    Where a combat's record begins is marked by `_resolve_all` before it starts
+    (`_memo_combat_record`: the record's list and its length then, engine scratch never copied
+    nor saved), so the later combat's first die, rolled before it records anything, merges too
+    (issue 13: a third fewer adjudications on Edgehill's two-combat steps). The combat's own
+    record is kept."""
     act = state.activation
-    items = (state.last_action or {}).get("items") if act is not None and act.step == "close_combat" else None
-    if items:
-        last = max((i for i, it in enumerate(items) if it.get("kind") == "close_combat"), default=None)
-        if last is not None:
-            first = last
-            while first > 0 and items[first - 1].get("kind") == "close_combat" \
-                    and items[first - 1].get("to") == items[last].get("to"):
-                first -= 1                        # the attackers of the same combat (one item each)
-            view = copy.copy(state)
-            view.last_action = dict(state.last_action, items=items[first:])
-            return pickled(view)
+    mark = state.__dict__.get("_memo_combat_record")
+    record = state.last_action.get("items") if act is not None and act.step == "close_combat" \
+        and mark is not None and isinstance(state.last_action, dict) else None
+    if record is not None and mark[0] is record and 0 < mark[1] <= len(record):
+        view = copy.copy(state)
+        view.last_action = dict(state.last_action, items=record[mark[1]:])
+        return pickled(view)
     return pickled(state)
 
 

@@ -528,16 +528,46 @@ def test_merged_positions_and_faces_by_halves_are_exact_and_fewer():
 
 def test_tacw_10_2_c_a_later_combat_forgets_the_record_of_the_earlier_ones():
     """In the close combat step the combats are resolved one after the other, each reading only
-    the state: once a combat has rolled, the record of the earlier combats' readings is left
-    out of the merge key (not the record of its own)."""
+    the state: the record of the combats finished before the one being resolved (marked by
+    `_resolve_all` where it begins) is left out of the merge key, not the record of its own."""
     sc, st, side, line = edgehill_before(108)
     assert st.activation.step == "close_combat"
     cc = lambda to, text: {"kind": "close_combat", "from": "2120", "to": to, "text": text}  # noqa: E731
-    a, b, c = st.copy(), st.copy(), st.copy()
-    a.last_action = {"items": [cc("2019", "AR"), {"kind": "retreat", "path": ["2120", "2221"]}, cc("2121", "DR")]}
-    b.last_action = {"items": [cc("2019", "EX"), cc("2121", "DR")]}
-    c.last_action = {"items": [cc("2019", "EX"), cc("2121", "D2R")]}
+
+    def resolving(earlier: list, own: list):
+        s = st.copy()
+        s.last_action = {"items": earlier + own}
+        s._memo_combat_record = (s.last_action["items"], len(earlier))    # as _resolve_all marks it
+        return s
+
+    a = resolving([cc("2019", "AR"), {"kind": "retreat", "path": ["2120", "2221"]}], [cc("2121", "DR")])
+    b = resolving([cc("2019", "EX")], [cc("2121", "DR")])
+    c = resolving([cc("2019", "EX")], [cc("2121", "D2R")])
     assert tacw_odds.state_key(a) == tacw_odds.state_key(b) != tacw_odds.state_key(c)
+    # the next combat's first die, before it records anything: merged too
+    assert tacw_odds.state_key(resolving([cc("2019", "AR")], [])) == tacw_odds.state_key(resolving([cc("2019", "EX")], []))
+    # a mark left from another record (a copy, an older command) is not trusted: all kept
+    stale = resolving([cc("2019", "AR")], [cc("2121", "DR")])
+    stale.last_action = {"items": list(stale.last_action["items"])}
+    assert tacw_odds.state_key(stale) != tacw_odds.state_key(b)
     a.activation.step = "actions"                         # outside the close combat step: all kept
     b.activation.step = "actions"
     assert tacw_odds.state_key(a) != tacw_odds.state_key(b)
+
+
+@pytest.mark.parametrize("index", [170, 280])
+def test_tacw_10_2_c_edgehill_multi_combat_steps_merged_equal_the_plain_enumeration(index, monkeypatch):
+    """Edgehill's close combat steps of two designated combats (issue 13): the merged answer
+    (equal positions, faces by halves, the earlier combats' records left out of the key) equals
+    the plain enumeration of every die sequence (170: 5,060 sequences), or, where that is too
+    long for a test (280), the enumeration that merges only wholly equal states (records kept)."""
+    sc, st, side, line = edgehill_before(index)
+    assert line == "resolve" and len(st.pending["attacks"]) == 2
+    merged = what_if(TACW, sc, st, side, line, budget=None)
+    if index == 170:
+        reference = what_if(TACW, sc, st, side, line, budget=None, merge=False)
+    else:
+        monkeypatch.setattr(tacw_odds, "state_key", odds_module.pickled)
+        reference = what_if(TACW, sc, st, side, line, budget=None)
+    assert merged.leaves < reference.leaves
+    assert as_dict(merged) == as_dict(reference)

@@ -622,6 +622,10 @@ def _resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], cou
     st.last_action = {"items": []}
     events: list[Event] = []
     for c in sorted(counters, key=_hex_order) + sorted(attacks, key=_hex_order):
+        # where this combat's record begins: engine scratch (`_memo_`: never copied nor saved),
+        # read by `/odds` only (engine/tacw/odds.py `state_key`: the earlier combats' records
+        # are left out of its merge key)
+        st._memo_combat_record = (st.last_action["items"], len(st.last_action["items"]))
         events += _resolve_designated(sc, st, c, stream)
     st.activation.step = "continuation"
     wing = st.wings[st.activation.wing]
