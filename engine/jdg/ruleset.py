@@ -20,7 +20,7 @@ from engine.jdg.verbs import COMMANDS, POLICIES
 class JdgRuleset:
     id = "jdg"
     name = 'Jours de Gloire "Classique"'
-    playable = False
+    playable = True
     action_view = "crop"
     sides = SIDES
     commands = COMMANDS

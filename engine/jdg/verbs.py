@@ -81,7 +81,7 @@ VERBS = (
         _unit("Your good-order artillery of the active formation", "firer"),
         Option("target", "Enemy hex through a frontal hex, in range and line of sight (JdG [7.3], [7.4])",
                "fire_target", context=("unit",)),
-        Option("with", "A second artillery unit of the same formation in the hex: combined, +2 (JdG [7.1])",
+        Option("second", "A second artillery unit of the same formation in the hex: combined, +2 (JdG [7.1])",
                "combine_with", required=False, word="with", context=("unit",)),
         Option("face", "Turn up to 60 degrees before firing (JdG [7.2])", "vertex", required=False,
                word="face", context=("unit",))), phase="actions", dice=True),

@@ -2,7 +2,7 @@
 
 The real command tree is built as the bot builds it (bot/cogs/rulesets.py from each ruleset's
 declared verbs, engine/core/verbs.py), with a stand-in declaration for each ruleset still to come
-(Jours de Gloire, Lion of the North, the Italian Wars ruleset) as large as TACW's, the largest so
+(Lion of the North, the Italian Wars ruleset) as large as TACW's, the largest so
 far, and checked against Discord's limits: at most 30 top-level commands (Herald's own budget; Discord
 allows 100), 25 subcommands or groups in a command or group, 25 options, descriptions of 1-100
 characters, 8,000 characters for one command's names, descriptions and choices."""
@@ -38,8 +38,7 @@ class StandIn:
         self.sides = ("a", "b")
 
 
-STAND_INS = {"jdg": StandIn("jdg", "Jours de Gloire", "jdg"),
-             "lion": StandIn("lion", "Lion of the North", "lion"),
+STAND_INS = {"lion": StandIn("lion", "Lion of the North", "lion"),
              "italianwars": StandIn("italianwars", "Italian Wars", "iw")}
 
 
@@ -134,6 +133,9 @@ def test_every_engine_verb_is_declared_and_every_declared_verb_is_handled():
     assert problems(rs["tacw"].commands, set(tacw_rules.HANDLERS) | set(tacw_rules.CHOICE_VERBS)
                     | {"units", "wings", "leaders"}) == []
     assert problems(rs["battlecry"].commands, set(bc_rules.VERBS) | {"hand", "units"}) == []
+    import engine.jdg.rules as jdg_rules
+    jdg_rules.load_action_modules()
+    assert problems(rs["jdg"].commands, set(jdg_rules.HANDLERS)) == []
 
 
 def test_declaration_problems_are_found():
