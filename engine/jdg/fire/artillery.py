@@ -246,7 +246,7 @@ def resolve_shot(sc, st: JdgState, firers: list[Unit], target_hex: str, victims:
     ev = Event("fire", side, section, narrative,
                inputs={"kind": kind, "firers": [f.id for f in firers], "target_hex": target_hex,
                        "victims": [v.id for v in victims], "range": sight.fire_range(sc, lead.hex, target_hex),
-                       "range_band": band_name, "firepower_of": lead.id},
+                       "range_band": band_name, "firepower_of": lead.id, "base_name": "firepower"},
                base=base, modifiers=mods,
                dice=[DieRoll(purpose, "d10", die, effect=band.key)],
                table=FIRE_TABLE, row=band.label,

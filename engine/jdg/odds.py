@@ -1,0 +1,138 @@
+"""Jours de Gloire's part of `/odds`, the exact what-if (engine/core/odds.py; issue 14).
+
+What may be asked (ASKABLE): every action that rolls the d10 [0.4] or makes the other side roll
+it: artillery fire [7] (with the counter-battery it draws, by the target's standing policy
+[7.6]), an assault or a charge [8], [9] (declared, then resolved with every declared combat of
+the activation: the reactions, the table, the results, breakthroughs and pursuits as the
+policies decide them), `resolve`, the commander's initiative [2.4], a rally [11], a move (a
+charge move's engagement check, [9.1]) and `next` when it resolves what is declared.
+
+Decisions (HERALD, for this what-if):
+- `assault` and `charge` declare; the what-if then resolves the activation's declared combats
+  (`resolve`), as the next step would. A decision the other side owes (refusing, forming square,
+  counter-charging, reaction fire, a retreat hex, when their policy is "ask") is answered with the
+  first answer offered, and the answer says so: their choice is theirs, no die tells it.
+- Standing policies are public (the `policy` command is posted like any other), so they decide
+  the what-if as they decide the adjudication.
+- Hidden information: the secret orders [2.3] are read by the rules only for the formation whose
+  marker is drawn (then revealed); a what-if is refused in phase A, and never draws a marker
+  (the cup's draw is a hidden draw, refused by engine/core/odds.py).
+- Every d10 is read against a threshold or a band (checks [0.3], the fire and assault tables):
+  its faces are tried by halves (`ordered`), and equal positions are merged (`state_key`).
+"""
+from __future__ import annotations
+
+from engine.core.odds import pickled
+
+ASKABLE = {
+    "fire": "fire <unit> <hex>: artillery fire, with the counter-battery it draws (JdG [7])",
+    "assault": "assault <units> on <hex>: declare, then resolve the activation's assaults (JdG [8])",
+    "charge": "charge <unit> <hex>: declare a charge, then resolve (JdG [9])",
+    "resolve": "resolve: the declared assaults and charges (JdG [8.5], [9.2])",
+    "move": "move <unit> <hexes> [charge <hex>]: a charge's engagement check (JdG [9.1])",
+    "initiative": "initiative: the commander's initiative roll (JdG [2.4])",
+    "rally": "rally <unit>: the rally roll (JdG [11])",
+    "square": "square <unit>: forming square (JdG [4.2])",
+    "next": "next: ending the step (the declared combats resolved, JdG [8.5])",
+    "react": "react <answer>: a reaction and what follows (JdG [7.6]-[9.5])",
+    "breakthrough": "breakthrough <unit>: the breakthrough assault (JdG [8.7])",
+}
+
+CONDITION = {"good": "good order", "disordered": "disordered", "routed": "routed"}
+
+
+def state_key(state) -> bytes:
+    """The position: the whole state (its `last_action` included)."""
+    return pickled(state)
+
+
+def ordered(sides: int, purpose: str) -> bool:
+    """Every JdG d10 is read against a threshold or a band ([0.3], [7.5], [8.5])."""
+    return sides == 10
+
+
+def refusal(sc, state, side: str, cmd) -> str | None:
+    if state.phase == "orders":
+        return "the orders of phase A are secret (JdG [2.3]): no what-if before they are all given"
+    return None
+
+
+def follow_up(sc, state, side: str, done: list[str], events):
+    """After a declaration, the declared combats are resolved; a decision the other side owes
+    gets its first offered answer (noted)."""
+    from engine.core.commands import Command
+    p = state.pending
+    verb = done[-1].split()[0]
+    if p:
+        answer = (p.get("options") or ["none"])[0]
+        who = p["side"]
+        return who, Command("react", (answer,)), (
+            f"assumes {who.title()} answers '{answer}' when asked ({p.get('section', 'JdG')}): that is "
+            f"their choice")
+    act = state.activation
+    if verb in ("assault", "charge") and len(done) == 1 and act is not None and act.side == side:
+        from engine.jdg.combat.assault import declared
+        if declared(state):
+            return side, Command("resolve"), None
+    return None
+
+
+def _unit_changes(a, b) -> list[str]:
+    if not a.alive:
+        return ["enters the map"] if b.alive else []
+    if not b.alive:
+        return ["eliminated" if b.status == "eliminated" else "leaves the map"]
+    out = []
+    if b.condition != a.condition:
+        out.append(CONDITION.get(b.condition, b.condition))
+    if b.square != a.square:
+        out.append("in square" if b.square else "leaves square")
+    if b.hex != a.hex:
+        out.append(f"to {b.hex}")
+    return out
+
+
+def summary(sc, before, after, events, side: str) -> str:
+    """The board's changes: each unit's state on the ladder [10], square and position; the
+    formation's initiative; the activation ending; the decision then waiting; the battle's end."""
+    parts: list[str] = []
+    for uid in sorted(before.units):
+        a, b = before.units[uid], after.units.get(uid)
+        changes = _unit_changes(a, b) if b is not None else []
+        if changes:
+            parts.append(f"{sc.unit(uid).name} ({uid}): {', '.join(changes)}")
+    for fid in sorted(before.formations):
+        a, b = before.formations[fid], after.formations[fid]
+        if b.initiative_success and not a.initiative_success:
+            parts.append(f"{sc.formation(fid).name} acts With Orders (initiative)")
+    a, b = before.activation, after.activation
+    if after.phase == "over" and before.phase != "over":
+        parts.append(f"the battle ends: {after.result}")
+    elif a is not None and (b is None or b.marker != a.marker):
+        parts.append("the activation ends")
+    elif a is not None and b is not None and b.failed and not a.failed:
+        parts.append("the initiative fails: rally only")
+    p = after.pending
+    if p and p != before.pending:
+        parts.append(f"then {p['side'].title()} decides: {p['kind'].replace('_', ' ')}")
+    return "; ".join(parts) if parts else "no effect"
+
+
+def breakdown(sc, state, side: str, events) -> list[str]:
+    """The first roll's calculation as its event records it: the table, the modifiers with
+    their reasons and paragraphs; the die is the d10 read 0-9 [0.4]."""
+    ev = next((e for e in events if e.dice), None)
+    if ev is None:
+        return []
+    check = "check" in (ev.table or ev.kind)
+    head = f"[{ev.section}] {ev.table or ev.kind}: d10 (0-9)"
+    if ev.base is not None and not check:
+        head += f" + {ev.base} ({ev.inputs.get('base_name', 'base') if isinstance(ev.inputs, dict) else 'base'})"
+    if ev.modifiers:
+        head += f" {sum(m.value for m in ev.modifiers):+d}"
+    if ev.base is not None and check:
+        head += f", passed at {ev.base} or less"
+    out = [head]
+    for m in ev.modifiers:
+        out.append(f"  {m.value:+d}  {m.reason} ({m.section})")
+    return out

@@ -1,0 +1,54 @@
+"""/odds for Jours de Gloire (engine/jdg/odds.py, engine/core/odds.py): the exact what-if of fire
+[7] and assault [8], with nothing committed, against the tables' own odds."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.core.errors import HeraldError, Illegal
+from engine.core.odds import what_if
+from engine.jdg import tables
+from engine.jdg.fire.artillery import fire_odds_for
+from engine.jdg.ruleset import JDG
+from engine.jdg.state import Activation
+from tests.engine.test_jdg_fire import E, W, hadik_battery, marengo, place
+
+
+def test_fire_odds_are_the_tables_and_the_cohesion_check():
+    """[7.5]: Art. Hadik (firepower 4) at 44e Ligne three hexes off in clear ground: 9-12 on the
+    table is one cohesion check [7.5]; the what-if multiplies the table's odds by the check's."""
+    sc, st = marengo()
+    hadik_battery(sc, st)
+    place(st, "f-44e", "1516", W)
+    before = st.to_dict()
+    odds = what_if(JDG, sc, st, "austrian", "fire a-art-hadik 1516")
+    assert st.to_dict() == before                                # nothing committed
+    table = fire_odds_for(sc, st, "a-art-hadik", "1516")
+    assert sum(table.values()) == 1
+    check_fails = 1 - tables.p_check(sc.unit("f-44e").cohesion)
+    disordered = odds.probability("disordered")
+    expected = table.get("check", Fraction(0)) * check_fails + table.get("disorder", Fraction(0))
+    assert disordered == expected
+    text = odds.text()
+    assert "firepower" in text and "JdG [7.5]" in text
+
+
+def test_assault_odds_resolve_the_declared_assault_and_refuse_secret_orders():
+    """[8.5]: `assault` declares and the what-if resolves it; every outcome adds up to 1. In
+    phase A the orders are secret [2.3]: no what-if."""
+    sc, st = marengo()
+    place(st, "a-ir52", "1216", E)
+    place(st, "f-44e", "1316", W)
+    st.phase = "activation"
+    st.activation = Activation("hadik-kaim-1", "austrian", ["hadik-kaim"], step="movement", with_orders=True)
+    st.formations["hadik-kaim"].orders, st.formations["hadik-kaim"].revealed = "with", True
+    odds = what_if(JDG, sc, st, "austrian", "assault a-ir52 on 1316")
+    assert sum(o.probability for o in odds.outcomes) == 1 and odds.horizon is None
+    assert odds.probability("44e Ligne") > 0
+    assert st.activation.step == "movement" and not st.combat      # nothing committed
+    with pytest.raises(Illegal):
+        what_if(JDG, sc, st, "austrian", "assault a-art-hadik on 1316")   # no such unit placed
+    fresh = JDG.new_state(sc, 1)
+    with pytest.raises(HeraldError, match=r"secret"):
+        what_if(JDG, sc, fresh, "french", "fire f-art-watrin 2011")
