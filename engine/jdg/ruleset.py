@@ -50,6 +50,37 @@ class JdgRuleset:
             return any(m.kind == "iac" for m in scenario.markers)
         return False
 
+    # -- club campaigns (bot/campaigns.py) ----------------------------------------------------
+    campaign_terms = {
+        "score": "victory points of the campaign", "tiebreak": "VP difference", "section": "JdG [13]",
+        "min_games": 1,
+        "rule": "JdG [13], scored by Herald: an automatic victory (or the enemy's resignation) gives "
+                "4, a win on victory points 3, a draw 2, a defeat on points 1, an automatic defeat 0; "
+                "the VP difference breaks ties"}
+    # HERALD: the text has no campaign rules. [13] knows two victories, the automatic one that
+    # stops the game at the end of a turn and the end-of-game victory on points: the first
+    # weighs more, as TACW's decisive victory does (engine/tacw/ruleset.py).
+
+    def campaign_score(self, scenario, state: JdgState) -> dict[str, tuple[str, int, dict]]:
+        """Each side's (outcome, score, detail) in a finished battle (see `campaign_terms`)."""
+        from engine.jdg.sequence.victory import victory_points
+        vp, _ = victory_points(scenario, state)
+        winner = state.winner if state.winner in SIDES else None
+        result = state.result or ""
+        decisive = "resigns" in result or "wins an automatic victory" in result
+        out = {}
+        for side in SIDES:
+            enemy = state.other(side)
+            if winner is None:
+                outcome, score = "draw", 2
+            elif side == winner:
+                outcome, score = "win", 4 if decisive else 3
+            else:
+                outcome, score = "loss", 0 if decisive else 1
+            out[side] = (outcome, score, {"vp": vp[side], "vp_lost": vp[enemy], "tiebreak": vp[side] - vp[enemy],
+                                          "result": result, "section": "JdG [13]"})
+        return out
+
     def new_state(self, scenario, seed: int | str, options=None) -> JdgState:
         st, _ = rules.start(scenario, new_state(scenario, seed, options))
         return st

@@ -52,3 +52,20 @@ def test_assault_odds_resolve_the_declared_assault_and_refuse_secret_orders():
     fresh = JDG.new_state(sc, 1)
     with pytest.raises(HeraldError, match=r"secret"):
         what_if(JDG, sc, fresh, "french", "fire f-art-watrin 2011")
+
+
+def test_campaign_score_weighs_an_automatic_victory_above_one_on_points():
+    """[13]: the automatic victory (or a resignation) scores 4-0, a win on points 3-1, a draw 2-2;
+    the VP difference is the tie-break (JdgRuleset.campaign_terms, HERALD)."""
+    sc = JDG.load_scenario("marengo")
+    st = JDG.new_state(sc, 1)
+    st.phase, st.winner = "over", "austrian"
+    st.result = "Austrian wins an automatic victory at the end of turn 4: Tortona road"
+    score = JDG.campaign_score(sc, st)
+    assert score["austrian"][:2] == ("win", 4) and score["french"][:2] == ("loss", 0)
+    st.result = "End of the last turn (10): French 9 VP, Austrian 12 VP: Austrian wins"
+    score = JDG.campaign_score(sc, st)
+    assert score["austrian"][:2] == ("win", 3) and score["french"][:2] == ("loss", 1)
+    assert score["austrian"][2]["tiebreak"] == -score["french"][2]["tiebreak"]
+    st.winner, st.result = None, "End of the last turn (10): French 9 VP, Austrian 9 VP: a draw"
+    assert {s: v[:2] for s, v in JDG.campaign_score(sc, st).items()} == {"french": ("draw", 2), "austrian": ("draw", 2)}
