@@ -19,6 +19,7 @@ position merged, no face skipped: `what_if(..., merge=False)`), where that finis
 CHECK_LIMIT seconds: the fractions must be equal.
 
 Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check] [--script FILE]
+     [--line N ...]
 (prints figures; asserts nothing)
 """
 from __future__ import annotations
@@ -78,8 +79,9 @@ def ask(g: Game, where: str, side: str, line: str, check: bool = False) -> Asked
     return a
 
 
-def questions(path: Path, per_verb: int | None, check: bool = False):
-    """Replay one demo, asking before each askable line; yields (verb, Asked or None)."""
+def questions(path: Path, per_verb: int | None, check: bool = False, only: set[int] | None = None):
+    """Replay one demo, asking before each askable line (only those numbered in `only`, when
+    given); yields (verb, Asked or None)."""
     ruleset_id, scenario_id = path.stem.split("--", 1)
     seed, lines = read_script(path)
     g = Game.new(ruleset_id, scenario_id, seed)
@@ -89,11 +91,11 @@ def questions(path: Path, per_verb: int | None, check: bool = False):
         side, command = split_side(raw, g.ruleset.sides)
         text = command.split(" dice=")[0]
         verb = text.split()[0]
-        if verb in askable and (per_verb is None or seen.get(verb, 0) < per_verb):
+        if verb in askable and (per_verb is None or seen.get(verb, 0) < per_verb) and (not only or n in only):
             seen[verb] = seen.get(verb, 0) + 1
             yield verb, ask(g, f"{path.stem}:{n}", side, text, check)
         g.apply(side, command)
-        if ruleset_id == "tacw" and verb == "activate" and "change" in askable \
+        if ruleset_id == "tacw" and verb == "activate" and "change" in askable and not only \
                 and (per_verb is None or seen.get("change", 0) < per_verb):
             wing = g.state.wings[g.state.activation.wing] if g.state.activation else None
             for order in ORDERS:
@@ -124,12 +126,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--check", action="store_true", help="compare each answer with the plain enumeration")
     ap.add_argument("--script", type=Path, action="append", default=[],
                     help="a script (named <ruleset>--<scenario>.txt, as the demos) instead of the demos")
+    ap.add_argument("--line", type=int, action="append", default=[],
+                    help="ask only before the script line numbered N (repeatable; e.g. Edgehill's slow "
+                         "close combat steps: --script bot/demos/tacw--edgehill.txt --line 199 ...)")
     args = ap.parse_args(argv)
     everything: list[Asked] = []
     for path in args.script or sorted(DEMO_DIR.glob("*.txt")):
         by_verb: dict[str, list[Asked]] = {}
         refused: dict[str, int] = {}
-        for verb, a in questions(path, args.per_verb, args.check):
+        for verb, a in questions(path, args.per_verb, args.check, set(args.line)):
             if a is None:
                 refused[verb] = refused.get(verb, 0) + 1
             else:

@@ -84,3 +84,25 @@ class DiceStream:
             j = self.randbelow(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+def run_stages(stream: DiceStream, name: str, stages) -> list:
+    """Run the stages of one adjudication in order (callables of no argument, each returning its
+    events) and return their events, concatenated: e.g. the combats of a close combat step,
+    resolved one after the other.
+
+    The ruleset promises that a stage reads nothing but the working state (`stream.working`,
+    every unit, leader... looked up there, none held from before) and values fixed before the
+    first stage, and that the rest of the command reads only that state and the events. A
+    what-if (engine/core/odds.py) may then keep the working state after the earlier stages, and
+    resume at a later stage from it, for every die sequence beginning with the same dice,
+    instead of adjudicating the earlier stages again (issue 13). Outside a what-if, or with a
+    stream that carries no working state, the stages simply run."""
+    what_if = WHAT_IF.get()
+    resume = getattr(what_if, "stages", None) if what_if is not None and stream.working is not None else None
+    if resume is not None:
+        return resume(stream.working, name, stages)
+    events: list = []
+    for stage in stages:
+        events += stage()
+    return events

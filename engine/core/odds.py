@@ -266,7 +266,7 @@ class _Walk:
 
     def __init__(self, mod, path: list[int], horizon: int | None = None, read: Callable | None = None,
                  rng: random.Random | None = None, known: dict | None = None,
-                 state_key: Callable | None = None):
+                 state_key: Callable | None = None, saved: dict | None = None):
         self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
         self.dice: list[_Die] = []
         self.faces = getattr(mod, "faces", None) or _faces_default
@@ -279,6 +279,8 @@ class _Walk:
         self.step_state: Any = None       # the position it was given in, until keyed
         self.merged: tuple | None = None  # the key of the known subtree the walk stopped at
         self.final: Any = None            # the position the adjudication ended in (merging)
+        self.saved = saved                # (command, stages, stage, dice) -> the state there
+        self.command = 0                  # the command of the what-if being applied (its index)
 
     def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
         """The next die of the leaf; `stream` is the DiceStream asking (it carries the
@@ -320,6 +322,41 @@ class _Walk:
             pick = low
         self.dice.append(_Die(sides, purpose, faces, pick, group, low, key))
         return faces[pick][0]
+
+    def stages(self, st: Any, name: str, stages) -> list:
+        """`engine.core.dice.run_stages` in a what-if: resume at the latest stage kept for the
+        dice this walk replays (its working state, events and dice so far), then run the rest,
+        keeping the working state before each later stage for the walks that will share its
+        dice. The walks go depth first, so a kept stage whose dice are not the beginning of this
+        walk's path is never met again: it is dropped."""
+        saved = self.saved
+        if saved is None:
+            events: list = []
+            for stage in stages:
+                events += stage()
+            return events
+        path, where = self.path, (self.command, name)
+        start, events, found = 0, [], None
+        for k in list(saved):
+            picks = k[3]
+            if len(picks) > len(path) or any(a != b for a, b in zip(picks, path)):
+                del saved[k]
+            elif k[:2] == where and len(picks) >= len(self.dice) and (found is None or k[2] > found[2]):
+                found = k
+        if found is not None:
+            kept, kept_events, kept_dice = saved[found]
+            fresh = kept.copy()
+            st.__dict__.clear()
+            st.__dict__.update(fresh.__dict__)
+            events, start = list(kept_events), found[2]
+            self.dice[:] = kept_dice
+        for i in range(start, len(stages)):
+            if i > start:
+                k = where + (i, tuple(d.pick for d in self.dice))
+                if k not in saved:
+                    saved[k] = (st.copy(), list(events), [replace(d, key=None) for d in self.dice])
+            events += stages[i]()
+        return events
 
     def hidden(self, bound: int) -> None:
         raise HiddenInformation("a what-if cannot draw a card or shuffle: that would reveal hidden "
@@ -452,6 +489,7 @@ class _Runner:
         self.summary = mod.summary
         self.follow_up = getattr(mod, "follow_up", None)
         self.state_key = getattr(mod, "state_key", None) if merge else None
+        self.resume = merge               # resume at a stage kept (engine.core.dice.run_stages)
         self.mod = mod
         self.notes: dict[str, None] = {}
         self.memo: list = []              # the leading steps that drew no die (the same in every leaf)
@@ -494,6 +532,8 @@ class _Runner:
         """Tell the walk which command of the what-if is applied (the merge key's first part):
         the commands so far and, after the first, the position it is applied to (keyed when
         the command rolls its first die)."""
+        if walk is not None:
+            walk.command = len(done)
         if walk is not None and walk.state_key is not None:
             walk.step, walk.step_state = (tuple(done),), (current if done else None)
 
@@ -542,6 +582,7 @@ class _Runner:
         started = time.thread_time()
         self.cut = False
         known: dict | None = {} if self.state_key is not None else None
+        saved: dict | None = {} if self.resume else None     # the stages kept (run_stages)
         ordered = getattr(mod, "ordered", None) if known is not None else None
         totals: dict[str, list] = {}
         opened: list[_Node] = []           # the nodes on the current path, shallowest first
@@ -562,7 +603,7 @@ class _Runner:
 
         path: list[int] | None = []
         while path is not None:
-            walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key)
+            walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key, saved=saved)
             label = self.leaf(walk)
             for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
                 d = walk.dice[depth]

@@ -37,7 +37,7 @@ def tree_copy(obj: Any) -> Any:
         plan = _PLANS[t] = _plan(t)
     if plan is False:
         return copy.deepcopy(obj)
-    fields, shallow, size = plan
+    fields, shallow, size, names = plan
     d = obj.__dict__
     nd = d.copy()
     for k in fields:                    # only the fields that may hold containers
@@ -49,12 +49,12 @@ def tree_copy(obj: Any) -> Any:
             nd[k] = v.copy()            # declared list/dict of atoms (`list[str]`)
         else:
             nd[k] = tree_copy(v)
-    if len(nd) != size:                 # attributes set beside the fields (rare): check them
-        for k, v in list(nd.items()):   # (the copy: another thread may add a cache to the original)
+    if len(nd) != size:                 # attributes set beside the fields: check them
+        for k in nd.keys() - names:     # (the copy: another thread may add a cache to the original)
             if k.startswith("_memo_"):
                 del nd[k]               # a cache of the original's (a ruleset's index): dropped
-            elif type(v) not in _ATOMS and k not in fields:
-                nd[k] = tree_copy(v)
+            elif type(nd[k]) not in _ATOMS:
+                nd[k] = tree_copy(nd[k])
     out = object.__new__(t)
     out.__dict__ = nd
     return out
@@ -78,7 +78,7 @@ def _plan(t: type) -> Any:
                                and {p.strip() for p in f.type.split("|")} <= _ATOM_NAMES)
                        and f.type not in _ATOMS)
     shallow = frozenset(f.name for f in fs if isinstance(f.type, str) and _OF_ATOMS.match(f.type.replace(" ", "")))
-    return containers, shallow, len(fs)
+    return containers, shallow, len(fs), frozenset(f.name for f in fs)
 
 
 # `list[str]`, `dict[str, int]`, `list[int] | None`...: a container of atoms, copied shallow

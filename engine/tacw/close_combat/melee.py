@@ -45,7 +45,7 @@ HERALD readings, beyond DECISIONS.md D25-D32:
 """
 from __future__ import annotations
 
-from engine.core.dice import DiceStream
+from engine.core.dice import DiceStream, run_stages
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.facing import central_front_hex
@@ -57,7 +57,7 @@ from engine.tacw import tables_combat as tc
 from engine.tacw.sequence.actions import find_unit
 from engine.tacw.geometry import arc_to, unit_arcs
 from engine.tacw.morale.checks import d10, eliminate, formation_hit, morale_check, remove_leader
-from engine.tacw.sequence.policies import policy
+from engine.tacw.sequence.policies import policy, values_in_use
 from engine.tacw.close_combat.retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
                       relocate, retreat_unit)
 from engine.tacw.state import Leader, TacwState, Unit
@@ -515,15 +515,19 @@ def do_attack(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Eve
                   outcome={"unit": unit.id, "hex": cmd.args[1]})]
 
 
-def reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict]) -> list[str]:
+def reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict],
+                     asked: bool = False) -> list[str]:
     """§10.1.2, §10.2 B: "<unit> <hex>" for every reaction attack the inactive player may
-    still designate: his units not designated as defenders, against units of the active wing."""
+    still designate: his units not designated as defenders, against units of the active wing
+    (`asked`: only those of units whose policy asks, read before their options)."""
     act = st.activation
     defenders = {c["defender"] for c in attacks}
     taken = {i for c in counters for i in c["attackers"]}
     out = []
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if not u.alive or u.side == act.side or u.id in defenders or u.id in taken:
+            continue
+        if asked and policy(st, u.side, "reaction_attack", unit=u.id) != "ask":
             continue
         for h in sorted(unit_arcs(sc, u)["front"]):
             try:
@@ -538,8 +542,10 @@ def reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict
 def asked_reaction_options(sc, st: TacwState, attacks: list[dict], counters: list[dict]) -> list[str]:
     """The reaction attacks offered to the inactive player: those of the units whose own
     "reaction_attack" policy (the unit's, its wing's or the side's, sequence/policies.py) is "ask"."""
-    return [o for o in reaction_options(sc, st, attacks, counters)
-            if policy(st, st.units[o.split()[0]].side, "reaction_attack", unit=o.split()[0]) == "ask"]
+    inactive = st.other(st.activation.side)
+    if "ask" not in values_in_use(st, inactive, "reaction_attack"):
+        return []               # no unit's policy asks (the default, "never"): none is offered
+    return reaction_options(sc, st, attacks, counters, asked=True)
 
 
 def do_resolve(sc, st: TacwState, side: str, cmd, stream: DiceStream) -> list[Event]:
@@ -620,13 +626,20 @@ def resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], coun
 def _resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], counters: list[dict]) -> list[Event]:
     st.pending = None
     st.last_action = {"items": []}
-    events: list[Event] = []
-    for c in sorted(counters, key=_hex_order) + sorted(attacks, key=_hex_order):
-        # where this combat's record begins: engine scratch (`_memo_`: never copied nor saved),
-        # read by `/odds` only (engine/tacw/odds.py `state_key`: the earlier combats' records
-        # are left out of its merge key)
-        st._memo_combat_record = (st.last_action["items"], len(st.last_action["items"]))
-        events += _resolve_designated(sc, st, c, stream)
+
+    def combat(c: dict):
+        def stage() -> list[Event]:
+            # where this combat's record begins: engine scratch (`_memo_`: never copied nor
+            # saved), read by `/odds` only (engine/tacw/odds.py `state_key`: the earlier combats'
+            # records are left out of its merge key)
+            st._memo_combat_record = (st.last_action["items"], len(st.last_action["items"]))
+            return _resolve_designated(sc, st, c, stream)
+        return stage
+
+    # each combat reads the state alone (its units looked up by id): a what-if resumes at a
+    # combat from the state the earlier ones left for the same dice (engine/core/dice.py)
+    events: list[Event] = run_stages(stream, "close combats", [
+        combat(c) for c in sorted(counters, key=_hex_order) + sorted(attacks, key=_hex_order)])
     st.activation.step = "continuation"
     wing = st.wings[st.activation.wing]
     events.append(Event("step", st.activation.side, "TACW §3.2 E",
