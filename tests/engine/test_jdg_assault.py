@@ -339,3 +339,43 @@ def test_a_fall_back_asked_of_its_owner_resumes_the_combat():
     st, ev = run(sc, st, "austrian", f"react {hex_} dice=10")
     assert st.units["a-ir53"].hex == hex_ and st.units["a-ir53"].condition == "disordered"
     assert st.units["f-24e-leg"].hex == "1419" and st.pending is None
+
+
+# == regressions found by whole autoplayed games (tests/engine/test_jdg_game.py) ==================
+
+def test_a_square_made_to_fall_back_leaves_the_square():
+    """[4.2] L227: a unit in square made to fall back by a combat result leaves the square at once,
+    and the whole stack with it ([5.1] L275: square never with non-square). d10 9 on the square
+    stack: 5-9, both fall back, in line again."""
+    sc, st = setup()
+    place(st, "f-24e-leg", "1319", 0)
+    place(st, "a-ir53", "1419", 3, square=True)
+    place(st, "a-ir52", "1419", 3, square=True)
+    st, _ = run(sc, st, "french", "assault f-24e-leg on 1419")
+    st, ev = run(sc, st, "french", "resolve dice=10,1,1")
+    assert the(ev, "assault").outcome["result"] == "fall_back"
+    assert the(ev, "square_left").outcome["units"] == ["a-ir53", "a-ir52"]
+    for uid in ("a-ir53", "a-ir52"):
+        assert st.units[uid].hex != "1419" and not st.units[uid].square
+
+
+def test_the_counter_assault_strikes_with_the_stack_that_has_the_target_in_front():
+    """[8.7] L563, HERALD D39, D50: IR 53 assaults the 21e Chasseurs in 1418 and must also attack
+    the 70e Ligne in 1419 (D39); repulsed (d10 0 -1 -1 +1 = -1), the defender counter-assaults
+    IR 52 in 1320, which only the 70e has in its front: the 70e strikes, never the chasseurs
+    (who would have advanced into the 70e's own hex, breaking [5.1])."""
+    sc, st = setup(formation="hadik-kaim", side="austrian")
+    place(st, "a-ir53", "1319", 0)
+    place(st, "a-ir52", "1320", 0)
+    place(st, "f-21e-ch", "1418", 3)
+    place(st, "f-70e", "1419", 3)
+    st.policies["french"] = {"refuse_assault": "never"}
+    st, _ = run(sc, st, "austrian", "assault a-ir53 on 1418")
+    st, ev = run(sc, st, "austrian", "resolve dice=1,1")
+    assert the(ev, "assault").outcome["result"] == "repulse"
+    assert st.pending["kind"] == "counter_assault" and "a-ir52" in st.pending["options"]
+    st, ev = run(sc, st, "french", "react a-ir52 dice=6")
+    roll = the(ev, "assault")
+    assert roll.inputs["origin"] == "counter_assault" and roll.inputs["attackers"] == ["f-70e"]
+    assert st.units["f-21e-ch"].hex == "1418"
+    assert st.units["f-70e"].hex == "1320" and st.units["a-ir52"].hex != "1320"

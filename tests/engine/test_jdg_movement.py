@@ -558,3 +558,22 @@ def test_2_5_the_commander_never_enters_an_enemy_zoc_alone():
     st3, _ = play(st2, "commander 0511 0411")
     assert st3.commanders["bonaparte"].hex == "0411"
     assert "force-march" in str(refused(st, "commander 0511 forced"))
+
+
+def test_2_5_a_commander_alone_falls_back_when_the_enemy_comes_into_contact():
+    """[2.5] L193, HERALD D19, D92: an enemy combat unit that ends its move next to the
+    commander-in-chief alone makes him fall back 1 or 2 hexes at once, out of contact; with
+    friendly units in his hex he may stay, and Herald keeps him there."""
+    st = position("hadik-kaim", side="austrian", keep=["a-ir53", "f-44e"],
+                  places={"a-ir53": ("2215", "W"), "f-44e": ("1815", "W")})
+    st.commanders["bonaparte"].hex = "2015"
+    st2, ev = play(st, "move a-ir53 2115", side="austrian")
+    back = next(e for e in ev if e.kind == "commander_falls_back")
+    hex_ = st2.commanders["bonaparte"].hex
+    assert back.section == "JdG [2.5]" and back.outcome["to"] == hex_
+    assert 1 <= SC.map.grid.distance("2015", hex_) <= 2 and SC.map.grid.distance("2115", hex_) >= 2
+    assert st2.commanders["bonaparte"].status == "active"
+    st.commanders["bonaparte"].hex = "1815"                # with the 44e: he stays
+    st.units["a-ir53"].hex = "2015"
+    st3, ev = play(st, "move a-ir53 1915", side="austrian")
+    assert st3.commanders["bonaparte"].hex == "1815" and not any(e.kind == "commander_falls_back" for e in ev)

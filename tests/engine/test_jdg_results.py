@@ -278,3 +278,16 @@ def test_retreat_continuation_contract():
     st.pending["continue"] = {"kind": "test_after", "x": 42}
     rules.REACTIONS["retreat"](SC, st, "french", st.pending["options"][0], [], dice())
     assert seen == [42] and st.pending is None
+
+
+def test_a_disordered_unit_in_square_and_its_stack_leave_the_square():
+    """[4.2] L227: a unit in square that is disordered leaves the square at once; one unit of a
+    stack in square disordered, all of them leave it (found by whole autoplayed games: a routed
+    unit was left in square)."""
+    st = empty_state(**{INF: ("2015", 3), "f-101e": ("2015", 3), A_INF: ("1915", 0)})
+    for uid in (INF, "f-101e"):
+        st.units[uid].square = True
+    ev = results.disorder(SC, st, st.units[INF], dice(), "JdG [7.5]", "test")
+    assert st.units[INF].condition == "disordered" and not st.units[INF].square
+    assert not st.units["f-101e"].square and st.units["f-101e"].condition == "good"
+    assert any(e.kind == "square_left" and e.section == "JdG [4.2]" for e in ev)

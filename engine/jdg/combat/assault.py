@@ -987,11 +987,12 @@ def breakthrough_targets(sc, st: JdgState, units: list[Unit]) -> list[str]:
     return out
 
 
-def counter_assault_options(sc, st: JdgState, cur: dict) -> dict[str, str]:
+def counter_assault_options(sc, st: JdgState, cur: dict, origins: dict[str, str] | None = None) -> dict[str, str]:
     """[8.7] L563, HERALD D50: the defender able to assault (good order, not square, not
     artillery) may assault any one unit of the active player in its frontal hexes, from where it
     stands or after advancing one hex into an empty frontal hex without turning. Returns
-    {enemy unit id: the hex it strikes from}."""
+    {enemy unit id: the hex it strikes from}; `origins`, when given, receives {enemy unit id: the
+    defender's hex whose stack strikes} (an assault on two hexes has two stacks)."""
     c = combat_state(st)
     side = cur["side"]
     g = geometry.grid(sc)
@@ -1013,6 +1014,8 @@ def counter_assault_options(sc, st: JdgState, cur: dict) -> dict[str, str]:
                                                                                hexside_between(sc, spot, x)):
                             continue
                         out[e.id] = spot
+                        if origins is not None:
+                            origins[e.id] = h
     return out
 
 
@@ -1056,7 +1059,8 @@ def _stage_follow(sc, st, cur, stream) -> list[Event]:
               and any(u.arm == "cavalry" for u in enemies_in(st, cur["targets"], cur["side"])))
     if not (grant or pursue):
         return []
-    opts = counter_assault_options(sc, st, cur)
+    origins: dict[str, str] = {}
+    opts = counter_assault_options(sc, st, cur, origins)
     if not opts:
         return []
     defside = st.other(cur["side"])
@@ -1074,9 +1078,10 @@ def _stage_follow(sc, st, cur, stream) -> list[Event]:
     spot = opts[ans]
     target_unit = st.units[ans]
     home = cur["targets"][0]
-    stack = [u for h in cur["targets"] for u in st.units_at(h) if u.side == defside and u.arm != "artillery"
+    # the stack of the hex the option was found from, not the first target's (an assault on two
+    # hexes: the other stack may not advance into a friendly hex, [5.1], D50)
+    stack = [u for u in st.units_at(origins[ans]) if u.side == defside and u.arm != "artillery"
              and u.condition == "good" and not u.square]
-    stack = [u for u in stack if u.hex == stack[0].hex]
     if spot != stack[0].hex:
         start = stack[0].hex
         for u in stack:

@@ -167,17 +167,33 @@ def worsen(sc, st: JdgState, unit: Unit, stream: DiceStream, steps: int, section
                else "")
         return eliminate(sc, st, unit, stream, section, f"{cause}" + (f" ({why})" if why else ""))
     unit.condition = after
+    events = leave_square(sc, st, unit, "disordered" if after == "disordered" else "routed")
     sec = "JdG [10.1]" if after == "disordered" else "JdG [10.2]"
     word = "disordered" if after == "disordered" else "routed"
     ev = Event(word, unit.side, f"{section}; {sec}",
                f"{name} is {word} ({cause})" + (" and must retreat at once" if word == "routed" else ""),
                inputs={"unit": unit.id, "before": before, "steps": steps, "cause": cause},
                outcome={"unit": unit.id, "condition": after})
-    events = [ev]
+    events = [ev] + events
     if after == "routed":
         from engine.jdg.combat import retreat
         events += retreat.rout_retreat(sc, st, unit, stream, section, away_from)
     return events
+
+
+def leave_square(sc, st: JdgState, unit: Unit, why: str) -> list[Event]:
+    """[4.2] L227: a unit in square that is disordered or made to fall back by a combat result
+    leaves the square at once; one unit of a stack in square disordered, the whole stack leaves
+    it (no unit in square may stand with one that is not, [5.1] L275)."""
+    if not unit.square:
+        return []
+    stack = [u for u in st.units_at(unit.hex) if u.side == unit.side and u.square] if unit.hex else []
+    for u in stack + [unit]:
+        u.square = False
+    names = ", ".join(name_of(sc, u) for u in stack) or name_of(sc, unit)
+    return [Event("square_left", unit.side, "JdG [4.2]",
+                  f"{names} {'leaves' if len(stack) <= 1 else 'leave'} square: {name_of(sc, unit)} is {why}",
+                  inputs={"unit": unit.id}, outcome={"units": [u.id for u in stack] or [unit.id], "square": False})]
 
 
 def disorder(sc, st: JdgState, unit: Unit, stream: DiceStream, section: str, cause: str,

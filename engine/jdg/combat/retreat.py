@@ -271,10 +271,11 @@ def rout_retreat(sc, st: JdgState, unit: Unit, stream: DiceStream, section: str,
 def _start(sc, st, unit, stream, section, away_from, n, what) -> list[Event]:
     if not unit.alive:
         return []
+    events = results.leave_square(sc, st, unit, f"made to {what}") if what == "fall back" else []
     data = {"unit": unit.id, "start": unit.hex, "causes": _hexes_of(away_from),
             "goal": goal_hex(sc, unit.hex, unit.side), "n": n, "moved": [], "disorders": 0,
             "what": what, "section": section}
-    return _go_on(sc, st, stream, data)
+    return events + _go_on(sc, st, stream, data)
 
 
 def _go_on(sc, st: JdgState, stream: DiceStream, data: dict[str, Any]) -> list[Event]:

@@ -86,4 +86,58 @@ def do_commander(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) 
                            "steps": steps, "mp_spent": float(spent), "moved": True})]
 
 
+def commander_contact(sc, st: JdgState) -> list[Event]:
+    """[2.5] L193 (HERALD D19): a commander-in-chief an enemy combat unit comes into contact with
+    (adjacent to him, or in his hex after an advance or a pursuit) falls back at once 1 or 2 hexes,
+    through enemy ZoC if need be: alone he must, with friendly units he may (Herald keeps him
+    there). Herald picks the hex (HERALD D92): with friendly units and out of contact first, then
+    out of contact, then farthest from the enemy; he is eliminated when every way back crosses
+    enemy units (L195), and his army is then Without Orders for good (D19)."""
+    events: list[Event] = []
+    grid = geometry.grid(sc)
+    for cid in sorted(st.commanders):
+        c = st.commanders[cid]
+        if c.status != "active" or c.hex is None:
+            continue
+        enemies = [u for u in st.units.values() if u.alive and u.side != c.side and u.arm != "artillery"
+                   and (u.hex == c.hex or grid.distance(u.hex, c.hex) <= 1)]
+        friends = [u for u in st.units_at(c.hex) if u.side == c.side]
+        if not enemies or (friends and not any(u.hex == c.hex for u in enemies)):
+            continue
+        held = {u.hex for u in st.units.values() if u.alive and u.side != c.side}
+
+        def contact(h: str) -> bool:
+            return any(u.alive and u.side != c.side and u.arm != "artillery" and grid.distance(u.hex, h) <= 1
+                       for u in st.units.values())
+
+        reach: dict[str, str] = {}
+        for n1 in sorted(grid.neighbors(c.hex)):
+            if n1 in held or not sc.map.passable(n1):
+                continue
+            reach.setdefault(n1, n1)
+            for n2 in sorted(grid.neighbors(n1)):
+                if n2 != c.hex and n2 not in held and sc.map.passable(n2):
+                    reach.setdefault(n2, f"{n1}-{n2}")
+        name = chiefs.commander_values(sc, cid)[0]
+        if not reach:
+            c.status, c.hex = "eliminated", None
+            events.append(Event("commander_eliminated", c.side, "JdG [2.5]",
+                                f"{name} is caught by {name_of(sc, enemies[0])}: every way back crosses enemy "
+                                f"units and he is lost; all {c.side.title()} formations are Without Orders "
+                                "for the rest of the battle", outcome={"commander": cid}))
+            continue
+
+        def rank(h: str):
+            near = min(grid.distance(h, u.hex) for u in enemies)
+            has_friends = any(u.side == c.side for u in st.units_at(h))
+            return (contact(h), not has_friends, -near, h)
+
+        dest = min(reach, key=rank)
+        start, c.hex = c.hex, dest
+        events.append(Event("commander_falls_back", c.side, "JdG [2.5]",
+                            f"{name}, in contact with {name_of(sc, enemies[0])}, falls back {start}-{reach[dest]} "
+                            "(HERALD D19, D92)", outcome={"commander": cid, "from": start, "to": dest}))
+    return events
+
+
 rules.register("commander", do_commander, USAGE)

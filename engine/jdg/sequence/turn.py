@@ -21,6 +21,7 @@ from engine.core.dice import DiceStream
 from engine.core.events import Event
 
 from engine.jdg import rules
+from engine.jdg.movement.commander import commander_contact
 from engine.jdg.sequence import activation, endturn, initiative, orders
 from engine.jdg.sequence.activation import on_step_end  # noqa: F401  (re-exported for other modules)
 from engine.jdg.sequence.cup import fill_cup
@@ -59,6 +60,7 @@ def advance(sc, st: JdgState, stream: DiceStream) -> list[Event]:
     events: list[Event] = []
     for _ in range(200):                    # a turn never needs more than a few steps
         update_holders(sc, st)
+        events += commander_contact(sc, st)
         events += endturn.army_without_chief(sc, st)
         if st.phase == "over" or st.pending:
             return events
