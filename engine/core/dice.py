@@ -86,23 +86,30 @@ class DiceStream:
         return out
 
 
-def run_stages(stream: DiceStream, name: str, stages) -> list:
-    """Run the stages of one adjudication in order (callables of no argument, each returning its
-    events) and return their events, concatenated: e.g. the combats of a close combat step,
-    resolved one after the other.
+
+def run_stages(stream: DiceStream, name: str, steps: dict, todo: list) -> list:
+    """Run the stages of one adjudication in order and return their events, concatenated: e.g.
+    the combats of a close combat step, resolved one after the other, and each combat's parts.
+    `todo` is the list of stages, each (step name, argument); `steps[name](argument)` runs one
+    and returns (its events, the stages it adds in front of the rest of `todo`).
 
     The ruleset promises that a stage reads nothing but the working state (`stream.working`,
-    every unit, leader... looked up there, none held from before) and values fixed before the
-    first stage, and that the rest of the command reads only that state and the events. A
-    what-if (engine/core/odds.py) may then keep the working state after the earlier stages, and
-    resume at a later stage from it, for every die sequence beginning with the same dice,
-    instead of adjudicating the earlier stages again (issue 13). Outside a what-if, or with a
-    stream that carries no working state, the stages simply run."""
+    every unit, leader... looked up there, none held from before), its argument (plain data,
+    never shared between stages) and values fixed before the first stage, and that the rest of
+    the command reads only that state and the events. A what-if (engine/core/odds.py) may then
+    keep the working state, the events and the stages left before a stage, and resume there,
+    for every die sequence beginning with the same dice, instead of adjudicating the earlier
+    stages again (issue 13). Outside a what-if, or with a stream that carries no working
+    state, the stages simply run. Not nested: a stage runs no stages of its own."""
     what_if = WHAT_IF.get()
     resume = getattr(what_if, "stages", None) if what_if is not None and stream.working is not None else None
     if resume is not None:
-        return resume(stream.working, name, stages)
+        return resume(stream.working, name, steps, todo)
     events: list = []
-    for stage in stages:
-        events += stage()
+    todo = list(todo)
+    while todo:
+        step, arg = todo.pop(0)
+        more, then = steps[step](arg)
+        events += more
+        todo[:0] = then
     return events

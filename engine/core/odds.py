@@ -90,6 +90,7 @@ from typing import Any, Callable
 
 from .commands import Command, dice_faces, parse
 from .dice import WHAT_IF
+from .state import tree_copy
 from .errors import CannotParse, HeraldError, Illegal
 
 MAX_LEAVES = 200_000          # the adjudications one what-if may run
@@ -281,6 +282,7 @@ class _Walk:
         self.final: Any = None            # the position the adjudication ended in (merging)
         self.saved = saved                # (command, stages, stage, dice) -> the state there
         self.command = 0                  # the command of the what-if being applied (its index)
+        self.calls: dict = {}             # (command, name) -> the run_stages calls made
 
     def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
         """The next die of the leaf; `stream` is the DiceStream asking (it carries the
@@ -323,39 +325,46 @@ class _Walk:
         self.dice.append(_Die(sides, purpose, faces, pick, group, low, key))
         return faces[pick][0]
 
-    def stages(self, st: Any, name: str, stages) -> list:
+    def stages(self, st: Any, name: str, steps: dict, todo: list) -> list:
         """`engine.core.dice.run_stages` in a what-if: resume at the latest stage kept for the
-        dice this walk replays (its working state, events and dice so far), then run the rest,
-        keeping the working state before each later stage for the walks that will share its
-        dice. The walks go depth first, so a kept stage whose dice are not the beginning of this
-        walk's path is never met again: it is dropped."""
+        dice this walk replays (the working state, the events, the stages left and the dice
+        then), and run the rest, keeping them before each later stage that follows a new die,
+        for the walks that will share its dice. The walks go depth first, so a kept stage whose
+        dice are not the beginning of this walk's path is never met again: it is dropped."""
         saved = self.saved
-        if saved is None:
-            events: list = []
-            for stage in stages:
-                events += stage()
-            return events
-        path, where = self.path, (self.command, name)
-        start, events, found = 0, [], None
-        for k in list(saved):
-            picks = k[3]
-            if len(picks) > len(path) or any(a != b for a, b in zip(picks, path)):
-                del saved[k]
-            elif k[:2] == where and len(picks) >= len(self.dice) and (found is None or k[2] > found[2]):
-                found = k
-        if found is not None:
-            kept, kept_events, kept_dice = saved[found]
-            fresh = kept.copy()
-            st.__dict__.clear()
-            st.__dict__.update(fresh.__dict__)
-            events, start = list(kept_events), found[2]
-            self.dice[:] = kept_dice
-        for i in range(start, len(stages)):
-            if i > start:
-                k = where + (i, tuple(d.pick for d in self.dice))
+        todo = list(todo)
+        events: list = []
+        n = self.calls.get((self.command, name), 0)
+        self.calls[(self.command, name)] = n + 1
+        where = (self.command, name, n)
+        done = 0                                  # the stages run (or resumed past)
+        if saved is not None:
+            path, found = self.path, None
+            for k in list(saved):
+                picks = k[4]
+                if len(picks) > len(path) or any(a != b for a, b in zip(picks, path)):
+                    del saved[k]
+                elif k[:3] == where and len(picks) >= len(self.dice) and (found is None or k[3] > found[3]):
+                    found = k
+            if found is not None:
+                kept, kept_events, kept_todo, kept_dice = saved[found]
+                fresh = kept.copy()
+                st.__dict__.clear()
+                st.__dict__.update(fresh.__dict__)
+                events, todo, done = list(kept_events), tree_copy(kept_todo), found[3]
+                self.dice[:] = kept_dice
+        last = len(self.dice)                     # dice when the last stage was kept or resumed
+        while todo:
+            if saved is not None and done and len(self.dice) > last:
+                k = where + (done, tuple(d.pick for d in self.dice))
                 if k not in saved:
-                    saved[k] = (st.copy(), list(events), [replace(d, key=None) for d in self.dice])
-            events += stages[i]()
+                    saved[k] = (st.copy(), list(events), tree_copy(todo), [replace(d, key=None) for d in self.dice])
+                last = len(self.dice)
+            step, arg = todo.pop(0)
+            more, then = steps[step](arg)
+            events += more
+            todo[:0] = then
+            done += 1
         return events
 
     def hidden(self, bound: int) -> None:

@@ -340,6 +340,20 @@ def _leader_losses(st: TacwState, involved: list[Leader], stream: DiceStream) ->
 
 def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: DiceStream) -> list[Event]:
     """Resolve one close combat (§10.2 D-E) of `attackers` against `defender`."""
+    events, todo = _fight(sc, st, attackers, defender, stream)
+    while todo:
+        step, ctx = todo.pop(0)
+        more, then = FIGHT_STEPS[step](sc, st, stream, ctx)
+        events += more
+        todo[:0] = then
+    return events
+
+
+def _fight(sc, st: TacwState, attackers: list[Unit], defender: Unit,
+           stream: DiceStream) -> tuple[list[Event], list[tuple[str, dict]]]:
+    """The combat up to its formation hits (§10.2 D-E), and what follows it as stages (step
+    name, plain data: ids, hexes): the pursuit (§10.7), the advance (§10.4.6) and the leader
+    losses (§10.8), each reading the state alone (a what-if resumes there, run_stages)."""
     side = attackers[0].side
     target = next((h for h in defender.hexes if any(sc.grid.adjacent(h, x) for a in attackers for x in a.hexes)),
                   defender.hexes[0])
@@ -347,6 +361,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
     start = {a.id: list(a.hexes) for a in attackers}
     def_start = list(defender.hexes)
     involved = participant_leaders(st, attackers) + participant_leaders(st, [defender])
+    losses = ("leader_losses", {"involved": [ld.id for ld in involved]})
     # §10.5.1: artillery alone is captured; §10.6: one-SP light infantry alone is eliminated.
     if defender.kind == "artillery":
         defender.gun_state, defender.captured_by = "captured", side
@@ -355,7 +370,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
                         outcome={"unit": defender.id, "by": side})]
         mover = _advancer(st, attackers, start, set())
         events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
-        return events + _leader_losses(st, involved, stream)
+        return events, [losses]
     lone = [u for u in live_units_at(st, target) if u.id != defender.id]
     if defender.kind == "light" and defender.remaining_strength == 1 and not lone and \
             not all(a.kind == "light" and a.remaining_strength == 1 for a in attackers):
@@ -363,7 +378,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         events = eliminate(sc, st, defender, f"a 1-SP light infantry unit alone, assaulted by {names}", "TACW §10.6")
         mover = _advancer(st, attackers, start, set())
         events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
-        return events + _leader_losses(st, involved, stream)
+        return events, [losses]
     events: list[Event] = []
     if defender.special_formation == "column":        # §6.3.4: F-Broken and an MC first
         defender.special_formation, defender.formation = "", "broken"
@@ -372,7 +387,7 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         events += morale_check(sc, st, defender, stream, reason="assaulted in column", section="TACW §6.3.4")
         if not defender.alive or defender.hexes != def_start:
             return events + [Event("close_combat", side, "TACW §6.3.4",
-                                   f"{names}'s assault finds no one in {target}")]
+                                   f"{names}'s assault finds no one in {target}")], []
     mods, info = combat_modifiers(sc, st, attackers, defender)
     for a in info["pistols"]:
         a.pistols -= 1
@@ -406,23 +421,50 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
     for u in attackers + [defender]:                  # §10.2 E
         for x in [u] + companions(st, u):
             events += formation_hit(sc, st, x, stream, "close combat", "TACW §10.2 E")
-    gone: set[str] = set()
+    ctx = {"attackers": [a.id for a in attackers], "defender": defender.id, "start": start,
+           "def_start": def_start, "total": total, "momentum": bool(info["momentum"]), "gone": [],
+           "path": None, "involved": losses[1]["involved"]}
     if res.check_pursuit:
         if res.winner == "attacker":
-            pursuers = [a for a in attackers if a.kind == "cavalry" and a.alive and a.hexes == start[a.id]]
-            routed, path = defender, _retreat_path(events, defender.id)
+            ctx["path"] = _retreat_path(events, defender.id)
         else:
-            in_place = defender.alive and defender.hexes == def_start
-            pursuers = [defender] if defender.kind == "cavalry" and in_place else []
-            routed = attackers[0]
-            path = _retreat_path(events, routed.id) or [start[routed.id]]
-        if pursuers and routed.kind == "light":
-            events.append(Event("pursuit", side, "TACW §10.7.1",
-                                f"{routed.called} is light infantry: no pursuit, a normal advance"))
-        elif pursuers:
-            momentum = [a.id for a in attackers] if info["momentum"] else []
-            more, gone = _pursuit(sc, st, pursuers, routed, momentum, path or [def_start], stream)
-            events += more
+            ctx["path"] = _retreat_path(events, attackers[0].id) or [start[attackers[0].id]]
+        return events, [("pursuit", ctx)]
+    return events, [("advance", ctx)]
+
+
+def _fight_pursuit(sc, st: TacwState, stream: DiceStream, ctx: dict) -> tuple[list[Event], list]:
+    """§10.7: the winner's cavalry checks pursuit of the routed loser."""
+    events: list[Event] = []
+    attackers = [st.units[i] for i in ctx["attackers"]]
+    defender = st.units[ctx["defender"]]
+    start, def_start, res = ctx["start"], ctx["def_start"], tc.close_combat(ctx["total"])
+    if res.winner == "attacker":
+        pursuers = [a for a in attackers if a.kind == "cavalry" and a.alive and a.hexes == start[a.id]]
+        routed, path = defender, ctx["path"]
+    else:
+        in_place = defender.alive and defender.hexes == def_start
+        pursuers = [defender] if defender.kind == "cavalry" and in_place else []
+        routed = attackers[0]
+        path = ctx["path"]
+    if pursuers and routed.kind == "light":
+        events.append(Event("pursuit", attackers[0].side, "TACW §10.7.1",
+                            f"{routed.called} is light infantry: no pursuit, a normal advance"))
+    elif pursuers:
+        momentum = [a.id for a in attackers] if ctx["momentum"] else []
+        more, gone = _pursuit(sc, st, pursuers, routed, momentum, path or [def_start], stream)
+        events += more
+        ctx["gone"] = sorted(gone)
+    return events, [("advance", ctx)]
+
+
+def _fight_advance(sc, st: TacwState, stream: DiceStream, ctx: dict) -> tuple[list[Event], list]:
+    """§10.4.6: the winner's advance after combat."""
+    events: list[Event] = []
+    attackers = [st.units[i] for i in ctx["attackers"]]
+    defender = st.units[ctx["defender"]]
+    start, def_start, res = ctx["start"], ctx["def_start"], tc.close_combat(ctx["total"])
+    gone = set(ctx["gone"])
     retreated = [u.id for u in attackers + [defender] if u.alive and
                  u.hexes != (start.get(u.id) or def_start)]
     if res.winner == "attacker" and res.advance == "must":
@@ -435,7 +477,14 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         vacated = [h for a in attackers for h in start[a.id] if not live_units_at(st, h)]
         if vacated:
             events += advance_after_combat(sc, st, defender, vacated, stream, retreated, "TACW §10.4.6 (may)")
-    return events + _leader_losses(st, involved, stream)
+    return events, [("leader_losses", {"involved": ctx["involved"], "record": ctx.get("record")})]
+
+
+def _fight_leader_losses(sc, st: TacwState, stream: DiceStream, ctx: dict) -> tuple[list[Event], list]:
+    return _leader_losses(st, [st.leaders[i] for i in ctx["involved"]], stream), []
+
+
+FIGHT_STEPS = {"pursuit": _fight_pursuit, "advance": _fight_advance, "leader_losses": _fight_leader_losses}
 
 
 def immediate_close_combat(sc, st: TacwState, attacker: Unit, defender_hex: str,
@@ -627,19 +676,31 @@ def _resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], cou
     st.pending = None
     st.last_action = {"items": []}
 
-    def combat(c: dict):
-        def stage() -> list[Event]:
-            # where this combat's record begins: engine scratch (`_memo_`: never copied nor
-            # saved), read by `/odds` only (engine/tacw/odds.py `state_key`: the earlier combats'
-            # records are left out of its merge key)
-            st._memo_combat_record = (st.last_action["items"], len(st.last_action["items"]))
-            return _resolve_designated(sc, st, c, stream)
-        return stage
+    def combat(c: dict) -> tuple[list[Event], list]:
+        # where this combat's record begins: engine scratch (`_memo_`: never copied nor saved),
+        # read by `/odds` only (engine/tacw/odds.py `state_key`: the earlier combats' records
+        # are left out of its merge key)
+        record = len(st.last_action["items"])
+        st._memo_combat_record = (st.last_action["items"], record)
+        events, todo = _resolve_designated(sc, st, c, stream)
+        for _, ctx in todo:
+            ctx["record"] = record
+        return events, todo
 
-    # each combat reads the state alone (its units looked up by id): a what-if resumes at a
-    # combat from the state the earlier ones left for the same dice (engine/core/dice.py)
-    events: list[Event] = run_stages(stream, "close combats", [
-        combat(c) for c in sorted(counters, key=_hex_order) + sorted(attacks, key=_hex_order)])
+    def part(f):
+        def step(ctx: dict) -> tuple[list[Event], list]:
+            # the mark again: a what-if resuming here works on a copy, which has no scratch
+            st._memo_combat_record = (st.last_action["items"], ctx["record"])
+            return f(sc, st, stream, ctx)
+        return step
+
+    steps = {"combat": combat}
+    steps.update({name: part(f) for name, f in FIGHT_STEPS.items()})
+    # each combat, and each part of it after its formation hits, reads the state alone (units
+    # and leaders looked up by id): a what-if resumes there from the state the earlier ones
+    # left for the same dice (engine/core/dice.py run_stages)
+    events: list[Event] = run_stages(stream, "close combats", steps, [
+        ("combat", c) for c in sorted(counters, key=_hex_order) + sorted(attacks, key=_hex_order)])
     st.activation.step = "continuation"
     wing = st.wings[st.activation.wing]
     events.append(Event("step", st.activation.side, "TACW §3.2 E",
@@ -647,11 +708,12 @@ def _resolve_all(sc, st: TacwState, stream: DiceStream, attacks: list[dict], cou
     return events
 
 
-def _resolve_designated(sc, st: TacwState, c: dict, stream: DiceStream) -> list[Event]:
+def _resolve_designated(sc, st: TacwState, c: dict, stream: DiceStream) -> tuple[list[Event], list]:
+    """One designated combat (§10.2 C), up to its formation hits; and the stages that follow."""
     hex_id = c["hex"]
     if c["defender"].startswith("leaders@"):
         att = [st.units[i] for i in c["attackers"] if st.units[i].alive]
-        return _assault_leaders(st, att[0], hex_id) if att else []
+        return (_assault_leaders(st, att[0], hex_id) if att else []), []
     defender = st.units[c["defender"]]
     fit: list[Unit] = []
     dropped: list[str] = []
@@ -667,8 +729,9 @@ def _resolve_designated(sc, st: TacwState, c: dict, stream: DiceStream) -> list[
         events.append(Event("close_combat", c["side"], "TACW §10.1",
                             f"{', '.join(dropped)} can no longer assault {hex_id}: attack cancelled"))
     if not fit:
-        return events
-    return events + fight(sc, st, fit, defender, stream)
+        return events, []
+    more, todo = _fight(sc, st, fit, defender, stream)
+    return events + more, todo
 
 
 POLICIES = {"counter": ("reaction_attack", ("never", "ask")),
