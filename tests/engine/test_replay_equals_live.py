@@ -117,3 +117,13 @@ def test_a_tree_copy_shares_nothing_mutable():
     y["a"][0].extra["k"].append(3)
     y["b"][1].append(9)
     assert x == {"a": [Leaf("p", ["t"], {"k": [1, 2]})], "b": (1, [2]), "c": {"s"}}
+
+
+def test_an_autoplayed_marengo_replays_from_json():
+    """Jours de Gloire too: an autoplayed Marengo (engine/jdg/autoplay.py), every state after every
+    command through JSON, the in-place replay and copy."""
+    from engine.jdg.autoplay import play_game
+    g = Game.new("jdg", "marengo", 11)
+    lines = play_game(g, max_commands=200)
+    assert len(lines) >= 200
+    _play("jdg", "marengo", 11, lines)
