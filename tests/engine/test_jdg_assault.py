@@ -379,3 +379,29 @@ def test_the_counter_assault_strikes_with_the_stack_that_has_the_target_in_front
     assert roll.inputs["origin"] == "counter_assault" and roll.inputs["attackers"] == ["f-70e"]
     assert st.units["f-21e-ch"].hex == "1418"
     assert st.units["f-70e"].hex == "1320" and st.units["a-ir52"].hex != "1320"
+
+
+def test_marengo_cascina_cancels_the_open_ground_plus_one_for_infantry():
+    """Marengo D 8.6 L953: a cascina's defenders, if infantry (or infantry and artillery), lose the
+    attacker the +1 of an assault in open terrain; cavalry there is assaulted as in the open
+    (Marengo D 4.3 L941: otherwise a cascina is open ground). The 24e Légère (2113, facing SE)
+    assaults cascina 2213: against IR 53 (8 on 7, 1:1 0, cohesion 7 vs 6 +1) d10 4 gives 5, no
+    +1; against the Bussy chasseurs standing (8 on 2, 4:1 +4, cohesion 0) d10 4 gives 9 with it."""
+    sc, st = setup()
+    assert sc.map.terrain_at("2213") == "cascina"
+    place(st, "f-24e-leg", "2113", 1)
+    place(st, "a-ir53", "2213", 3)
+    st1, _ = run(sc, st, "french", "assault f-24e-leg on 2213")
+    st1, ev = run(sc, st1, "french", "resolve dice=5,1")
+    roll = the(ev, "assault")
+    assert "assault against a defender in open terrain" not in mods_of(roll)
+    assert roll.outcome["total"] == 4 + 0 + 1
+    sc, st = setup()
+    place(st, "f-24e-leg", "2113", 1)
+    place(st, "a-bussy-ch", "2213", 3)
+    st2, _ = run(sc, st, "french", "assault f-24e-leg on 2213")
+    st2, _ = run(sc, st2, "french", "resolve")
+    st2, ev = run(sc, st2, "austrian", "react stand dice=5,1")
+    roll = the(ev, "assault")
+    assert mods_of(roll)["assault against a defender in open terrain"] == 1
+    assert roll.outcome["total"] == 4 + 4 + 0 + 1

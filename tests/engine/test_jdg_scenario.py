@@ -53,6 +53,8 @@ def test_marengo_loads_and_is_cached(marengo):
 
 
 def test_scale_is_the_texts(marengo):
+    """[0.1] L18: a strength point is 200 infantrymen or 150 cavalrymen, about four guns for the
+    artillery; Marengo D 0.1 L903: a turn is 1 h 20', a hex 350 m."""
     s = marengo.scale
     assert (s.infantry_per_sp, s.cavalry_per_sp, s.guns_per_artillery_sp) == (200, 150, 4)
     assert (s.metres_per_hex, s.minutes_per_turn) == (350, 80)
@@ -215,3 +217,23 @@ def test_values_are_checked():
 def test_load_unknown_scenario():
     with pytest.raises(ScenarioError, match="no Jours de Gloire scenario 'austerlitz'"):
         load_scenario("austerlitz")
+
+
+def test_three_layers_of_rules_basic_optional_and_the_battles():
+    """[0] L14: basic rules, optional rules that the players choose, and each battle's own rules;
+    [II] L820: the optional rules replace or complete the basic ones, "I giocatori scelgano quali
+    applicare": a game has none unless chosen at its creation, and an unknown one is refused;
+    [D] L899: Marengo 1800, at demi-brigade level, Bonaparte's French against Melas' Austrians."""
+    from engine.core.errors import Illegal
+    from engine.jdg.ruleset import JDG
+    from engine.jdg.setup import OPTIONAL_RULES, has_option
+
+    sc = JDG.load_scenario("marengo")
+    plain = JDG.new_state(sc, 1)
+    chosen = JDG.new_state(sc, 1, ["demoralisation"])
+    assert not any(has_option(plain, oid) for oid, _ in OPTIONAL_RULES)
+    assert has_option(chosen, "demoralisation") and not has_option(chosen, "misdirected-fire")
+    with pytest.raises(Illegal, match="unknown optional rule"):
+        JDG.new_state(sc, 1, ["tactical-fog"])
+    assert {c.side: c.name for c in sc.commanders} == {"french": "Bonaparte", "austrian": "Melas"}
+    assert {u.side for u in sc.units} == {"french", "austrian"}

@@ -19,6 +19,7 @@ ONE = Fraction(1)
 # == (a) what the text fixes ======================================================================
 
 def test_d10_is_read_0_to_9():                                  # [0.4] L46-48
+    """[0.4] L48: one ten-sided die whose "0" is zero, not ten: faces 0-9."""
     assert T.D10_FACES == tuple(range(10))
 
 
@@ -112,6 +113,8 @@ def test_no_flank_for_six_fronts_or_routed():                             # [6.1
 
 
 def test_cascina_cancels_the_open_plus_one_for_infantry_only():          # Marengo 8.6 L953
+    """Marengo D 8.6 L953: the open-ground +1 is cancelled when infantry (or infantry and
+    artillery) hold the cascina, not cavalry; Marengo D 4.3 L941: otherwise a cascina is open."""
     def opens(types):
         return [m.value for m in T.terrain_assault_modifiers("cascina", types)]
     assert opens(["infantry"]) == []
@@ -260,6 +263,41 @@ def test_checks_odds_table():
         assert p[0] == Fraction(v + 1, 10)
 
 
+
+def test_the_completed_tables_odds_within_the_texts_bands():
+    """Issue 14: the completed tables' odds, printed (-s), inside the bands the text fixes: the Fire
+    Table [7.5] L449-453 (below 9 nothing, 9-12 check, 13-14 disorder, 15+ rout), the Assault &
+    Charge Table [8.5] L524-530 (10+, 5-9, 0-4, below 0) and the force ratio [8.6] L539 (8:3 reads
+    2:1, 5:6 reads 1:1.5). Each odds cell is the count of d10 faces whose total falls in the band."""
+    fire = {b.key: (b.low, b.high) for b in T.FIRE_BANDS}
+    assert fire == {"none": (None, 8), "check": (9, 12), "disorder": (13, 14), "rout": (15, None)}
+    assault = {b.key: (b.low, b.high) for b in T.ASSAULT_BANDS}
+    assert assault == {"repulse": (None, -1), "check_attacker": (0, 4), "fall_back": (5, 9),
+                       "breakthrough": (10, None)}
+    assert T.force_ratio_column(8, 3).label == "2:1" and T.force_ratio_column(5, 6).label == "1:1.5"
+
+    def faces(bands, base):
+        return {b.key: Fraction(sum(1 for r in T.D10_FACES if T.band_of(bands, base + r) is b), 10)
+                for b in bands}
+
+    print("\nFire Table [7.5]: d10 + firepower + DRM -> none <9 / check 9-12 / disorder 13-14 / rout 15+")
+    for base in range(0, 16):
+        odds = T.fire_odds(base, 0)
+        assert odds == faces(T.FIRE_BANDS, base), base
+        print(f"  firepower+DRM {base:>2}: {_row(odds)}")
+    print("Assault & Charge Table [8.5]: d10 + DRM -> repulse <0 / attacker 0-4 / fall back 5-9 / 10+")
+    for drm in range(-10, 11):
+        odds = T.assault_odds(drm)
+        assert odds == faces(T.ASSAULT_BANDS, drm), drm
+        print(f"  DRM {drm:+3d}: {_row(odds)}")
+    print("Force ratio [8.6] (Herald's columns, rounded in the defender's favour):")
+    for col in T.FORCE_RATIO_COLUMNS:
+        print(f"  {col.label:>6}  DRM {col.drm:+d}")
+    for att, dfn in ((8, 3), (5, 6)):
+        col = T.force_ratio_column(att, dfn)
+        print(f"  the text's example {att} v {dfn}: {col.label} (DRM {col.drm:+d})")
+
+
 # == (c) every Herald completion is marked as such ================================================
 
 def test_every_drm_is_marked():
@@ -279,6 +317,8 @@ def test_every_drm_is_marked():
 
 
 def test_every_terrain_field_is_text_or_herald():
+    """[0.2] L22: each terrain's effects are on the Terrain Effects Table; the text does not print
+    it, so every field of tables.TERRAIN is the text's (cited) or a marked Herald completion."""
     for t in T.TERRAIN.values():
         assert t.why, t.key
         for f in t.FIELDS:
