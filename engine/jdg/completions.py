@@ -53,6 +53,15 @@ def option_completions(sc, st: JdgState, side: str | None, kind: str, prefix: st
     units = _active_units(st, side)
     if kind == "order_formation":
         out = [(f"{f.name} ({f.id})", f.id) for f in sc.formations if side is None or f.side == side]
+        from engine.jdg.sequence import groups
+        if groups.enabled(st):              # optional 2.3: each tactical group too
+            out += [(f"{f.name} group {n}: {', '.join(g)}", f"{f.id}:{n}") for f in sc.formations
+                    if side is None or f.side == side
+                    for n, g in enumerate(groups.formation_groups(sc, st, f.id), 1)]
+    elif kind == "reserve_formation":
+        from engine.jdg.sequence import reserve
+        out = [(f"{sc.formation(fid).name} ({fid})", fid) for fid, why in
+               (reserve.candidates(sc, st, side) if side else []) if not why] + [("none", "none")]
     elif kind in ("combined_marker", "first_marker"):
         mine = [m for m in st.markers.values() if side is None or m.side == side]
         if kind == "combined_marker":

@@ -14,13 +14,17 @@ from engine.core.errors import Illegal
 from engine.jdg import rules
 from engine.jdg.sequence.activation import STEP_NAMES, first_drawer
 from engine.jdg.sequence.command import chief, in_command_radius
+from engine.jdg.sequence.groups import enabled as groups_enabled
+from engine.jdg.sequence.groups import formation_groups, group_lines
+from engine.jdg.sequence.reserve import candidates as reserve_candidates
+from engine.jdg.sequence.reserve import chooser as reserve_chooser
 from engine.jdg.state import SIDES, JdgState, Unit
 
 MAX_REPLY = 1900                # under Discord's 2,000 characters
 QUERIES = ("units", "formations", "cup")
 ARM_LETTER = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
 PHASE_NAMES = {"orders": "A, orders", "initiative": "B, strategic initiative", "cup": "C, the cup",
-               "activation": "D, activations", "rout": "E, rout", "end": "F, end of turn", "over": "the battle is over"}
+               "activation": "D, activations", "reserve": "D bis, reserve activation", "rout": "E, rout", "end": "F, end of turn", "over": "the battle is over"}
 
 
 def _fit(lines: list[str], short: list[str] | None = None) -> str:
@@ -99,11 +103,15 @@ def formations_text(sc, st: JdgState, asker: str | None, args: tuple[str, ...]) 
             bits = [f"initiative {f.initiative}", orders_word(st, asker, f.id), f"IAs drawn {fs.activations}"]
             if side == asker:
                 bits.append("in radius" if in_command_radius(sc, st, f.id) else "out of radius")
+            n_groups = len(formation_groups(sc, st, f.id)) if groups_enabled(st) else 0
+            if n_groups:
+                bits.append(f"{n_groups} tactical groups" if n_groups > 1 else "one tactical group")
             if fs.demoralised:
                 bits.append("demoralised")
             if not st.formation_units(f.id):
                 bits.append("not on the map")
             lines.append(f"`{f.id}` {f.name}: " + ", ".join(bits))
+            lines += group_lines(sc, st, asker, f.id)          # tactical groups (optional 2.3)
     return _fit(lines)
 
 
@@ -176,7 +184,16 @@ def next_step(sc, st: JdgState, viewer: str | None) -> str:
             if act.step == "orders_check" else ""
         if act.failed:
             extra += f"; initiative failed for {', '.join(act.failed)}: rally only"
+        if act.reserve:
+            return (f"**{act.side.title()}** active in reserve (phase D bis): {who}, Without Orders, {step} "
+                    "step; `next` ends the step")
         return f"**{act.side.title()}** active: {who} (`{act.marker}`), {step} step{extra}; `next` ends the step"
+    if st.phase == "reserve":
+        side = reserve_chooser(st)
+        if side:
+            ok = [fid for fid, why in reserve_candidates(sc, st, side) if not why]
+            return (f"Phase D bis: **{side.title()}** may activate one formation in reserve "
+                    f"(`reserve <formation>`: {', '.join(ok) or 'none may'}; or `reserve none`)")
     if st.phase == "activation":
         return f"**{(st.drawer or first_drawer(st)).title()}** to draw a marker (`draw`); {len(st.cup)} in the cup"
     return f"Phase {PHASE_NAMES.get(st.phase, st.phase)}"

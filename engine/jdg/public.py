@@ -45,6 +45,8 @@ def view(sc, st: JdgState, viewer: str | None = None) -> JdgState:
         if f.side != viewer and not f.revealed:
             f.orders = UNKNOWN_ORDERS
             f.initiative_success = False
+            for g in f.groups:          # tactical groups' orders (optional 2.3, HERALD D66)
+                g["orders"] = UNKNOWN_ORDERS
     hidden = secret_markers(st, viewer)
     if hidden:
         out.cup = [m for m in out.cup if m not in hidden]

@@ -85,7 +85,7 @@ def need_no_pending(st: JdgState, side: str) -> None:
 def need_active(st: JdgState, side: str) -> None:
     """An action of the active formation, by its owner [1.D]."""
     act = st.activation
-    if st.phase != "activation" or act is None:
+    if st.phase not in ("activation", "reserve") or act is None:
         raise Illegal("no formation is active: `draw` a marker from the cup first", "JdG [1] D")
     if act.side != side:
         raise Illegal(f"the active formation is {act.side.title()}'s ({', '.join(act.formations)})", "JdG [1] D")

@@ -16,9 +16,9 @@ from engine.jdg.state import Commander, Formation, JdgState, Marker, Unit
 OPTIONAL_RULES = (
     ("demoralisation", "Formations are demoralised by their losses (JdG optional 11)"),
     ("line-infantry-fire", "Line infantry gives reaction fire to assaults (JdG optional 8.3)"),
-    # The command radius of [2.3] L135 is a basic rule (sequence/orders.py); the optional 2.3,
-    # tactical groups, is not offered yet (one order per chain of units, D66).
     ("misdirected-fire", "Fire may strike by mistake a unit next to the target it passed over (JdG optional 7)"),
+    ("reserve-activation", "Phase D bis: each side may activate one formation in reserve (JdG optional 1)"),
+    ("tactical-groups", "Orders go to tactical groups, chains of units 2 hexes apart (JdG optional 2.3)"),
 )
 
 

@@ -22,8 +22,9 @@ SIDES = ("french", "austrian")          # Marengo 1800 (section D); other games 
 ARMS = ("infantry", "cavalry", "artillery")
 CONDITIONS = ("good", "disordered", "routed")    # [10]: the ladder; eliminated = status
 # phases of the turn [1]: A orders, B strategic initiative, C markers in the cup, D activations,
-# E rout, F end of turn; "over" once the battle has ended
-PHASES = ("orders", "initiative", "cup", "activation", "rout", "end", "over")
+# E rout, F end of turn; "over" once the battle has ended; "reserve" is phase D bis, between D and E
+# (optional rule 1, sequence/reserve.py)
+PHASES = ("orders", "initiative", "cup", "activation", "reserve", "rout", "end", "over")
 # the steps of one activation, in the strict order of [1.D] / [2.4]
 ACTIVATION_STEPS = ("orders_check", "fire", "movement", "combat", "rally", "done")
 ORDERS = ("with", "without")            # "Con Ordini" / "Senza Ordini" [2.3]
@@ -75,6 +76,9 @@ class Formation:
     activations: int = 0          # IAs drawn for it this turn
     without_orders_for_good: bool = False   # its commander-in-chief was lost [2.5]
     demoralised: bool = False     # optional rule 11
+    # optional rule 2.3 (sequence/groups.py): the tactical groups fixed in phase A, each
+    # {"units": [ids], "orders": "with" | "without"}; secret like `orders` until revealed
+    groups: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -123,6 +127,15 @@ class Activation:
     # the other side's units that made reaction or counter-battery fire this activation: one of
     # the two, once, per enemy activation [8.3], [7.6]
     reacted: list[str] = field(default_factory=list)
+    # phase D bis, optional rule 1 (sequence/reserve.py): a reserve activation, its units (those
+    # not adjacent to an enemy) with their hexes at its start, and those whose move was checked
+    reserve: bool = False
+    reserve_units: dict[str, str] = field(default_factory=dict)
+    reserve_checked: list[str] = field(default_factory=list)
+    # optional rule 2.3 (sequence/groups.py): the groups ("<formation>:<n>") whose commander's
+    # initiative passed (With Orders for this activation) or failed (rally only)
+    groups_won: list[str] = field(default_factory=list)
+    groups_failed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -158,6 +171,8 @@ class JdgState(GameState):
     drawer: str = ""
     # victory hexes -> the side that last occupied each [13] (sequence/victory.py)
     holders: dict[str, str] = field(default_factory=dict)
+    # phase D bis (optional rule 1, sequence/reserve.py): the sides that chose or passed this turn
+    reserve_done: list[str] = field(default_factory=list)
 
     # the phases where no side is to act alone: both give secret orders (phase A)
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ("orders",)

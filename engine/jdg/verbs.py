@@ -77,6 +77,10 @@ VERBS = (
          "JdG [2.4]", phase="activation", dice=True),
     Verb("next", "End the current step (fire, movement, combat, rally), or the activation",
          "JdG [1] D.3, [2.4]", phase="activation"),
+    Verb("reserve", "Phase D bis: activate one formation in reserve, Without Orders, or none",
+         "JdG [1] D bis, opt. 1", (
+             Option("formation", "Your formation: its IA in the cup this turn, a unit in your chief's radius",
+                    "reserve_formation"),), phase="activation", dice=True),
     Verb("fire", "Artillery of the active formation fires at a hex in range and sight", "JdG [7]", (
         _unit("Your good-order artillery of the active formation", "firer"),
         Option("target", "Enemy hex through a frontal hex, in range and line of sight (JdG [7.3], [7.4])",

@@ -91,10 +91,11 @@ def is_night(sc, st: JdgState) -> bool:
 
 
 def with_orders(st: JdgState, unit: Unit) -> bool:
-    """[2.4], [8.2]: the unit's formation acts With Orders now (no engagement check)."""
+    """[2.4], [8.2]: the unit's formation (its tactical group, optional 2.3; never in a reserve
+    activation, optional 1) acts With Orders now (no engagement check)."""
     try:
-        from engine.jdg.sequence.command import with_orders as formation_with_orders
-        return formation_with_orders(st, unit.formation)
+        from engine.jdg.sequence.command import unit_with_orders
+        return unit_with_orders(st, unit)
     except (ModuleNotFoundError, ImportError):
         f = st.formations.get(unit.formation)
         act = st.activation

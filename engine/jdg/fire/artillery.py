@@ -54,6 +54,7 @@ from engine.core.events import DieRoll, Event, Modifier
 
 from engine.jdg import checks, geometry, rules, tables
 from engine.jdg.fire import sight
+from engine.jdg.sequence import command as chiefs
 from engine.jdg.setup import has_option
 from engine.jdg.state import JdgState, Unit
 
@@ -97,6 +98,8 @@ def of_active_formation(sc, st: JdgState, unit: Unit) -> bool:
     act = st.activation
     if act is None or unit.side != act.side or unit.formation not in act.formations:
         return False
+    if act.reserve and unit.id not in act.reserve_units:
+        return False                    # next to an enemy: not activated in phase D bis (optional 1)
     return not act.arm or unit.arm == act.arm
 
 
@@ -141,7 +144,7 @@ def obliged_to_fire(sc, st: JdgState) -> list[tuple[str, list[str]]]:
     out = []
     for u in st.units.values():
         if not (u.alive and u.arm == "artillery" and u.condition == "good" and not u.fired
-                and u.id not in act.fired and of_active_formation(sc, st, u)):
+                and u.id not in act.fired and of_active_formation(sc, st, u) and chiefs.may_act(st, u)):
             continue
         hexes = [h for h in enemy_front_hexes(sc, st, u) if shot_problem(sc, st, u, h) is None]
         if hexes:
@@ -324,9 +327,9 @@ def _need_may_fire(sc, st: JdgState, u: Unit) -> None:
     if not of_active_formation(sc, st, u):
         raise Illegal(f"{name_of(sc, u)} is not of the active formation ({', '.join(st.activation.formations)})",
                       "JdG [1] D, [2.2]")
-    if u.formation in st.activation.failed:
-        raise Illegal(f"the commander's initiative of {u.formation} failed: its units may only rally",
-                      "JdG [2.4]; HERALD D13")
+    if u.formation in st.activation.failed or not chiefs.may_act(st, u):
+        raise Illegal(f"the commander's initiative of {chiefs.group_key(st, u) or u.formation} failed: "
+                      "its units may only rally", "JdG [2.4]; HERALD D13")
     if u.condition != "good":
         raise Illegal(f"{name_of(sc, u)} is {u.condition}: disordered artillery cannot fire", "JdG [7.2]")
     if u.fired or u.id in st.activation.fired:

@@ -110,6 +110,8 @@ def do_rally(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> l
     if unit.formation not in act.formations or (getattr(act, "arm", "") and unit.arm != act.arm):
         raise Illegal(f"{results.name_of(sc, unit)} is not of the active formation "
                       f"({', '.join(act.formations)}): only its units rally now", "JdG [11], [1] D")
+    if act.reserve:
+        raise Illegal("a formation activated in reserve (phase D bis) cannot rally", "JdG opt. [1]; HERALD D65")
     why = refusal(sc, st, unit)
     if why:
         raise Illegal(why, "JdG [11]")

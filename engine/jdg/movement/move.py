@@ -129,6 +129,9 @@ def need_mover(sc, st: JdgState, side: str, token: str) -> Unit:
     act = st.activation
     if not chiefs.in_activation(st, u):
         what = f"the {act.arm} of " if act.arm else ""
+        if act.reserve and u.formation in act.formations:
+            raise Illegal(f"{name_of(sc, u)} was next to an enemy unit when its formation was activated in "
+                          "reserve: it is not activated (phase D bis)", "JdG opt. [1] L834")
         raise Illegal(f"{name_of(sc, u)} is not of the active formation ({what}{', '.join(act.formations)})",
                       "JdG [1] D, [2.2]")
     if not chiefs.may_act(st, u):
@@ -139,11 +142,9 @@ def need_mover(sc, st: JdgState, side: str, token: str) -> Unit:
 
 def with_orders(sc, st: JdgState, unit: Unit) -> bool:
     """[2.4], [5.2]: the unit moves With Orders now: a reinforcement's own status, else its
-    formation's (phase-A orders or its commander's initiative for this activation)."""
-    own = rf.arrival_orders(st, unit)
-    if own is not None:
-        return own
-    return chiefs.with_orders(st, unit.formation)
+    formation's (phase-A orders or its commander's initiative for this activation); its tactical
+    group's (optional 2.3); Without Orders in a reserve activation (optional 1)."""
+    return chiefs.unit_with_orders(st, unit, rf.arrival_orders(st, unit))
 
 
 @dataclass

@@ -74,8 +74,11 @@ def reveal(sc, st: JdgState, fid: str, why: str) -> list[Event]:
         return []
     f.revealed = True
     extra = " (for good: its army lost its commander-in-chief)" if f.without_orders_for_good else ""
-    return [Event("orders_revealed", f.side, "JdG [2.4]",
-                  f"{sc.formation(fid).name} is {_orders_word(st, fid)} this turn{extra} ({why})",
+    from engine.jdg.sequence.groups import reveal_note
+    note = reveal_note(sc, st, fid)             # its tactical groups' orders (optional 2.3)
+    text = f"{sc.formation(fid).name}'s orders this turn: {note}" if note else \
+        f"{sc.formation(fid).name} is {_orders_word(st, fid)} this turn{extra}"
+    return [Event("orders_revealed", f.side, "JdG [2.4]", f"{text} ({why})",
                   outcome={"formation": fid, "orders": "with" if with_orders(st, fid) else "without"})]
 
 
@@ -199,8 +202,14 @@ def do_initiative(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[
     most the initiative on the marker: With Orders for this activation only; above it: the
     formation may only rally (HERALD D13). Under an IAC one roll per such formation (D72, D81)."""
     section = "JdG [2.4]"
+    from engine.jdg.sequence import groups
+    if groups.enabled(st):
+        return groups.do_initiative(sc, st, side, cmd, stream)      # one roll per group, opt. 2.3
     rules.need_active(st, side)
     act = st.activation
+    if act.reserve:
+        raise Illegal("a formation activated in reserve (phase D bis) acts Without Orders: no commander's "
+                      "initiative", "JdG opt. [1]; HERALD D65")
     todo = [fid for fid in act.formations if not with_orders(st, fid) and fid not in act.failed]
     if not todo:
         raise Illegal("the active formation is With Orders: no initiative to try", section)
@@ -292,7 +301,8 @@ def end_activation(sc, st: JdgState) -> list[Event]:
         st.combat = {}
     st.drawer = act.side
     who = " + ".join(sc.formation(f).name for f in act.formations) or act.marker
-    text = f"{who}: activation over, `{act.marker}` set aside"
+    text = f"{who}: activation over, `{act.marker}` set aside" if not act.reserve else \
+        f"{who}: reserve activation over (phase D bis)"
     if late:
         text += f"; not entered, they wait for the next turn: {', '.join(late)} ([5.2])"
     return [Event("activation_end", act.side, "JdG [2.2]", text, outcome={"marker": act.marker, "late": late})]

@@ -12,6 +12,8 @@ The helpers here only read the state; other modules call them:
     chief(sc, st, side) -> Chief                 the side's commander-in-chief now and his values
     in_command_radius(sc, st, formation_id) -> bool
     with_orders(st, formation_id) -> bool        the formation acts With Orders now [2.4]
+    unit_with_orders(st, unit, own=None) -> bool the unit acts With Orders now (its tactical group,
+                                                 optional 2.3; a reserve activation, optional 1)
     may_act(st, unit) -> bool                    a unit of the activation that may fire/move/fight
     may_rally(st, unit) -> bool                  a unit of the activation (rally is always open [11])
 """
@@ -94,9 +96,44 @@ def with_orders(st: JdgState, formation_id: str) -> bool:
     D12), or its commander's initiative won for this activation only; never once its army's chief
     is lost ([2.5] L195)."""
     f = st.formations[formation_id]
-    if f.without_orders_for_good:
+    if f.without_orders_for_good or in_reserve(st, formation_id):
         return False
     return f.orders == "with" or f.initiative_success
+
+
+def in_reserve(st: JdgState, formation_id: str) -> bool:
+    """Optional rule 1 L836 (HERALD D65): a formation activated in phase D bis acts Without Orders
+    whatever its orders."""
+    act = st.activation
+    return act is not None and act.reserve and formation_id in act.formations
+
+
+def group_key(st: JdgState, unit: Unit) -> str:
+    """Optional rule 2.3 (HERALD D66): the tactical group the unit belonged to in phase A,
+    "<formation>:<n>" (n from 1), or "" (no groups, or the unit was not on the map then)."""
+    f = st.formations.get(unit.formation)
+    for n, g in enumerate(f.groups if f is not None else [], 1):
+        if unit.id in g["units"]:
+            return f"{unit.formation}:{n}"
+    return ""
+
+
+def unit_with_orders(st: JdgState, unit: Unit, own: bool | None = None) -> bool:
+    """[2.4] for one unit: Without Orders in a reserve activation whatever else (optional 1 L836,
+    HERALD D65); else its own reinforcement status `own` [5.2] when it has one; else its phase-A
+    tactical group's orders, or its group's commander's initiative won for this activation
+    (optional 2.3 L852, HERALD D66); else its formation's (`with_orders`)."""
+    if in_reserve(st, unit.formation):
+        return False
+    if own is not None:
+        return own
+    key = group_key(st, unit)
+    f = st.formations[unit.formation]
+    if not key or f.without_orders_for_good:
+        return with_orders(st, unit.formation)
+    act = st.activation
+    group = f.groups[int(key.rsplit(":", 1)[1]) - 1]
+    return group["orders"] == "with" or f.initiative_success or (act is not None and key in act.groups_won)
 
 
 def in_activation(st: JdgState, unit: Unit) -> bool:
@@ -107,18 +144,23 @@ def in_activation(st: JdgState, unit: Unit) -> bool:
         return False
     if unit.formation not in act.formations:
         return False
+    if act.reserve and unit.id not in act.reserve_units:
+        return False                    # optional 1 L834: next to an enemy, not activated
     return not act.arm or unit.arm == act.arm
 
 
 def may_act(st: JdgState, unit: Unit) -> bool:
     """A unit of the activation that may fire, move and fight: not of a formation whose
     commander's initiative failed ([2.4] L177: it may only rally, HERALD D13)."""
-    return in_activation(st, unit) and unit.formation not in st.activation.failed
+    if not in_activation(st, unit) or unit.formation in st.activation.failed:
+        return False
+    return not (st.activation.groups_failed and group_key(st, unit) in st.activation.groups_failed)
 
 
 def may_rally(st: JdgState, unit: Unit) -> bool:
-    """[11] L776: rally does not depend on the orders status: every unit of the activation."""
-    return in_activation(st, unit)
+    """[11] L776: rally does not depend on the orders status: every unit of the activation; not in a
+    reserve activation (optional 1 L836)."""
+    return in_activation(st, unit) and not st.activation.reserve
 
 
 def acting_units(st: JdgState) -> list[Unit]:

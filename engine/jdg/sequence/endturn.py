@@ -164,6 +164,7 @@ def end_of_turn(sc, st: JdgState) -> list[Event]:
         f.revealed = False
         f.initiative_success = False
         f.activations = 0
+        f.groups = []                   # tactical groups are fixed anew each phase A (optional 2.3)
     for c in st.commanders.values():
         c.moved = False
     st.orders_done = []

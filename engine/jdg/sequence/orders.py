@@ -92,7 +92,11 @@ def record_orders(sc, st: JdgState, side: str, with_ids: list[str]) -> None:
 def do_orders(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]:
     """`orders [formation...]` [1.A], [2.3]: the formations of `side` With Orders this turn; every
     other one is Without. Secret: the event says only that the orders are given (HERALD D11); the
-    list is kept under the hidden key `secret`, dropped from every public view."""
+    list is kept under the hidden key `secret`, dropped from every public view. With the optional
+    rule 2.3 the orders go to tactical groups (sequence/groups.py)."""
+    from engine.jdg.sequence import groups
+    if groups.enabled(st):
+        return groups.do_orders(sc, st, side, cmd, stream)
     _need_orders_phase(st, "The orders", SECTION)
     words = [w for w in cmd.args if w not in ("none", "-")]
     if len(words) != len(cmd.args) and words:

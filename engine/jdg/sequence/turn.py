@@ -6,6 +6,8 @@ after every command) until a player must act:
                                     (initiative.py)
     C the cup [1.C]                 filled by Herald (cup.py)
     D activations [1.D], [2.2]      `draw`, `initiative`, the actions, `next` (activation.py)
+    D bis reserve (optional 1)      `reserve <formation|none>`, the initiative side first, then an
+                                    activation Without Orders (reserve.py)
     E rout [1.E], [10.4]            Herald moves the routed units (endturn.py)
     F end of turn [1.F], [13]       victory, the turn marker, a new turn from A (endturn.py, victory.py)
 
@@ -22,7 +24,7 @@ from engine.core.events import Event
 
 from engine.jdg import rules
 from engine.jdg.movement.commander import commander_contact
-from engine.jdg.sequence import activation, endturn, initiative, orders
+from engine.jdg.sequence import activation, endturn, initiative, orders, reserve
 from engine.jdg.sequence.activation import on_step_end  # noqa: F401  (re-exported for other modules)
 from engine.jdg.sequence.cup import fill_cup
 from engine.jdg.sequence.victory import update_holders
@@ -50,6 +52,8 @@ def to_act(st: JdgState) -> str | None:
         return st.initiative or None
     if st.activation is not None:
         return st.activation.side
+    if st.phase == "reserve":
+        return reserve.chooser(st)
     if st.phase == "activation":
         return st.drawer or activation.first_drawer(st)
     return None
@@ -60,6 +64,7 @@ def advance(sc, st: JdgState, stream: DiceStream) -> list[Event]:
     events: list[Event] = []
     for _ in range(200):                    # a turn never needs more than a few steps
         update_holders(sc, st)
+        events += reserve.after_moves(sc, st, stream)
         events += commander_contact(sc, st)
         events += endturn.army_without_chief(sc, st)
         if st.phase == "over" or st.pending:
@@ -87,7 +92,12 @@ def advance(sc, st: JdgState, stream: DiceStream) -> list[Event]:
             if st.activation is not None or len(st.cup) >= 2:
                 return events
             events += activation.end_of_phase_d(sc, st)
-            st.phase = "rout"
+            st.phase = "reserve" if reserve.enabled(st) else "rout"
+        elif st.phase == "reserve":
+            more, wait = reserve.walk(sc, st)
+            events += more
+            if wait:
+                return events
         elif st.phase == "rout":
             events += endturn.rout_phase(sc, st, stream)
             st.phase = "end"
