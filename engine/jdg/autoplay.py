@@ -462,6 +462,8 @@ def play_step(game: Game) -> list[tuple[str, str]]:
         _orders(game, side, out)
     elif st.phase == "initiative":
         _first(game, side, out)
+    elif st.phase == "reserve" and st.activation is None:
+        _try(game, side, "reserve none", out)       # phase D bis (optional 1): no reserve
     elif st.activation is None:
         _try(game, side, "draw", out)
     else:
