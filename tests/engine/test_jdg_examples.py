@@ -102,6 +102,8 @@ def test_8_6_eight_against_three_assaults_at_2_to_1():
     assert roll.outcome["total"] == 5 + 2 + 1 + 1 and roll.outcome["result"] == "fall_back"
     jager = st.units["a-mariassy"]
     assert jager.hex != "1419" and jager.condition == "good"
+    step = the(ev, "retreat_step")
+    assert step.narrative.startswith(f"Mariassy Jager (a-mariassy) falls back 1419 -> {jager.hex}")
     assert st.units["f-24e-leg"].hex == "1419"                      # it advanced [8.7]
 
 

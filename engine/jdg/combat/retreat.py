@@ -58,6 +58,7 @@ from engine.jdg.state import JdgState, Unit
 EXTRA_HEXES = 4           # [10.5]: how far beyond its distance a unit may go to find a legal hex
 CONTINUATIONS: dict[str, Callable[..., list[Event]]] = {}
 _AUTO = [0]               # > 0 while units passed through [10.5] react: no question asked then
+_THIRD_PERSON = {"fall back": "falls back", "rout retreat": "retreats in rout"}   # "X falls back 1419 -> 1519"
 
 
 def register_continuation(kind: str, fn: Callable[..., list[Event]]) -> None:
@@ -328,7 +329,8 @@ def _step(sc, st: JdgState, unit: Unit, stream: DiceStream, data: dict[str, Any]
     if frontal:
         causes.append("into an enemy frontal ZoC")
     events = [Event("retreat_step", unit.side, "JdG [10.3]",
-                    f"{name} {data['what']}s {frm} -> {to}" + (f" ({', '.join(causes)}: disorder)" if causes else ""),
+                    f"{name} {_THIRD_PERSON.get(data['what'], data['what'])} {frm} -> {to}"
+                    + (f" ({', '.join(causes)}: disorder)" if causes else ""),
                     inputs={"unit": unit.id, "from": frm, "to": to},
                     outcome={"hex": to, "disorders": len(causes)})]
     if causes:
