@@ -135,6 +135,19 @@ def test_reserve_acts_without_orders_whatever_its_orders():
     assert "Without Orders: half = 3" in events[0].narrative
 
 
+def test_reserve_assault_is_declared_without_orders():
+    """[II.1] L836, [8.1], [8.2]: a Watrin unit With Orders in phase A assaults from the reserve as
+    Without Orders ("Choc/Test": an engagement check first): the 6e Légère, out of contact at the
+    start, moves next to IR 28 in 1709 (cohesion check passed on a 0) and declares its assault."""
+    st, _ = to_reserve()
+    st.units["a-ir28"].hex, st.units["a-ir28"].status, st.units["a-ir28"].facing = "1709", "active", 0
+    st, _ = go(st, "french", "reserve watrin")
+    st, events = go(st, "french", "move f-6e-leg 1809 dice=1")
+    assert kinds(events)[:2] == ["move", "cohesion_check"]
+    st, _ = go(st, "french", "assault f-6e-leg on 1709")
+    assert st.units["f-6e-leg"].assault == "choc_test"
+
+
 def test_reserve_unit_checks_cohesion_at_the_end_of_its_move():
     """[II.1] L836 (HERALD D65, D94): a unit that moved checks cohesion when its move is over:
     the 6e Légère (cohesion 8) rolls 9 and is disordered; with a 8 it passes and stays in good
