@@ -34,6 +34,15 @@ exact fractions: only work is saved. A TACW close combat with pursuits, reaction
 checks that took over a thousand adjudications takes a few dozen. `what_if(..., merge=False)`
 enumerates every sequence plainly (the tests and `bench/odds_bench.py --check` compare both).
 
+Resuming stages (issue 13). Each leaf replays the what-if from its start, so the dice before
+the last one are adjudicated again for every face of it. A ruleset may split a command into
+stages (`engine.core.dice.run_stages`: TACW's close combat step, each combat and, after its
+formation hits, its pursuit, advance and leader losses), each reading only the working state
+and a plain argument: the walk keeps the working state, the events and the stages left before
+each stage that follows a new die, and a later walk whose dice begin the same way restores
+them and resumes there. Only work is saved: the walks, their dice and keys are the same
+(`merge=False` replays plainly).
+
 The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
 seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, a few
 random descents estimate the tree's size at each depth and the cost of a leaf (Knuth's
