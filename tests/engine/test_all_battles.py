@@ -21,12 +21,16 @@ def test_the_books_battles_are_all_offered():
 def _unit_hexes(rid: str, sc) -> list[tuple[str, str]]:
     if rid == "battlecry":
         return [(u.id, u.hex) for u in sc.units]
+    if rid == "jdg":                      # reinforcements have no hex until they enter [5.2]
+        return [(u.id, u.hex) for u in sc.units if u.hex]
     return [(u.id, h) for u in sc.units for h in u.hexes]
 
 
 def _legal(rid: str, sc, h: str) -> bool:
     if rid == "battlecry":
         return h in sc.grid and not sc.terrain_at(h).impassable
+    if rid == "jdg":
+        return h in sc.map.grid and sc.map.passable(h)
     return h in sc.grid and not sc.hex_impassable(h)
 
 
