@@ -47,7 +47,7 @@ def _fit(lines: list[str], short: list[str] | None = None) -> str:
 
 
 def unit_line(sc, st: JdgState, u: Unit) -> str:
-    """`f-44e` 44e Ligne (inf) 0510 W · disordered"""
+    """`f-44e` 44e Ligne (inf) 8-7-5 0510 W · disordered"""
     name = sc.unit(u.id).name
     if u.status in ("waiting", "entering"):
         return f"`{u.id}` {name} ({ARM_LETTER[u.arm]}): {'ready to enter' if u.status == 'entering' else 'reinforcement'}"
@@ -57,7 +57,19 @@ def unit_line(sc, st: JdgState, u: Unit) -> str:
     marks = [u.condition] if u.condition != "good" else []
     marks += [w for w, on in (("square", u.square), ("fired", u.fired), ("acted", u.acted),
                               ("demoralised", u.demoralised)) if on]
-    return f"`{u.id}` {name} ({ARM_LETTER[u.arm]}) {u.hex} {face}" + (f" · {', '.join(marks)}" if marks else "")
+    return (f"`{u.id}` {name} ({ARM_LETTER[u.arm]}) {values(sc, u)} {u.hex} {face}"
+            + (f" · {', '.join(marks)}" if marks else ""))
+
+
+def values(sc, u: Unit) -> str:
+    """The counter's face up [0.3], [10.1]: strength-cohesion-MP (its back when disordered or
+    routed); artillery adds firepower and ranges [7.3]."""
+    s = sc.unit(u.id)
+    back = u.condition != "good"
+    text = f"{s.strength}-{s.cohesion_back if back else s.cohesion}-{s.mp_back if back else s.mp}"
+    if u.arm == "artillery":
+        text += f" fp{s.firepower} r{s.effective_range}/{s.max_range}"
+    return text
 
 
 def units_text(sc, st: JdgState, asker: str | None, args: tuple[str, ...]) -> str:

@@ -30,9 +30,28 @@ ACTIVATION_STEPS = ("orders_check", "fire", "movement", "combat", "rally", "done
 ORDERS = ("with", "without")            # "Con Ordini" / "Senza Ordini" [2.3]
 
 
+# Issue 13 (speed): `JdgState.units_at` reads an index of the live units by hex, kept while no
+# unit anywhere has changed hex or status since it was built: every such change (and every
+# reordering of a state's `units`, the stacks' order: `restacked`) advances this generation.
+_GENERATION = [0]
+_INDEXED = frozenset(("hex", "status"))
+
+
+def restacked() -> None:
+    """Call after reordering a state's `units` (the stacks' order, [5.1])."""
+    _GENERATION[0] += 1
+
+
 @dataclass
 class Unit:
     """A combat unit [0.3]: its printed values are the scenario's; here, what changes."""
+    _plain_copy: ClassVar[bool] = True     # its __setattr__ only watches (engine/core/state.py)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _INDEXED:
+            _GENERATION[0] += 1
+        object.__setattr__(self, name, value)
+
     id: str
     side: str
     formation: str
@@ -182,8 +201,17 @@ class JdgState(GameState):
 
     def units_at(self, hex_id: str) -> list[Unit]:
         """The live units in a hex, top first (a unit entering goes under those there, artillery
-        always on top [5.1]: the order of `units` is kept as the stack's order)."""
-        return [u for u in self.units.values() if u.hex == hex_id and u.alive]
+        always on top [5.1]: the order of `units` is kept as the stack's order). Read from an
+        index rebuilt after any unit changes hex or status (see `_GENERATION`)."""
+        memo = self.__dict__.get("_memo_hex_index")
+        if memo is None or memo[0] != _GENERATION[0] or memo[1] is not self.units:
+            index: dict[str, list[Unit]] = {}
+            for u in self.units.values():
+                if u.hex is not None and u.status == "active":
+                    index.setdefault(u.hex, []).append(u)
+            memo = (_GENERATION[0], self.units, index)
+            self.__dict__["_memo_hex_index"] = memo
+        return list(memo[2].get(hex_id, ()))
 
     def formation_units(self, formation_id: str) -> list[Unit]:
         return [u for u in self.units.values() if u.formation == formation_id and u.alive]

@@ -107,7 +107,7 @@ VERBS = (
                     "attacker", multi=True),
              Option("target", "The enemy hex in their front", "assault_target", word="on",
                     context=("units",))), phase="actions", dice=True),
-    Verb("charge", "Cavalry that moved 1-2 hexes charges a hex it saw at the start (JdG [9.1])",
+    Verb("charge", "Cavalry moves 1-2 hexes and charges a hex it saw at the start",
          "JdG [9]", (
              _unit("Your good-order cavalry that has declared its charge", "charger"),
              Option("target", "The enemy hex in its front", "charge_target", context=("unit",))),

@@ -110,7 +110,7 @@ def test_questions_fit_discord_and_refuse_as_actions():
     for line in ("units", "units all", "units austrian", "formations", "cup"):
         text = JDG.query(SC, st, "french", parse(line))
         assert 0 < len(text) < 2000, line
-    assert "`f-44e` 44e Ligne (inf) 0510 W" in JDG.query(SC, st, "french", parse("units"))
+    assert "`f-44e` 44e Ligne (inf) 9-7-5 0510 W" in JDG.query(SC, st, "french", parse("units"))   # [0.3] values
     with pytest.raises(Illegal, match="is not a side"):
         JDG.query(SC, st, "french", parse("units prussian"))
     with pytest.raises(Illegal, match="answered only to you"):

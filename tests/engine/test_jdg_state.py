@@ -41,3 +41,26 @@ def test_the_stack_and_the_ladder():
     assert st.units["f-2"].disordered and not st.units["f-1"].disordered
     st.units["f-1"].status, st.units["f-1"].hex = "eliminated", None
     assert [u.id for u in st.units_at("1210")] == ["f-2"] and not st.units["f-1"].alive
+
+
+def test_the_hex_index_is_the_stacks_after_every_command_of_the_demo():
+    """[5.1]: `units_at` (read from an index kept between changes, issue 13) gives the live units
+    of a hex top first, the order of `units`, after every command of the Marengo demo: moves,
+    retreats, routs, eliminations and restacking included."""
+    from pathlib import Path
+
+    from bot.cli import read_script, split_side
+    from engine.core.game import Game
+
+    seed, lines = read_script(Path(__file__).parents[2] / "bot" / "demos" / "jdg--marengo.txt")
+    g = Game.new("jdg", "marengo", seed)
+    checked = 0
+    for line in lines:
+        side, text = split_side(line, g.ruleset.sides)
+        g.apply(side, text)
+        st = g.state
+        hexes = {u.hex for u in st.units.values() if u.hex}
+        for h in sorted(hexes):
+            assert [u.id for u in st.units_at(h)] == [u.id for u in st.units.values() if u.hex == h and u.alive], h
+            checked += 1
+    assert checked > 5_000

@@ -53,7 +53,7 @@ from engine.core.events import Event
 
 from engine.jdg import geometry, rules, tables
 from engine.jdg.combat import results
-from engine.jdg.state import JdgState, Unit
+from engine.jdg.state import JdgState, Unit, restacked
 
 EXTRA_HEXES = 4           # [10.5]: how far beyond its distance a unit may go to find a legal hex
 CONTINUATIONS: dict[str, Callable[..., list[Event]]] = {}
@@ -89,6 +89,14 @@ def exit_hexes(sc, side: str) -> list[str]:
     if ex.hexes:
         return list(ex.hexes)
     g = geometry.grid(sc)
+    key = ("jdg_exit_hexes", side, ex.edge)
+    if key in g.memo:                       # the fixed map's answer, kept (issue 13)
+        return list(g.memo[key])
+    g.memo[key] = tuple(_edge_hexes(sc, g, ex))
+    return list(g.memo[key])
+
+
+def _edge_hexes(sc, g, ex) -> list[str]:
     out = []
     for h in g:
         c, r = int(h[:2]), int(h[2:])
@@ -113,12 +121,16 @@ def goal_hex(sc, hex_id: str, side: str) -> str:
 
 
 def _road_link(sc, a: str, b: str) -> bool:
-    for road in sc.map.roads:
-        hs = road.hexes
-        for x, y in zip(hs, hs[1:]):
-            if {x, y} == {a, b}:
-                return True
-    return False
+    """A road or path runs from a to b (the fixed map's answer, kept: issue 13)."""
+    g = geometry.grid(sc)
+    links = g.memo.get("jdg_road_links")
+    if links is None:
+        links = set()
+        for road in sc.map.roads:
+            for x, y in zip(road.hexes, road.hexes[1:]):
+                links.add(frozenset((x, y)))
+        g.memo["jdg_road_links"] = links = frozenset(links)
+    return frozenset((a, b)) in links
 
 
 def _crossing(sc, a: str, b: str, arm: str, *, retreat: bool) -> tuple[bool, bool]:
@@ -413,6 +425,7 @@ def _move(sc, st: JdgState, unit: Unit, frm: str, to: str) -> None:
             st.units[u.id] = st.units.pop(u.id)
     else:
         st.units[unit.id] = st.units.pop(unit.id)
+    restacked()
     for c in sorted(st.commanders.values(), key=lambda c: c.id):
         if c.status == "active" and c.side == unit.side and c.hex == frm:
             c.hex = to

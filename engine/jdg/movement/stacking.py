@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from engine.jdg import tables
 from engine.jdg.combat.results import name_of
-from engine.jdg.state import JdgState, Unit
+from engine.jdg.state import JdgState, Unit, restacked
 
 N = tables.RULE_NUMBERS
 
@@ -104,3 +104,4 @@ def place_in_stack(st: JdgState, unit: Unit) -> None:
     for other in [u for u in st.units.values() if u.hex == unit.hex and u.alive]:
         if other.arm != "artillery":
             st.units[other.id] = st.units.pop(other.id)
+    restacked()
