@@ -119,7 +119,9 @@ VERBS = (
         phase="actions", dice=True),
     Verb("rally", "Rally a unit that did nothing else this activation: d10 <= its reduced cohesion",
          "JdG [11]", (
-             _unit("Your disordered or routed unit of the active formation", "rallier"),),
+             _unit("Your disordered or routed unit of the active formation", "rallier"),
+             Option("face", "Its new facing if it rallies: it faces as you like (JdG [11])", "vertex",
+                    required=False, word="face", context=("unit",))),
          phase="actions", dice=True),
     # -- the defender's answers -------------------------------------------------------------------
     Verb("react", "Answer a reaction: fire, square, refuse, recall, counter-charge, pursue",

@@ -139,3 +139,28 @@ def test_routed_unit_that_fought_may_still_rally():
     st.units[INF].acted = True
     st2, _ = do(st, f"rally {INF} dice=1")
     assert st2.units[INF].condition == "disordered"
+
+
+def test_a_rallied_unit_faces_as_its_owner_likes():
+    """[11] L782-L784, [6.1]: "la si orienta a piacere": `rally <unit> face <vertex>` turns the
+    unit when it rallies; a failed rally leaves it facing as it was."""
+    st2, ev = do(position("routed"), f"rally {INF} face ne dice=4")     # 3 + 1 = 4 <= 4
+    assert st2.units[INF].condition == "disordered" and st2.units[INF].facing == 5
+    assert ev[-1].kind == "face" and "faces NE" in ev[-1].narrative
+    st2, ev = do(position("routed"), f"rally {INF} face ne dice=5")     # fails
+    assert st2.units[INF].facing == 3 and len(ev) == 1
+    with pytest.raises(Illegal, match=r"not a vertex"):
+        do(position("routed"), f"rally {INF} face up dice=4")
+
+
+def test_a_night_activation_ends_with_its_idle_disordered_units_rallied():
+    """[12] L804 (D63): `next` closing a night activation's rally step rallies, without a roll,
+    the formation's disordered units that took no action and are not next to an enemy; one that
+    moved stays disordered."""
+    st = position(night=True, step="rally", **{"f-101e": ("2017", 3)})
+    st.units["f-101e"].condition = "disordered"
+    st.units["f-101e"].acted = True
+    st.formations[FORMATION].orders, st.formations[FORMATION].revealed = "with", True
+    st2, ev = JDG.apply(SC, st, "french", parse("next"))
+    assert st2.units[INF].condition == "good" and st2.units["f-101e"].condition == "disordered"
+    assert any(e.kind == "rally" and e.outcome.get("automatic") for e in ev)

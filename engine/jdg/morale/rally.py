@@ -22,8 +22,8 @@ HERALD decisions (DECISIONS.md):
 - D69: a unit of a demoralised formation never returns to good order: its rally from disorder
   fails automatically (Herald refuses the command, which could not succeed); from rout it reaches
   disordered.
-- A rallied unit "la si orienta a piacere" (L782, L784): it keeps its facing here, and may turn
-  freely with its next move.
+- A rallied unit "la si orienta a piacere" (L782, L784): `rally <unit> face <vertex>` turns it
+  when it rallies; without `face` it keeps its facing.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event
 
+from engine.core import facing as core_facing
 from engine.jdg import checks, geometry, rules, tables
 from engine.jdg.combat import results
 from engine.jdg.state import JdgState, Unit
@@ -115,8 +116,38 @@ def do_rally(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> l
     why = refusal(sc, st, unit)
     if why:
         raise Illegal(why, "JdG [11]")
+    face = _facing_word(sc, cmd.args[1:])
     rules.enter_step(st, "rally", sc=sc)
-    return rally(sc, st, unit, stream)
+    events = rally(sc, st, unit, stream)
+    if face is not None and events and events[-1].outcome.get("rallied") and unit.facing != face:
+        unit.facing = face
+        events.append(Event("face", side, "JdG [11], [6.1]",
+                            f"{results.name_of(sc, unit)}, rallied, faces {core_facing.vertex_name(geometry.grid(sc), face)}"
+                            " (a rallied unit faces as its owner likes)", outcome={"unit": unit.id, "facing": face}))
+    return events
+
+
+def _facing_word(sc, words) -> int | None:
+    """`face <vertex>` after the unit: the facing a rallied unit takes ([11] L782-L784: "la si
+    orienta a piacere"; [6.1])."""
+    words = list(words)
+    if not words:
+        return None
+    if len(words) != 2 or words[0] != "face":
+        raise CannotParse("usage: rally <unit> [face <vertex>]")
+    try:
+        return core_facing.vertex_index(geometry.grid(sc), words[1])
+    except ValueError:
+        names = core_facing.VERTEX_NAMES[geometry.grid(sc).orientation]
+        raise Illegal(f"'{words[1]}' is not a vertex: {', '.join(names)}", "JdG [6.1]") from None
+
+
+def _night_rally_at_activation_end(sc, st: JdgState, side: str, stream) -> list[Event]:
+    """[12] L804, HERALD D63: when a night activation ends, its disordered units that took no
+    action and are not next to an enemy rally without a roll."""
+    if st.activation is None:
+        return []
+    return night_auto_rally(sc, st, list(st.activation.formations))
 
 
 def night_auto_rally(sc, st: JdgState, formations) -> list[Event]:
@@ -138,4 +169,7 @@ def night_auto_rally(sc, st: JdgState, formations) -> list[Event]:
     return events
 
 
-rules.register("rally", do_rally, "rally <unit>: rally a disordered or routed unit of the active formation (JdG [11])")
+rules.register("rally", do_rally, "rally <unit> [face <vertex>]: rally a disordered or routed unit of the active formation (JdG [11])")
+
+from engine.jdg.sequence import activation as _activation  # noqa: E402
+_activation.on_step_end("rally", _night_rally_at_activation_end)
