@@ -392,6 +392,42 @@ def sprite_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.Image
     return img, ImageDraw.Draw(img)
 
 
+def draw_hex_rulers(d: ImageDraw.ImageDraw, g: Any, cols: int, rows: int, f: ImageFont.FreeTypeFont,
+                    mid: float, ink: Colour = (70, 66, 50)) -> None:
+    """A CCRR hex map's rulers: column numbers above (odd columns) and below (even columns) the
+    map, row numbers left (beside column 01) and right (beside the last column), `mid` pixels
+    outside the map box: where hex ids are too small to read at Discord's width, a hex can still
+    be found as column + row. `g` has `map_box` and `hex_center(hex_id)` (TACW's and JdG's)."""
+    x0, y0, x1, y1 = g.map_box
+    for c in range(1, cols + 1):
+        x, _ = g.hex_center(f"{c:02d}01")
+        y = y0 - mid if c % 2 else y1 + mid
+        d.text((x, y), f"{c:02d}", font=f, fill=ink, anchor="mm")
+    for row in range(1, rows + 1):
+        _, ya = g.hex_center(f"01{row:02d}")
+        _, yb = g.hex_center(f"{cols:02d}{row:02d}")
+        d.text((x0 - mid, ya), f"{row:02d}", font=f, fill=ink, anchor="mm")
+        d.text((x1 + mid, yb), f"{row:02d}", font=f, fill=ink, anchor="mm")
+
+
+def fit_focus(g1: Any, groups: Iterable[Iterable[str]], view_r: float) -> list[str]:
+    """The focus hexes that fit a crop legible at Discord's width (`view_r` hex radii wide with
+    its margins, 1.25 times that high): taken in order of importance, each while it fits. `g1`
+    is the map's geometry at zoom 1 (`r`, `hex_center`)."""
+    r = g1.r
+    max_w, max_h = (view_r - 4) * r, (1.25 * view_r - 4) * r
+    hexes: list[str] = []
+    box = None
+    for group in groups:
+        for h in group:
+            x, y = g1.hex_center(h)
+            nb = (x, y, x, y) if box is None else (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
+            if nb[2] - nb[0] <= max_w and nb[3] - nb[1] <= max_h:
+                box = nb
+                hexes.append(h)
+    return hexes
+
+
 class ScenarioKey:
     """Hashable stand-in for a scenario in an lru_cache: its id plus a digest of `parts`, which
     holds everything the cached picture draws (so an edited scenario is drawn anew)."""

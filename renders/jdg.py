@@ -47,7 +47,7 @@ from engine.jdg.scenario import Scenario
 from engine.jdg.state import JdgState, Unit
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, arrow, board_with_strip, cross, dashed_polyline,
-                     encode_png_nearest, fit_box, path_arrow, ring, trim_path)
+                     encode_png_nearest, fit_box, fit_focus, path_arrow, ring, trim_path)
 from .jdg_art import (NOSE, SIDE_BODY, SIDE_COLOURS, TERRAIN_COLOURS, commander_sprite, counter_sprite,
                       flag_sprite, hex_colour, paste_at, tag_sprite)
 from .jdg_geometry import (DISPLAY_W, HEX_R, BoardGeometry, board_geometry, hexes_in_view, overview_terrain,
@@ -321,19 +321,7 @@ def _focus_groups(scenario: Scenario, state: JdgState) -> list[list[str]]:
 
 
 def _focus_hexes(scenario: Scenario, state: JdgState) -> list[str]:
-    g1 = scenario_geometry(scenario, 1.0)
-    r = g1.r
-    max_w, max_h = (CROP_VIEW_R - 4) * r, (1.25 * CROP_VIEW_R - 4) * r
-    out: list[str] = []
-    box = None
-    for group in _focus_groups(scenario, state):
-        for h in group:
-            x, y = g1.hex_center(h)
-            nb = (x, y, x, y) if box is None else (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
-            if nb[2] - nb[0] <= max_w and nb[3] - nb[1] <= max_h:
-                box = nb
-                out.append(h)
-    return out
+    return fit_focus(scenario_geometry(scenario, 1.0), _focus_groups(scenario, state), CROP_VIEW_R)
 
 
 def crop_geometry(scenario: Scenario, state: JdgState) -> BoardGeometry | None:

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from engine.core.facing import vertex_angle
 from engine.jdg.scenario import Scenario, map_grid
 
-from .common import ScenarioKey, dashed_polyline, downsample, font, image_cache, outlined_text
+from .common import ScenarioKey, dashed_polyline, downsample, draw_hex_rulers, font, image_cache, outlined_text
 from .jdg_art import (BRIDGE, CREST, GOLD, PATH, RIVER, ROAD, ROAD_EDGE, SIDE_DARK, SIDE_NAMES, SS, STREAM,
                       TERRAIN_COLOURS, TRENCH, hex_points, mix, terrain_fill, terrain_tile)
 
@@ -437,20 +437,8 @@ def ruler_px(width: int) -> int:
 
 def _draw_rulers(d: ImageDraw.ImageDraw, scenario: Scenario, g: BoardGeometry) -> None:
     """Column numbers above (odd) and below (even) the map, row numbers on both sides."""
-    m = scenario.map
     f = font(min(int(RULER_BAND * 0.8), ruler_px(g.width)), True)
-    x0, y0, x1, y1 = g.map_box
-    mid = (EDGE_BAND + RULER_BAND / 2) * g.zoom
-    ink = (70, 66, 50)
-    for c in range(1, m.cols + 1):
-        x, _ = g.hex_center(f"{c:02d}01")
-        y = y0 - mid if c % 2 else y1 + mid
-        d.text((x, y), f"{c:02d}", font=f, fill=ink, anchor="mm")
-    for row in range(1, m.rows + 1):
-        _, ya = g.hex_center(f"01{row:02d}")
-        _, yb = g.hex_center(f"{m.cols:02d}{row:02d}")
-        d.text((x0 - mid, ya), f"{row:02d}", font=f, fill=ink, anchor="mm")
-        d.text((x1 + mid, yb), f"{row:02d}", font=f, fill=ink, anchor="mm")
+    draw_hex_rulers(d, g, scenario.map.cols, scenario.map.rows, f, (EDGE_BAND + RULER_BAND / 2) * g.zoom)
 
 
 __all__ = ["BoardGeometry", "board_geometry", "scenario_geometry", "map_geometry", "view", "hexes_in_view",

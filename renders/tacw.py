@@ -69,7 +69,7 @@ from engine.tacw.scenario.schema import Scenario
 from engine.tacw.state import TacwState
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, arrow, board_with_strip, cross, dashed_polyline,
-                     encode_png_nearest, fit_box, image_cache, path_arrow, ring, trim_path)
+                     encode_png_nearest, fit_box, fit_focus, image_cache, path_arrow, ring, trim_path)
 from .tacw_deploy import draw_deployment_areas, draw_map_features
 from .tacw_art import HEX_ID_PX, NOSE, SIDE_COLOURS, SIDE_NAMES, TERRAIN_COLOURS
 # the board's parts (none imports this module); their public names are re-exported from here
@@ -204,19 +204,7 @@ def _focus_groups(scenario: Scenario, state: TacwState) -> list[list[str]]:
 def _focus_hexes(scenario: Scenario, state: TacwState) -> list[str]:
     """The focus hexes that fit a crop that stays legible at DISPLAY_W (CROP_VIEW_R hex radii
     wide with its margins): taken in order of importance, each while it fits."""
-    g1 = _map_geometry(scenario.cols, scenario.rows, 1.0)
-    r = g1.r
-    max_w, max_h = (CROP_VIEW_R - 4) * r, (1.25 * CROP_VIEW_R - 4) * r
-    hexes: list[str] = []
-    box = None
-    for group in _focus_groups(scenario, state):
-        for h in group:
-            x, y = g1.hex_center(h)
-            nb = (x, y, x, y) if box is None else (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
-            if nb[2] - nb[0] <= max_w and nb[3] - nb[1] <= max_h:
-                box = nb
-                hexes.append(h)
-    return hexes
+    return fit_focus(_map_geometry(scenario.cols, scenario.rows, 1.0), _focus_groups(scenario, state), CROP_VIEW_R)
 
 
 def crop_geometry(scenario: Scenario, state: TacwState) -> BoardGeometry | None:

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from engine.core.facing import vertex_angle
 from engine.tacw.scenario.schema import Scenario, map_grid
 
-from .common import ScenarioKey, downsample, font, image_cache
+from .common import ScenarioKey, downsample, draw_hex_rulers, font, image_cache
 from .tacw_art import (GOLD, ROAD, ROAD_HEDGE, SIDE_DARK, SIDE_NAMES, SS, TERRAIN_COLOURS, flat_hex, mix,
                        terrain_tile)
 
@@ -304,16 +304,5 @@ def _draw_rulers(d: ImageDraw.ImageDraw, scenario: Scenario, g: BoardGeometry) -
     """Column numbers above (odd columns) and below (even columns) the map, row numbers left
     (beside column 01) and right (beside the last column): on the full map, where the hex ids
     are too small to read at Discord's width, a hex can still be found as column + row."""
-    f = font(ruler_px(g.width), True)
-    x0, y0, x1, y1 = g.map_box
-    mid = (EDGE_BAND + RULER_BAND / 2) * g.zoom
-    ink = (70, 66, 50)
-    for c in range(1, scenario.cols + 1):
-        x, _ = g.hex_center(f"{c:02d}01")
-        y = y0 - mid if c % 2 else y1 + mid
-        d.text((x, y), f"{c:02d}", font=f, fill=ink, anchor="mm")
-    for row in range(1, scenario.rows + 1):
-        _, ya = g.hex_center(f"01{row:02d}")
-        _, yb = g.hex_center(f"{scenario.cols:02d}{row:02d}")
-        d.text((x0 - mid, ya), f"{row:02d}", font=f, fill=ink, anchor="mm")
-        d.text((x1 + mid, yb), f"{row:02d}", font=f, fill=ink, anchor="mm")
+    draw_hex_rulers(d, g, scenario.cols, scenario.rows, font(ruler_px(g.width), True),
+                    (EDGE_BAND + RULER_BAND / 2) * g.zoom)
