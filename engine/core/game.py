@@ -183,6 +183,21 @@ def try_command(game: "Game", side: str, line: str, out: list[tuple[str, str]]) 
     return True
 
 
+def autoplay(game: "Game", step: Callable[["Game"], list[tuple[str, str]]],
+             max_commands: int = 5000) -> list[tuple[str, str]]:
+    """Play `game` on with an autoplayer's `step` (the lines it got accepted, each (side, line))
+    until the battle is over, `max_commands` lines, or four steps in a row find nothing legal."""
+    script: list[tuple[str, str]] = []
+    stalls = 0
+    while game.state.phase != "over" and len(script) < max_commands:
+        lines = step(game)
+        script += lines
+        stalls = stalls + 1 if not lines else 0
+        if stalls > 3:
+            break
+    return script
+
+
 def script_text(game: "Game", title: str, writer: str, lines: list[tuple[str, str]]) -> str:
     """A replayable script file (the CLI's and the demo's format) for an autoplayed game."""
     head = [f"# Herald demo: {game.scenario.title}, {title}",

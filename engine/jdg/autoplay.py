@@ -16,7 +16,7 @@ import heapq
 from engine.core import facing as core_facing
 from engine.core.commands import parse
 from engine.core.errors import HeraldError
-from engine.core.game import Game, script_text, try_command
+from engine.core.game import Game, autoplay, script_text, try_command
 
 from engine.jdg import geometry
 from engine.jdg.state import JdgState, Unit
@@ -474,15 +474,8 @@ def play_step(game: Game) -> list[tuple[str, str]]:
 
 
 def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
-    script: list[tuple[str, str]] = []
-    stalls = 0
-    while game.state.phase != "over" and len(script) < max_commands:
-        lines = play_step(game)
-        script += lines
-        stalls = stalls + 1 if not lines else 0
-        if stalls > 3:
-            break
-    return script
+    """The whole battle (or `max_commands` lines) by `play_step` (engine.core.game.autoplay)."""
+    return autoplay(game, play_step, max_commands)
 
 
 def write_script(scenario_id: str, seed: int) -> str:

@@ -5,7 +5,7 @@ the tests, every line going through the same engine as a player's."""
 from __future__ import annotations
 
 from engine.core import facing as F
-from engine.core.game import Game, script_text, try_command
+from engine.core.game import Game, autoplay, script_text, try_command
 
 from engine.tacw.geometry import unit_arcs
 from engine.tacw.state import TacwState, Unit
@@ -205,15 +205,8 @@ def play_step(game: Game) -> list[tuple[str, str]]:
 
 
 def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
-    script: list[tuple[str, str]] = []
-    stalls = 0
-    while game.state.phase != "over" and len(script) < max_commands:
-        lines = play_step(game)
-        script += lines
-        stalls = stalls + 1 if not lines else 0
-        if stalls > 3:
-            break
-    return script
+    """The whole battle (or `max_commands` lines) by `play_step` (engine.core.game.autoplay)."""
+    return autoplay(game, play_step, max_commands)
 
 
 def write_script(scenario_id: str, seed: int) -> str:
