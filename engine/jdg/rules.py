@@ -233,13 +233,27 @@ def apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list[
         if cmd.verb != "react" and state.pending and state.pending["side"] != side:
             need_no_pending(state, side)
 
+    before = state.pending
+
     def body(st: JdgState, stream: DiceStream) -> list[Event]:
         events = handler(sc, st, side, cmd, stream)
         if st.phase != "over":
             events += advance(sc, st, stream)
+        if st.pending and st.pending != before:
+            events.append(decision_event(st.pending))
         return events
 
     return run_command(state, cmd, body)
+
+
+def decision_event(p: dict) -> Event:
+    """The log's line for a decision the command leaves owed (DESIGN: pending decisions): who,
+    what, the rule and the answers, so /game log and /explain read why the game waits."""
+    answers = "|".join(p.get("options", []))
+    return Event("decision", p["side"], p.get("section", "JdG [1] D"),
+                 f"Waiting for {p['side'].title()}: {p.get('prompt', p['kind'].replace('_', ' '))}"
+                 + (f": `react {answers}`" if answers else ""),
+                 outcome={"kind": p["kind"], "options": list(p.get("options", []))})
 
 
 def start(sc, st: JdgState) -> tuple[JdgState, list[Event]]:
