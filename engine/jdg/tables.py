@@ -272,7 +272,7 @@ FIRE_DRMS: dict[str, Drm] = {d.key: d for d in (
         why="Each counter prints two ranges, so the longer one must cost something. -2 keeps long "
             "fire useful but unable to disorder outright: firepower 4 at maximum range gives a "
             "cohesion check 30% and never an automatic result (d10+2 tops at 11)."),
-    Drm("point_blank", +1, "point-blank fire (tiro ad alzo zero, adjacent hex): canister",
+    Drm("point_blank", +1, "point-blank fire at an adjacent hex: canister",
         cite("7.4", "L439-441"), HERALD,
         why="The text makes point-blank fire a case of its own (always possible except across a "
             "crest or steep slope [7.4]; the only fire allowed at night [12]). Canister at 350 m "

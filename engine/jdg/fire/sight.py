@@ -94,7 +94,7 @@ def trace(sc, st: JdgState, from_hex: str, to_hex: str) -> Sight:
         bad = [f for f in sc.map.features(from_hex, to_hex) if f in POINT_BLANK_BLOCKERS]
         if bad:
             return Sight(False, f"point-blank fire is impossible across the {bad[0].replace('_', ' ')} "
-                                f"between {from_hex} and {to_hex} (JdG [7.4] tiro ad alzo zero)", 1)
+                                f"between {from_hex} and {to_hex} (JdG [7.4], point-blank fire)", 1)
         return Sight(True, "point-blank: an adjacent hex (JdG [7.4])", 1)
     misdirected = has_option(st, "misdirected-fire")
     passed: list[str] = []
