@@ -221,6 +221,23 @@ def advance(sc, st: JdgState, stream: DiceStream) -> list[Event]:
 
 
 def apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list[Event]]:
+    try:
+        return _apply(sc, state, side, cmd)
+    except Illegal as e:
+        raise once_cited(e) from None
+
+
+def once_cited(e: Illegal) -> Illegal:
+    """A refusal whose reason already ends with its rule in brackets, "... (JdG [11], HERALD D62)",
+    cites it once: the bracket becomes the section (it read "(JdG [11], HERALD D62) (JdG [11])")."""
+    reason, section = e.reason, e.section
+    cut = reason.rfind(" (")
+    if section and cut >= 0 and reason.endswith(")") and section in reason[cut:]:
+        return Illegal(reason[:cut], reason[cut + 2:-1])
+    return e
+
+
+def _apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list[Event]]:
     load_action_modules()
     if side not in SIDES:
         raise Illegal(f"'{side}' is not a side of this battle ({', '.join(SIDES)})")

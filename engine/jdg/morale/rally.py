@@ -49,7 +49,7 @@ def refusal(sc, st: JdgState, unit: Unit) -> str:
     if unit.condition == "good":
         return f"{name} is in good order: only disordered or routed units rally [11]"
     if unit.condition == "disordered" and unit.acted:
-        return f"{name} moved, fired or fought this activation: a disordered unit rallies only if it did none (JdG [11], HERALD D62)"
+        return f"{name} moved, fired or fought this activation: a disordered unit rallies only if it did none (HERALD D62)"
     act = st.activation
     if act is not None and unit.id in act.rallied:
         return f"{name} has already tried to rally this activation: it may try again at its next activation [11]"
