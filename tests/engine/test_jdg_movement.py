@@ -577,3 +577,30 @@ def test_2_5_a_commander_alone_falls_back_when_the_enemy_comes_into_contact():
     st.units["a-ir53"].hex = "2015"
     st3, ev = play(st, "move a-ir53 1915", side="austrian")
     assert st3.commanders["bonaparte"].hex == "1815" and not any(e.kind == "commander_falls_back" for e in ev)
+
+
+def test_4_1_a_move_too_far_says_the_allowance_and_the_path_so_far():
+    """[4.1], [4.3] (play-test): the refusal of a hex beyond the MP says the unit's allowance (Without
+    Orders: half) and what each hex of the path cost, not only "0 left"."""
+    st = position(orders="without", keep=["f-101e"])
+    err = str(refused(st, "move f-101e 0512 0513 0514 0515"))
+    assert "101e Ligne (f-101e) has 3 MP (Without Orders: half" in err
+    assert "the path so far: 0512 1, 0513 1, 0514 1" in err
+
+
+def test_4_4_a_hex_not_adjacent_names_the_neighbours():
+    """[4.4] L243 (play-test): "not adjacent to 0111" now lists 0111's neighbours, so a player who
+    misreads the staggered columns sees which hexes follow."""
+    st = position()
+    err = refused(st, "move f-101e 0612")
+    assert "not adjacent to 0511 (its neighbours: " in str(err) and "0611" in str(err)
+
+
+def test_a_refusal_cites_its_rule_once():
+    """(play-test) a reason that already ends with its rule in brackets is not followed by the same
+    section again: it read "... (JdG [4.4]) (JdG [4.4])"."""
+    st = position()
+    st2, _ = play(st, "move f-101e 0611")
+    err = refused(st2, "move f-101e 0711")
+    assert "already moved" in str(err) and str(err).count("JdG [4.4]") == 1
+    assert err.section == "JdG [4.4]"

@@ -288,7 +288,9 @@ def plan_move(sc, st: JdgState, unit: Unit, words: list[str], *, forced: bool = 
                 if reason:
                     raise Illegal(reason, "JdG [5.2]")
         elif not grid.adjacent(cur, b):
-            raise Illegal(f"{where}not adjacent to {cur}: a move is a path of adjacent hexes", "JdG [4.4]")
+            near = sorted(grid.neighbors(cur))
+            raise Illegal(f"{where}not adjacent to {cur} (its neighbours: {', '.join(near)}): a move is a "
+                          "path of adjacent hexes", "JdG [4.4]")
         here = st.units_at(b)
         if any(u.side != side for u in here):
             raise Illegal(f"{where}an enemy unit holds it: no unit may enter an enemy-occupied hex", "JdG [5.1]")
@@ -365,7 +367,14 @@ def plan_move(sc, st: JdgState, unit: Unit, words: list[str], *, forced: bool = 
                 raise Illegal(f"{where}forced march keeps the stacking limits at every hex: {problem}", "JdG [4.1], [5.1]")
         left = plan.left
         if mp > left:
-            raise Illegal(f"{b} costs {fmt_mp(mp)} MP, {fmt_mp(left)} left ({'; '.join(how)})", "JdG [4.3], [4.4]")
+            # the allowance and what the path has cost so far, so the player sees why [4.1], [4.3]
+            spent = ", ".join(f"{s.hex} {fmt_mp(s.mp)}" for s in plan.steps)
+            budget = (f"{name} has {fmt_mp(plan.allowance.mp)} MP"
+                      + (f" ({'; '.join(plan.allowance.notes[1:])})" if len(plan.allowance.notes) > 1 else "")
+                      + (f", {fmt_mp(plan.used_before)} spent earlier" if plan.used_before else "")
+                      + (f"; the path so far: {spent}" if spent else ""))
+            raise Illegal(f"{b} costs {fmt_mp(mp)} MP, {fmt_mp(left)} left ({'; '.join(how)}); {budget}",
+                          "JdG [4.3], [4.4]")
         plan.spent += mp
         plan.steps.append(Step(b, mp, "; ".join(how)))
         plan.path.append(b)
