@@ -377,3 +377,14 @@ def test_demoralisation_optional():
     assert st.formations["chambarlhac"].demoralised
     assert any(e.kind == "demoralisation" for e in log)
     assert st.units["f-art-chambarlhac"].condition == "disordered" or not st.units["f-art-chambarlhac"].alive
+
+
+def test_reinforcements_near_the_enemy_are_not_offered_a_forced_march():
+    """[5.2] L325 (play-test): Hadik/Kaim's reinforcements enter by 0110/0111, within 5 hexes of
+    Gardanne: their line says With Orders this turn, not at forced march (it said "forced march",
+    and `move ... forced` was then refused)."""
+    st = to_activation(new(), austrian="orders hadik-kaim")
+    st, events = _activate(st, "hadik-kaim-1")
+    line = next(e for e in events if e.kind == "reinforcements").narrative
+    assert "not at forced march: the enemy is within 5 hexes" in line
+    assert "(With Orders, forced march" not in line

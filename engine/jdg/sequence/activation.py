@@ -97,10 +97,21 @@ def arrive(sc, st: JdgState, fid: str) -> list[Event]:
     if not st.formation_units(fid) and not f.without_orders_for_good:
         f.orders = "with"
     hexes = sorted({h for r in due_reinforcements(sc, st, fid) for h in r.entry_hexes})
+    # [5.2] L325: with an enemy within 5 hexes of the entry hex, With Orders this turn only and no
+    # forced march (the line said "forced march" and the move was then refused)
+    from engine.jdg.movement.reinforcements import RENFORTS_DISTANCE, enemy_within
+    near = [h for h in hexes if enemy_within(sc, st, h, f.side, RENFORTS_DISTANCE)]
+    if len(near) == len(hexes):
+        how = f"With Orders this turn, not at forced march: the enemy is within {RENFORTS_DISTANCE} hexes"
+    elif near:
+        how = (f"With Orders, forced march except by {', '.join(near)} (the enemy within "
+               f"{RENFORTS_DISTANCE} hexes)")
+    else:
+        how = "With Orders, forced march"
     return [Event("reinforcements", f.side, "JdG [5.2]",
                   f"{sc.formation(fid).name}: reinforcements ready to enter at {', '.join(hexes)}: "
                   + ", ".join(f"{sc.unit(u).name} `{u}`" for u in ready)
-                  + " (With Orders, forced march [5.2]; `move <unit> <entry hex> ...`)",
+                  + f" ({how} [5.2]; `move <unit> <entry hex> ...`)",
                   outcome={"units": ready, "entry_hexes": hexes})]
 
 
@@ -182,8 +193,11 @@ def do_draw(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]
         raise Illegal(f"{st.drawer.title()} draws the next marker (the side whose activation has just "
                       "ended; first the side with the strategic initiative, HERALD D79)", section)
     mid = st.cup.pop(stream.randbelow(len(st.cup)))
+    # the public count leaves out a combined marker still secret (Marengo D 2.1 L937, HERALD D72): it
+    # said "(21 left)" when the opponent's `cup` showed 21 markers before the draw
+    left = sum(1 for m in st.cup if not (st.markers[m].kind == "combined" and st.markers[m].secret))
     events = [Event("draw", side, section, f"{side.title()} draws {marker_label(sc, st, mid)} from the cup "
-                    f"({len(st.cup)} left)", outcome={"marker": mid, "left": len(st.cup)})]
+                    f"({left} left)", outcome={"marker": mid, "left": left})]
     return events + start_activation(sc, st, mid, f"drawn by {side.title()}")
 
 
