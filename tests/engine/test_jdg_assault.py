@@ -405,3 +405,17 @@ def test_marengo_cascina_cancels_the_open_ground_plus_one_for_infantry():
     roll = the(ev, "assault")
     assert mods_of(roll)["assault against a defender in open terrain"] == 1
     assert roll.outcome["total"] == 4 + 4 + 0 + 1
+
+
+def test_the_assault_line_names_each_modifier():
+    """[8.6] (play-test): the assault's line names its modifiers as the fire's does; it read
+    "d10 6 +2 = 8" and the player could not tell the force ratio from the cohesion."""
+    sc, st = setup()
+    place(st, "f-24e-leg", "1319", 0)
+    place(st, "a-ir53", "1419", 3)
+    st, ev = run(sc, st, "french", "assault f-24e-leg on 1419")
+    st, ev = run(sc, st, "french", "resolve dice=6,10")
+    roll = the(ev, "assault")
+    for m in roll.modifiers:
+        assert f"{m.value:+d} {m.reason}" in roll.narrative
+    assert any(e.kind == "advance" and " advances from " in e.narrative for e in ev)

@@ -598,6 +598,11 @@ def validate_refusal_path(sc, st: JdgState, units: list[Unit], hex_id: str, path
         raise Illegal(f"{len(units)} unit(s) cannot stack in {path[-1]}", "JdG [8.8], [5.1]")
 
 
+def _verb(units, verb: str) -> str:
+    """'advances' for one unit, 'advance' for several."""
+    return verb if len(units) > 1 else verb + "s"
+
+
 def _refuse_move(sc, st, cur, foes: list[Unit], hex_id: str, path: list[str], stream) -> list[Event]:
     c = combat_state(st)
     events = []
@@ -606,8 +611,9 @@ def _refuse_move(sc, st, cur, foes: list[Unit], hex_id: str, path: list[str], st
         c["refused"].append(u.id)
     if path:
         events.append(Event("refusal", foes[0].side, "JdG [8.8]",
-                            f"{', '.join(name_of(sc, u) for u in foes)} refuse the "
-                            f"{'charge' if _is_charge(st, cur) else 'assault'}: they fall back from {hex_id} "
+                            f"{', '.join(name_of(sc, u) for u in foes)} {_verb(foes, 'refuse')} the "
+                            f"{'charge' if _is_charge(st, cur) else 'assault'}: "
+                            f"{'they fall' if len(foes) > 1 else 'it falls'} back from {hex_id} "
                             f"to {' '.join(path)}", inputs={"hex": hex_id, "path": path},
                             outcome={"units": [u.id for u in foes], "to": path[-1]}))
         for h in path:
@@ -774,9 +780,10 @@ def _stage_roll(sc, st, cur, stream) -> list[Event]:
         what = "counter-" + what
     elif cur["origin"] == "pursuit":
         what = f"pursuit re-charge {cur['recharges']}"
+    # each modifier named, as the fire narratives do [8.6] (it read "d10 3 -1 -1 +1 = 2")
     narrative = (f"{what[0].upper() + what[1:]} by {', '.join(name_of(sc, a) for a in att)} on "
                  f"{', '.join(fight_hexes)} ({', '.join(name_of(sc, d) for d in defenders)}): d10 {die}"
-                 + "".join(f" {m.value:+d}" for m in mods) + f" = {total}: {band.label}, {band.result}")
+                 + "".join(f" {m.value:+d} {m.reason}" for m in mods) + f" = {total}: {band.label}, {band.result}")
     events.append(Event("assault", side, "JdG [8.5], [8.6]" + (", [9.2]" if _is_charge(st, cur) else ""),
                         narrative, inputs={"attackers": [a.id for a in att], "targets": fight_hexes,
                                            "combat": cur["id"], "origin": cur["origin"]},
@@ -947,7 +954,7 @@ def _advance_into(sc, st, cur, hex_id: str, stream, refused: bool = False) -> li
     for u in movers:
         u.hex = hex_id
     events = [Event("advance", cur["side"], "JdG [8.7]" + (", [8.8]" if refused else ""),
-                    f"{', '.join(name_of(sc, u) for u in movers)} advance from {start} into {hex_id}",
+                    f"{', '.join(name_of(sc, u) for u in movers)} {_verb(movers, 'advance')} from {start} into {hex_id}",
                     inputs={"from": start}, outcome={"units": [u.id for u in movers], "to": hex_id})]
     for f in sc.map.features(start, hex_id):
         t = tables.TERRAIN.get(f)
@@ -1088,7 +1095,7 @@ def _stage_follow(sc, st, cur, stream) -> list[Event]:
         for u in stack:
             u.hex = spot
         events.append(Event("advance", defside, "JdG [8.7]",
-                            f"{', '.join(name_of(sc, u) for u in stack)} advance from {start} to {spot} "
+                            f"{', '.join(name_of(sc, u) for u in stack)} {_verb(stack, 'advance')} from {start} to {spot} "
                             "without turning", outcome={"units": [u.id for u in stack], "to": spot}))
     new = _new_decl(c, defside, [u.id for u in stack], [target_unit.hex], "counter_assault")
     if any(u.arm == "cavalry" for u in stack):
