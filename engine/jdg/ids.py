@@ -83,7 +83,13 @@ def units_text(sc, st: JdgState, asker: str | None, args: tuple[str, ...]) -> st
         for f in sc.formations_of(side):
             us = [st.units[u.id] for u in sc.units_of(f.id)]
             lines.append(f"**{f.name}** `{f.id}`")
-            lines += [unit_line(sc, st, u) for u in us]
+            lines += [unit_line(sc, st, u) for u in us if u.status not in ("waiting", "entering")]
+            # the reinforcements on one line, so the units on the map keep their values, hex and
+            # facing within one message (the Austrians' list fell back to ids and hexes only)
+            for status, word in (("entering", "ready to enter"), ("waiting", "reinforcements")):
+                later = [u for u in us if u.status == status]
+                if later:
+                    lines.append(f"{word}: " + ", ".join(f"`{u.id}` ({ARM_LETTER[u.arm]})" for u in later))
             short.append(f"**{f.id}**: " + ", ".join(f"`{u.id}` {u.hex or u.status}" for u in us))
     return _fit(lines, short)
 

@@ -130,3 +130,32 @@ def test_status_names_the_turn_the_time_and_who_acts():
     assert "orders check step" in text and "`initiative`" in text
     st.turn = 9
     assert "(night [12])" in JDG.status(SC, st, None)
+
+
+def test_units_keep_their_values_when_the_reinforcements_are_many():
+    """[0.3] (play-test): the Austrians' `units` fell back to ids and hexes (too long for one
+    message with all their reinforcements); the reinforcements now go on one line a formation and
+    the units on the map keep strength-cohesion-MP, hex and facing."""
+    st = JDG.new_state(SC, 5)
+    text = ids.answer(SC, st, "austrian", "units", ())
+    assert len(text) <= ids.MAX_REPLY
+    assert "`a-ir52` IR 52 Erzh. Anton (inf) 8-6-4 0210 E" in text
+    assert "reinforcements: `a-ir63` (inf), `a-ir23` (inf)" in text
+
+
+def test_the_draw_does_not_count_a_secret_combined_marker():
+    """Marengo D 2.1 L937, HERALD D72 (play-test): the public line of a draw said "(21 left)" while
+    the opponent's `cup` showed 21 markers before it: the secret IAC was counted there."""
+    st = JDG.new_state(SC, 5)
+    st, _ = go(st, "french", "combined marmont")
+    st, _ = go(st, "french", "orders watrin")
+    st, _ = go(st, "austrian", "orders frimont dice=4,5")
+    before = ids.answer(SC, st, "austrian", "cup", ())
+    n = len([m for m in st.cup if m != "marmont"])
+    assert f"In the cup: {n} marker(s)" in before
+    st.cup = [m for m in st.cup if m != "marmont"][:3] + ["marmont"]
+    st.drawer = "french"
+    st, events = go(st, "french", "draw")
+    drawn = events[0].outcome["marker"]
+    left = len(st.cup) - (0 if drawn == "marmont" else 1)
+    assert f"({left} left)" in events[0].narrative and events[0].outcome["left"] == left
