@@ -237,3 +237,10 @@ def test_three_layers_of_rules_basic_optional_and_the_battles():
         JDG.new_state(sc, 1, ["tactical-fog"])
     assert {c.side: c.name for c in sc.commanders} == {"french": "Bonaparte", "austrian": "Melas"}
     assert {u.side for u in sc.units} == {"french", "austrian"}
+
+
+def test_the_guard_guns_are_artillery(marengo):
+    """[0.3], [7.3] (play-test): "Art. Garde" was entered as infantry (strength 1, an engagement
+    value, no firepower): the Consular Guard's guns are artillery, a horse company."""
+    u = marengo.unit("f-art-garde")
+    assert u.arm == "artillery" and u.engagement == 0 and u.firepower and u.max_range
