@@ -61,11 +61,20 @@ def _positional(verb: Verb) -> list[Option]:
     return [o for o in verb.options if not o.is_flag and not o.word]
 
 
+def _keyword_at(verb: Verb, rest: list[str]) -> int | None:
+    """Where the first `word` option's keyword stands among the words after the verb (a list
+    option ends there: `assault f-44e f-101e on 0309`), or None."""
+    keys = {o.word for o in verb.options if o.word}
+    return next((k for k, w in enumerate(rest) if w in keys), None)
+
+
 def next_option(verb: Verb, words: list[str]) -> Option | None:
     """The option the next word fills (None once the positional options are given)."""
     rest = words[1:]
     if rest and any(o.word == rest[-1] for o in verb.options if o.word):
         return next(o for o in verb.options if o.word == rest[-1])
+    if _keyword_at(verb, rest) is not None:      # past the positional options
+        return None
     i = 0
     for o in _positional(verb):
         if o.multi:
@@ -81,6 +90,10 @@ def line_complete(verb: Verb, words: list[str]) -> bool:
     rest = words[1:]
     if rest and any(o.word == rest[-1] for o in verb.options if o.word):
         return False
+    if any(o.word and o.needed and o.word not in rest for o in verb.options):
+        return False                            # a needed `word` option (`on <hex>`) is missing
+    cut = _keyword_at(verb, rest)
+    rest = rest if cut is None else rest[:cut]
     i = 0
     for o in _positional(verb):
         if o.multi:
@@ -175,6 +188,29 @@ class Menus:
         finally:
             WEIGH_CANDIDATES.reset(token)
 
+    def viable_any(self, line: str, tries: int) -> bool | None:
+        """`viable`, the budget shared among the next words: a first word that leads nowhere (a
+        unit that may not move at all) does not spend the search of the others."""
+        token = WEIGH_CANDIDATES.set(False)
+        try:
+            nexts = [full for _, full in self.candidates(line)]
+        finally:
+            WEIGH_CANDIDATES.reset(token)
+        if self.complete_now(line) or len(nexts) < 2:
+            return self.viable(line, [tries])
+        share, unknown = max(SEARCH_TRIES // 2, tries // len(nexts)), False
+        for full in nexts:
+            if tries <= 0:
+                return None
+            mine = [min(share, tries)]
+            given = mine[0]
+            found = self.viable(full, mine)
+            tries -= given - mine[0]
+            if found:
+                return True
+            unknown = unknown or found is None
+        return None if unknown else False
+
     def _viable(self, line: str, budget: list[int]) -> bool | None:
         if self.complete_now(line):
             if self.tried(line, budget):
@@ -211,17 +247,28 @@ class Menus:
 
     def _probe(self, line: str, budget: list[int], depth: int) -> bool:
         """A narrow look down a list the rules refused so far (a TACW path that turns before it
-        moves): the first few next words, and below the first two of them."""
+        moves): the first few next words, and below the first two of them; at the first level also
+        the words that may mend the list as it stands (`_mends`)."""
         if depth <= 0 or budget[0] <= 0:
             return False
         budget[0] -= 1
-        nexts = [full for _, full in self.candidates(line)][:PROBE_WIDTH]
+        nexts = [full for _, full in self.candidates(line)]
+        menders = [f for f in nexts[PROBE_WIDTH:] if self._mends(line, f)] if depth == PROBE_DEPTH else []
+        nexts = nexts[:PROBE_WIDTH] + menders
         for full in nexts:
             if budget[0] <= 0:
                 return False
             if self.complete_now(full) and self.tried(full, budget):
                 return True
         return any(self._probe(full, budget, depth - 1) for full in nexts[:2])
+
+    def _mends(self, line: str, full: str) -> bool:
+        """Whether the next words `full` adds to a refused list may mend it rather than lengthen it:
+        a flag of the verb (JdG's `forced`) or a word with its value (`face nw`, a stack's facing)."""
+        added = full.split()[len(line.split()):]
+        verb = self.verb_of(line)
+        flags = {o.flag for o in verb.options if o.flag} if verb is not None else set()
+        return len(added) > 1 or (len(added) == 1 and added[0] in flags)
 
     def _may_mend(self, line: str) -> bool:
         """Whether more words may make a refused complete line good: an optional word may (Battle
@@ -254,7 +301,7 @@ class Menus:
             if ready and self.legal(verb.name):
                 ok: bool | None = True
             else:
-                ok = self.viable(verb.name, [VERB_TRIES])
+                ok = self.viable_any(verb.name, VERB_TRIES)
             if ok:
                 out.append(Choice(f"{verb.name} — {verb.description}"[:100], verb.name,
                                   ready and self.legal(verb.name), verb.section[:100]))

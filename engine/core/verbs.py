@@ -322,6 +322,13 @@ def complete_line(commands: CommandSet, line: str, complete: Completer, *,
             break
         if o.multi:
             head_words = rest[i:]
+            keys = {x.word for x in extras if x.word}
+            cut = next((k for k, w in enumerate(head_words) if w in keys), None)
+            if cut is not None:             # the list ends at a later option's word (`assault a b on 0309`)
+                head_words = head_words[:cut]
+                context[o.name] = " ".join(head_words)
+                i += cut
+                break
             i = len(rest)
             current = o
             break
