@@ -22,11 +22,13 @@ def unit_label(sc, st: JdgState, u) -> str:
     return f"{setup.name} ({u.id}) {u.hex or 'off map'} facing {names[u.facing % 6]}, {', '.join(extra)}"
 
 
-def _active_units(st: JdgState, side: str | None):
+def _active_units(st: JdgState, side: str | None, entering: bool = False):
+    """The live units of the active formation(s) (`entering`: those off the map instead)."""
     act = st.activation
     if act is None or (side is not None and act.side != side):
         return []
-    units = [u for u in st.units.values() if u.alive and u.side == act.side]
+    units = [u for u in st.units.values() if u.side == act.side
+             and (u.hex is None and u.status == "entering" if entering else u.alive)]
     if act.formations:
         units = [u for u in units if u.formation in act.formations
                  or (act.marker in st.markers and st.markers[act.marker].kind == "combined")]
@@ -66,8 +68,10 @@ def option_completions(sc, st: JdgState, side: str | None, kind: str, prefix: st
         mine = [m for m in st.markers.values() if side is None or m.side == side]
         if kind == "combined_marker":
             mine = [m for m in mine if m.kind == "combined" and m.id not in st.used_once]
-        else:
-            mine = [m for m in mine if m.id in st.cup or m.kind == "combined"]
+        else:                           # the markers due in the cup this turn (HERALD D17)
+            from engine.jdg.sequence.initiative import pick_candidates
+            due = set(pick_candidates(sc, st, side)) if side else {m.id for m in mine}
+            mine = [m for m in mine if m.id in due]
             out.append(("none: a random draw", "none"))
         out += [(f"{m.id}", m.id) for m in sorted(mine, key=lambda m: m.id)]
     elif kind == "firer":
@@ -75,12 +79,16 @@ def option_completions(sc, st: JdgState, side: str | None, kind: str, prefix: st
                if u.arm == "artillery" and u.condition == "good" and not u.fired]
     elif kind in ("mover", "square_unit", "unit"):
         pick = units
+        if kind == "mover":             # reinforcements ready to enter, off the map [5.2]
+            from engine.jdg.movement import reinforcements as rf
+            pick = units + [u for u in _active_units(st, side, entering=True) if rf.entering(u)]
         if kind == "square_unit":
             pick = [u for u in units if u.arm == "infantry"]
         out = [(unit_label(sc, st, u), u.id) for u in pick]
     elif kind == "attacker":
-        out = [(unit_label(sc, st, u), u.id) for u in units
-               if u.arm == "infantry" and u.condition == "good" and _enemy_front_hexes(sc, st, u)]
+        named = set(head.split())           # a unit already in the list is not offered again
+        out = [(unit_label(sc, st, u), u.id) for u in units if u.id not in named
+               and u.arm == "infantry" and u.condition == "good" and _enemy_front_hexes(sc, st, u)]
     elif kind == "charger":
         out = [(unit_label(sc, st, u), u.id) for u in units
                if u.arm == "cavalry" and u.condition == "good"]
@@ -119,7 +127,10 @@ def option_completions(sc, st: JdgState, side: str | None, kind: str, prefix: st
         elif me is not None:
             where = me.hex
         last = head.split()[-1] if head.split() else where
-        if last and last in geometry.grid(sc):
+        if me is not None and kind == "destination" and me.hex is None and not head.split():
+            from engine.jdg.movement import reinforcements as rf     # its first step: an entry hex [5.2]
+            out = [(_hex_label(sc, st, h) + " (entry)", h) for h in rf.entry_hexes(sc, me)]
+        elif last and last in geometry.grid(sc):
             out = [(_hex_label(sc, st, h), h) for h in geometry.grid(sc).neighbors(last)]
             if kind == "destination":
                 names = core_facing.VERTEX_NAMES[sc.map.orientation]
