@@ -1,0 +1,296 @@
+"""A club plays Marengo (Jours de Gloire, issue 14) on Discord as it plays TACW: through the real
+command tree and mocked interactions (tests/bot/harness.py), on the scripted Marengo game of
+bot/demos/jdg--marengo.txt (seed 9): Alice commands the French, Bob the Austrians.
+
+The games are created through the service and the script's opening lines replayed through it (as
+test_tacw_bot.py creates its games), then played through the tree: the menus and their clicks, the
+decision buttons and the deadline's default answer, the history's public view of the secret
+orders (log, /explain, boards at earlier points, the GIF, the export), physical dice, undo with
+consent, export and import, a campaign, /odds."""
+from __future__ import annotations
+
+from bot.cli import DEMO_DIR, read_script
+from bot.menus import Menus, offered
+from engine.core.commands import split_side
+from engine.core.game import Game
+from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID, Driver, public, refused
+from tests.bot.test_menus import choose, items, menus_of, path_by_clicks, press, within_discord_limits
+
+SEED = 9
+USERS = {"french": ALICE, "austrian": BOB}
+
+
+def mirror(policies=()) -> Game:
+    """Marengo, seed 9, in the engine alone, with the standing policies given first."""
+    g = Game.new("jdg", "marengo", SEED)
+    for side, line in policies:
+        g.apply(side, line)
+    return g
+
+
+def autoplay_until(g: Game, done, limit: int = 800) -> list[tuple[str, str]]:
+    """The lines engine/jdg/autoplay.py's plain commander gives on `g` until `done(g.state)` holds
+    after one of its steps (whose last line is then the one that made it so). The scripted game
+    of the demo (bot/demos/jdg--marengo.txt) is written by the same player, but read from the
+    engine as it stands, so these tests follow the rules' changes."""
+    from engine.jdg.autoplay import play_step
+    lines: list[tuple[str, str]] = []
+    while not done(g.state):
+        out = play_step(g)
+        assert out and len(lines) < limit, "the autoplayer found nothing more"
+        lines += out
+    return lines
+
+
+def pending_kind(kind: str):
+    return lambda st: bool(st.pending) and st.pending["kind"] == kind
+
+
+async def marengo(d: Driver, lines=(), policies=()):
+    """The same game through the service: Alice French, Bob Austrian, started; the policies
+    through the tree (`/jdg policy`), then `lines` through the service."""
+    service = d.bot.service
+    await service.new_game(1, d.channel_id, ALICE, "jdg", "marengo", SEED, side="french")
+    await service.join(d.channel_id, BOB, "austrian")
+    await service.start(d.channel_id, ALICE)
+    for side, line in policies:
+        _, kind, value = line.split()
+        rest = await d.cmd("jdg", sub="policy", user=USERS[side], kind=kind, value=value)
+        assert not rest.last.ephemeral, rest.last.content
+    await replay(d, lines)
+    return await d.bot.store.active_game(d.channel_id)
+
+
+async def replay(d: Driver, lines) -> None:
+    for side, line in lines:
+        await d.bot.service.act(d.channel_id, USERS[side], line)
+
+
+async def play_by_clicks(d: Driver, components: list[dict], line: str, user: int):
+    """Give `line` by clicks only, from a public message's menus (test_menus' walk, where a choice
+    may add two words, `face nw`): its quick button when there is one, else the verb in the select,
+    then the longest offered choice the line goes through, each in the private builder, then Send."""
+    within_discord_limits(components)
+    quick = [c["custom_id"] for c in items(components) if c.get("custom_id", "").startswith("herald:go:")]
+    if any(q.endswith(f":{line}") for q in quick):
+        rest = await press(d, components, "herald:go:", line, user)
+        assert rest.calls[0].type == 7 and rest.calls[0].data["components"] == []   # menus off the old post
+        return rest
+    current = line.split()[0]
+    rest = await choose(d, components, current, user)
+    assert rest.last.ephemeral, rest.last.content                # the builder is the player's alone
+    while current != line:
+        comps = menus_of(rest)
+        [select] = [c for c in items(comps) if c["type"] == 3]
+        fits = [o["value"] for o in select["options"]
+                if o["value"] == line or line.startswith(o["value"] + " ")]
+        assert fits, (current, line, [o["value"] for o in select["options"]])
+        current = max(fits, key=len)
+        rest = await choose(d, comps, current, user)
+        assert rest.calls[-1].kind == "edit_original"            # the same private message, edited
+    rest = await press(d, menus_of(rest), "herald:send:", line, user)
+    assert rest.calls[0].type == 7 and "Sent" in rest.calls[0].data["content"]
+    assert not rest.last.ephemeral, rest.last.content
+    return rest
+
+
+async def state(d: Driver):
+    return (await d.bot.service.load(d.channel_id)).state
+
+
+# --- 1. a whole activation by clicks alone ----------------------------------------------------------
+def test_a_marengo_games_lines_can_each_be_built_by_clicks():
+    """At every 5th line of Marengo as the autoplayer plays it (the demo's player), with no
+    decision pending, the line's verb is offered in the menus and the whole line is built by their
+    choices (as test_menus does for Battle Cry and TACW): assaults (`assault <units> on <hex>`), a
+    stack's facing (`... face nw`), forced marches (`... forced`), reinforcements entering (`move
+    <unit> <entry hex> ...`) and the strategic initiative's marker (`first <marker>`) included."""
+    from engine.jdg.autoplay import play_step
+    g, lines = mirror(), []
+    while len(lines) < 400:
+        lines += play_step(g)
+    g = mirror()
+    checked, stuck, verbs_seen = 0, [], set()
+    for n, (side, line) in enumerate(lines):
+        line = line.lower()                         # the menus offer `face nw`
+        verb = g.ruleset.commands.verb(line.split()[0])
+        if n % 5 == 0 and g.ruleset.pending(g.state) is None and side == g.to_act and offered(verb) \
+                and len(line) <= 80:                # longer: left to /act (a button's custom_id)
+            checked += 1
+            m = Menus(g.ruleset, g.scenario, g.state, side)
+            if verb.name not in [c.line for c in m.step("").choices]:
+                stuck.append((n, line, "verb not offered"))
+            elif (where := path_by_clicks(m, line)) is not None:
+                stuck.append((n, line, where))
+            verbs_seen.add(verb.name)
+        g.apply(side, line)
+    assert checked > 50 and stuck == []
+    assert {"draw", "initiative", "move", "assault", "resolve", "next"} <= verbs_seen
+
+
+async def test_an_activation_by_clicks_alone_then_the_next_draw(d):
+    """Phase B: the French play their first marker by the slash command; its activation is then
+    given by clicks alone, line by line as the autoplayer plays it (the initiative, a fire, moves
+    facing as they end, assaults, their resolution, `next` to the end; Bob answers the assault's
+    refusal question by its button); then the next marker is drawn by a click, and its board
+    carries the menus of the side the game waits on. Only that player may click."""
+    g = mirror()
+    opening = autoplay_until(g, lambda st: st.phase == "initiative" and st.initiative == "french")
+    game = await marengo(d, opening)
+    [(_, first)] = autoplay_until(g, lambda st: st.phase != "initiative")
+    rest = await d.cmd("jdg", sub="first", user=ALICE, marker=first.split()[1])
+    comps = rest.last.components
+    assert not rest.last.ephemeral and items(comps)[0]["custom_id"].startswith(f"herald:menu:{game.id}:")
+    refused(await choose(d, comps, "move", BOB), "waits on French")
+    refused(await choose(d, comps, "move", CAROL), "not a player")
+    go = next(c for c in items(comps) if c["custom_id"].startswith("herald:go:"))
+    refused(await d.click(go["custom_id"], comps, user=BOB), "waits on French")
+    act = g.state.activation
+    activation = autoplay_until(g, lambda st: st.activation is not act and not st.pending
+                                and st.activation is None)
+    verbs, answered = [], 0
+    for side, line in activation:
+        seq = await d.bot.store.last_seq(game.id)
+        loaded = await d.bot.service.load(d.channel_id)
+        if loaded.state.pending:                    # the defender's question: its buttons
+            assert side == loaded.state.pending["side"]
+            msg = rest.last
+            answers = answers_of(loaded)
+            rest = await d.click(msg.custom_ids[answers.index(line)], msg.components, user=USERS[side])
+            answered += 1
+        elif len(line) > 80:                        # too long for a button: left to /act
+            rest = await d.cmd("act", user=USERS[side], line=line)
+        else:
+            rest = await play_by_clicks(d, comps, line.lower(), USERS[side])
+            verbs.append(line.split()[0])
+        assert await d.bot.store.last_seq(game.id) == seq + 1, line
+        assert [n for n, _ in rest.last.files] == ["board.png"], line        # a new board posted
+        comps = rest.last.components
+    assert {"initiative", "fire", "move", "assault", "resolve", "next"} <= set(verbs), verbs
+    assert answered >= 1
+    assert (await state(d)).state_hash() == g.state.state_hash()        # the same game as the engine's
+    # the next marker is drawn by a click too; its board carries the menus of the one to act
+    [(side, draw)] = autoplay_until(g, lambda st: st.activation is not None)
+    assert draw == "draw"
+    rest = await play_by_clicks(d, comps, "draw", USERS[side])
+    assert "from the cup" in rest.last.content
+    st = await state(d)
+    user, other = (ALICE, BOB) if st.activation.side == "french" else (BOB, ALICE)
+    comps = rest.last.components
+    seq = await d.bot.store.last_seq(game.id)
+    assert items(comps)[0]["custom_id"] == f"herald:menu:{game.id}:{seq}"
+    refused(await choose(d, comps, "move", other), f"waits on {st.activation.side.title()}")
+    rest = await choose(d, comps, "move", user)                    # the builder opens privately
+    assert rest.last.ephemeral and "move" in rest.last.content
+
+
+# --- 2. reactions with buttons, and a deadline's default answer -------------------------------------
+def answers_of(game) -> list[str]:
+    """The answer lines of the decision pending (a Game or a loaded game)."""
+    return [a.line for a in game.ruleset.pending(game.state).answers]
+
+
+async def asked(d: Driver, rest, side: str, user: int, hint: str):
+    """The posted reply to the action that opened a decision: public, with the board, naming the
+    side and its player with the `/act` line that answers, and one answer button per answer."""
+    msg = rest.last
+    text = public(rest)
+    assert f"**{side.title()}** <@{user}>" in text and f"`/act {hint}`" in text, text
+    assert [n for n, _ in msg.files] == ["board.png"]
+    loaded = await d.bot.service.load(d.channel_id)
+    assert len(msg.custom_ids) == len(answers_of(loaded))
+    assert all(c.startswith(f"herald:answer:{loaded.row.id}:{loaded.seq}:") for c in msg.custom_ids)
+    return msg, loaded
+
+
+async def click_answer(d: Driver, msg, loaded, line: str, user: int, other: int):
+    """The answer `line` by its button: the other player's click refused, the player's applied
+    (the buttons taken off the question), then the same button stale."""
+    cid = msg.custom_ids[answers_of(loaded).index(line)]
+    refused(await d.click(cid, msg.components, user=other), loaded.ruleset.pending(loaded.state).side.title())
+    refused(await d.click(cid, msg.components, user=CAROL))
+    assert await d.bot.store.last_seq(loaded.row.id) == loaded.seq
+    rest = await d.click(cid, msg.components, user=user)
+    assert rest.calls[0].type == 7 and rest.calls[0].data["components"] == []
+    assert (await d.bot.store.commands(loaded.row.id))[-1].text == line
+    assert await d.bot.store.last_seq(loaded.row.id) == loaded.seq + 1
+    refused(await d.click(cid, msg.components, user=user), "no longer open")
+    return rest
+
+
+async def test_square_asked_of_the_french_and_answered_by_button(d):
+    """French policy square ask: when Austrian cavalry charges French infantry in open ground
+    [9.3], the charge's resolution stops and asks Alice whether to form square."""
+    policies = [("french", "policy square ask")]
+    g = mirror(policies)
+    lines = autoplay_until(g, pending_kind("square"))
+    *before, (side, trigger) = lines
+    game = await marengo(d, before, policies)
+    assert (await state(d)).policies["french"]["square"] == "ask"
+    assert side == "austrian" and trigger == "resolve"
+    rest = await d.cmd("jdg", sub="resolve", user=BOB)
+    msg, loaded = await asked(d, rest, "french", ALICE, "react " + "|".join(
+        a.split()[1] for a in answers_of(g)))
+    rest = await click_answer(d, msg, loaded, answers_of(loaded)[0], ALICE, BOB)
+    assert "square" in public(rest)
+
+
+async def test_a_refusal_asked_and_its_deadline_answers_with_the_default(d):
+    """Austrian policy refuse ask (the book's default too): when the French assault cavalry that
+    may refuse [8.8], Bob is asked; nobody answers within the game's deadline (/game deadline),
+    and Herald answers with the decision's default, once, through the same act as a player."""
+    from datetime import timedelta
+    from bot.deadlines import expire_due, parse_time
+    policies = [("austrian", "policy refuse ask")]
+    g = mirror(policies)
+    *before, (side, trigger) = autoplay_until(g, pending_kind("refuse_assault"))
+    game = await marengo(d, before, policies)
+    assert not (await d.game("deadline", user=ALICE, hours=2)).last.ephemeral
+    rest = await d.cmd("act", user=USERS[side], line=trigger)
+    msg, loaded = await asked(d, rest, "austrian", BOB, "react refuse|stand")
+    default = loaded.ruleset.default_answer(loaded.state)
+    assert default in answers_of(loaded)
+    start = parse_time((await d.bot.store.last_command(game.id)).created_at)
+    status = (await d.game("status", user=CAROL)).last.content
+    assert "decision expires" in status and f"`{default}`" in status, status
+    assert await expire_due(d.bot.service, start + timedelta(minutes=119)) == []
+    [result] = await expire_due(d.bot.service, start + timedelta(minutes=121))
+    assert (result.text, result.side, result.seq) == (default, "austrian", loaded.seq + 1)
+    cmd = await d.bot.store.last_command(game.id)
+    assert cmd.user_id == BOB and cmd.interaction_id == f"deadline:{game.id}:{loaded.seq}"
+    assert await expire_due(d.bot.service, start + timedelta(hours=50)) == []
+    refused(await d.click(msg.custom_ids[0], msg.components, user=BOB), "no longer open")
+    assert await d.bot.service.verify(await d.bot.store.get_game(game.id))
+
+
+async def test_a_counter_charge_asked_by_button(d):
+    """Policy countercharge ask: cavalry charged by cavalry may counter-charge [9.4]: its player
+    is asked, and answers by button."""
+    policies = [("french", "policy countercharge ask"), ("austrian", "policy countercharge ask")]
+    g = mirror(policies)
+    *before, (side, trigger) = autoplay_until(g, pending_kind("counter_charge"))
+    game = await marengo(d, before, policies)
+    rest = await d.cmd("act", user=USERS[side], line=trigger)
+    who = g.state.pending["side"]
+    other = BOB if who == "french" else ALICE
+    msg, loaded = await asked(d, rest, who, USERS[who], "react " + "|".join(a.split()[1] for a in answers_of(g)))
+    assert "counter-charge" in msg.content
+    rest = await click_answer(d, msg, loaded, answers_of(loaded)[0], USERS[who], other)
+    public(rest)
+
+
+async def test_a_fall_back_hex_asked_by_button(d):
+    """Policy retreat ask: a unit made to fall back [10.3] waits for its player's hex, by button."""
+    policies = [("french", "policy retreat ask"), ("austrian", "policy retreat ask")]
+    g = mirror(policies)
+    *before, (side, trigger) = autoplay_until(g, pending_kind("retreat"))
+    game = await marengo(d, before, policies)
+    rest = await d.cmd("act", user=USERS[side], line=trigger)
+    who = g.state.pending["side"]
+    other = BOB if who == "french" else ALICE
+    hexes = [a.split()[1] for a in answers_of(g)]
+    msg, loaded = await asked(d, rest, who, USERS[who], "react " + "|".join(hexes))
+    unit = g.state.pending["unit"]
+    assert f"must choose a retreat hex for {unit}: {', '.join(hexes)}" in msg.content, msg.content
+    rest = await click_answer(d, msg, loaded, f"react {hexes[0]}", USERS[who], other)
+    assert hexes[0] in public(rest)
