@@ -82,11 +82,23 @@ def need_no_pending(st: JdgState, side: str) -> None:
                       f"(answer with `react {'|'.join(p.get('options', []))}`)", p.get("section", "JdG [1] D"))
 
 
+# What a unit's action or `next` meets when no formation is active, by phase of the turn [1].
+NO_ACTIVATION = {
+    "orders": "phase A: the orders come first (`orders <formation> ...`, or `orders none`); no formation acts yet",
+    "initiative": "phase B: the strategic initiative's winner plays `first <marker>` or `first none` before any "
+                  "formation acts",
+    "cup": "phase C: the markers go into the cup; then `draw`",
+    "rout": "phase E: the routed units move by themselves; no formation is active",
+    "end": "phase F, the end of the turn: no formation is active",
+}
+
+
 def need_active(st: JdgState, side: str) -> None:
     """An action of the active formation, by its owner [1.D]."""
     act = st.activation
     if st.phase not in ("activation", "reserve") or act is None:
-        raise Illegal("no formation is active: `draw` a marker from the cup first", "JdG [1] D")
+        raise Illegal(NO_ACTIVATION.get(st.phase, "no formation is active: `draw` a marker from the cup first"),
+                      "JdG [1]")
     if act.side != side:
         raise Illegal(f"the active formation is {act.side.title()}'s ({', '.join(act.formations)})", "JdG [1] D")
     need_no_pending(st, side)

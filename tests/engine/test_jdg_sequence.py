@@ -388,3 +388,21 @@ def test_reinforcements_near_the_enemy_are_not_offered_a_forced_march():
     line = next(e for e in events if e.kind == "reinforcements").narrative
     assert "not at forced march: the enemy is within 5 hexes" in line
     assert "(With Orders, forced march" not in line
+
+
+def test_an_action_before_the_activations_names_what_the_phase_wants():
+    """[1] A-B: before phase D no formation acts; `next` or a move is refused with what the
+    phase is waiting for (the orders in A, the initiative's pick in B), not a `draw`."""
+    import pytest
+    from engine.core.commands import parse
+    from engine.core.errors import Illegal
+    from engine.jdg.ruleset import JDG
+    sc = JDG.load_scenario("marengo")
+    st = JDG.new_state(sc, 1)
+    with pytest.raises(Illegal, match=r"phase A: the orders come first"):
+        JDG.apply(sc, st, "french", parse("next"))
+    st, _ = JDG.apply(sc, st, "french", parse("orders watrin"))
+    st, _ = JDG.apply(sc, st, "austrian", parse("orders ott"))
+    assert st.phase == "initiative"
+    with pytest.raises(Illegal, match=r"phase B: .*`first <marker>`"):
+        JDG.apply(sc, st, st.initiative or "french", parse("move f-40e 1910"))
