@@ -294,3 +294,64 @@ async def test_a_fall_back_hex_asked_by_button(d):
     assert f"must choose a retreat hex for {unit}: {', '.join(hexes)}" in msg.content, msg.content
     rest = await click_answer(d, msg, loaded, f"react {hexes[0]}", USERS[who], other)
     assert hexes[0] in public(rest)
+
+
+# --- 3. secret orders across the history --------------------------------------------------------------
+async def test_the_history_never_shows_an_order_before_its_formations_first_marker(d):
+    """Phase A's orders [2.3] stay secret in the log, /explain, the board at an earlier point, the
+    GIF replay and its captions, until the formation's first marker is drawn [2.4]; the
+    unfinished battle's file (which holds them, and the seed) goes only to the players once all
+    agree. The GIF of Marengo renders."""
+    import json
+    from PIL import Image
+    from renders.replay import MAX_BYTES, MAX_WIDTH
+    from tests.bot.test_history import file_in, file_of, gif_frames, same_board
+    g = mirror()
+    orders = autoplay_until(g, lambda st: st.phase != "orders")
+    assert [line.split()[0] for _, line in orders] == ["orders", "orders"]
+    secret = {f for _, line in orders for f in line.split()[1:]}
+    game = await marengo(d, orders)
+    from bot.service import board_module
+    draw = board_module("jdg").render_board
+    after = mirror()
+    after.apply(*orders[0])                          # the French orders given, the Austrians' not yet
+
+    def shows_an_order(text: str) -> list[str]:
+        return [f for f in secret if f in text.lower()] + [w for w in ("with orders", "without orders")
+                                                             if w in text.lower()]
+    log = public(await d.game("log", user=CAROL))
+    assert log.count("has given its orders") == 2 and shows_an_order(log) == [], log
+    for entry in ("1", "2"):
+        text = "\n".join(m.content for m in (await d.cmd("explain", user=CAROL, entry=entry)).messages())
+        assert shows_an_order(text) == [], text
+    rest = await d.game("board", user=CAROL, at=1)
+    assert shows_an_order(rest.last.content) == [] and "secret" in rest.last.content, rest.last.content
+    # the board then: which side has given its orders, never what they are
+    none = mirror()
+    none.apply("french", "orders")                   # every French formation Without Orders
+    assert after.state.formations[orders[0][1].split()[1]].orders == "with"
+    assert draw(after.scenario, after.state) == draw(none.scenario, none.state)
+    assert same_board(file_of(rest)[1], draw(after.scenario, after.state))
+    # the first activation: its formation's orders are revealed, the others' still not
+    more = autoplay_until(g, lambda st: st.activation is not None and st.activation.step != "orders_check"
+                          and not st.pending)
+    await replay(d, more)
+    revealed = {f for f, fm in g.state.formations.items() if fm.revealed}
+    assert revealed and revealed < secret | revealed
+    still = secret - revealed
+    log = public(await d.game("log", user=CAROL, count=25))
+    assert [f for f in still if f in log.lower()] == [], log
+    rest = await d.game("replay", user=CAROL)
+    [(name, gif)] = rest.last.files
+    assert len(gif) < MAX_BYTES and [f for f in still if f in rest.last.content.lower()] == []
+    im, durations = gif_frames(gif)
+    assert im.format == "GIF" and 500 <= im.width <= MAX_WIDTH and len(durations) == len(orders + more) + 1
+    with Image.open(__import__("io").BytesIO(gif)) as first:
+        assert first.size == im.size
+    # the unfinished battle's file: never a spectator's; the players' once both agree
+    refused(await d.game("export", user=CAROL), "only the game's referee")
+    assert not any(m.files for m in (await d.game("export", user=ALICE)).messages())
+    rest = await d.game("export", user=BOB)
+    assert "hidden information" in rest.messages()[0].content and rest.messages()[0].ephemeral
+    doc = json.loads(file_in(rest)[1])
+    assert doc["hidden_information"] is True and [c["text"] for c in doc["commands"][:2]] == [l for _, l in orders]
