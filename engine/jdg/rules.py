@@ -186,7 +186,7 @@ def do_policy(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> 
         raise Illegal(f"policy {kind.kind}: one of {', '.join(allowed)}", "DESIGN pending decisions")
     st.policies.setdefault(side, {})[kind.key] = value
     what = dict(kind.values)[value]
-    return [Event("policy", side, "DESIGN pending decisions", f"{side.title()}: {what}")]
+    return [Event("policy", side, "DESIGN pending decisions", f"{side.title()}: policy {kind.kind} {value}: {what}")]
 
 
 def do_resign(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:

@@ -406,3 +406,19 @@ def test_an_action_before_the_activations_names_what_the_phase_wants():
     assert st.phase == "initiative"
     with pytest.raises(Illegal, match=r"phase B: .*`first <marker>`"):
         JDG.apply(sc, st, st.initiative or "french", parse("move f-40e 1910"))
+
+
+def test_a_side_without_combined_markers_is_told_so_in_any_phase():
+    """Marengo D 2.1: the combined markers ("Grande charge", "Marmont") are French; an Austrian
+    `combined` is refused for that, in phase A or later, before anything else is checked."""
+    import pytest
+    from engine.core.commands import parse
+    from engine.core.errors import Illegal
+    from engine.jdg.ruleset import JDG
+    sc = JDG.load_scenario("marengo")
+    st = JDG.new_state(sc, 1)
+    for when in ("A", "B"):
+        with pytest.raises(Illegal, match=r"Austrian has no combined marker in this battle"):
+            JDG.apply(sc, st, "austrian", parse("combined marmont"))
+        st, _ = JDG.apply(sc, st, "french", parse("orders watrin"))
+        st, _ = JDG.apply(sc, st, "austrian", parse("orders ott"))

@@ -134,11 +134,13 @@ def do_combined(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Ev
     strategic initiative roll; it goes in the cup with the IAs in phase C (HERALD D72) and is used
     once a game. `none` takes back this turn's choice."""
     section = "JdG [2.1], Marengo D 2.1"
+    mine = combined_markers(sc, side)
+    if not mine:
+        raise Illegal(f"{side.title()} has no combined marker in this battle", section)
     _need_orders_phase(st, "A combined marker", section)
     if not cmd.args:
         raise CannotParse("usage: combined <marker> (or none)")
     word = cmd.args[0]
-    mine = combined_markers(sc, side)
     if word == "none":
         chosen = [m.id for m in mine if m.id in st.cup]
         for mid in chosen:
