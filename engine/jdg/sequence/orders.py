@@ -33,7 +33,7 @@ def formation_name(sc, formation_id: str) -> str:
 
 def _need_orders_phase(st: JdgState, what: str, section: str) -> None:
     if st.phase != "orders":
-        raise Illegal(f"{what} is given in phase A, at the start of the turn, before the strategic "
+        raise Illegal(f"{what} given in phase A, at the start of the turn, before the strategic "
                       f"initiative roll (now: phase {st.phase})", section)
 
 
@@ -97,7 +97,7 @@ def do_orders(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Even
     from engine.jdg.sequence import groups
     if groups.enabled(st):
         return groups.do_orders(sc, st, side, cmd, stream)
-    _need_orders_phase(st, "The orders", SECTION)
+    _need_orders_phase(st, "The orders are", SECTION)
     words = [w for w in cmd.args if w not in ("none", "-")]
     if len(words) != len(cmd.args) and words:
         raise CannotParse("orders: name formations, or none for no orders")
@@ -137,7 +137,7 @@ def do_combined(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Ev
     mine = combined_markers(sc, side)
     if not mine:
         raise Illegal(f"{side.title()} has no combined marker in this battle", section)
-    _need_orders_phase(st, "A combined marker", section)
+    _need_orders_phase(st, "A combined marker is", section)
     if not cmd.args:
         raise CannotParse("usage: combined <marker> (or none)")
     word = cmd.args[0]
