@@ -148,6 +148,18 @@ class TenSidedDie(DieSpec):
 
 
 @dataclass(frozen=True)
+class JdgTenSidedDie(TenSidedDie):
+    """Jours de Gloire's d10, read 0-9 as printed too (JdG [0.4], HERALD D1: engine/jdg/checks.py
+    `d10` is `stream.roll(10) - 1`)."""
+
+    def read(self, token: str) -> int:
+        if not token.isdigit() or not 0 <= int(token) <= 9:
+            raise Illegal(f"'{token}' is not a face of a d10 as printed: enter {self.how}",
+                          "JdG [0.4] (DECISIONS D1)")
+        return int(token) + 1
+
+
+@dataclass(frozen=True)
 class BattleDie(DieSpec):
     """A Battle Cry battle die (BC §1 components, §4.4): six faces, infantry twice, cavalry,
     artillery, flag, crossed sabres. Entered by face name (or its first letter or emoji) or by the
@@ -234,7 +246,12 @@ class TacwDice(DiceProfile):
         return []
 
 
-PROFILES: dict[str, DiceProfile] = {"battlecry": BattleCryDice(), "tacw": TacwDice()}
+class JdgDice(DiceProfile):
+    def die(self, sides: int) -> DieSpec:
+        return JdgTenSidedDie() if sides in (10, 0) else DieSpec(sides)
+
+
+PROFILES: dict[str, DiceProfile] = {"battlecry": BattleCryDice(), "tacw": TacwDice(), "jdg": JdgDice()}
 DEFAULT = DiceProfile()
 
 
