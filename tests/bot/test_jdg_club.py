@@ -355,3 +355,96 @@ async def test_the_history_never_shows_an_order_before_its_formations_first_mark
     assert "hidden information" in rest.messages()[0].content and rest.messages()[0].ephemeral
     doc = json.loads(file_in(rest)[1])
     assert doc["hidden_information"] is True and [c["text"] for c in doc["commands"][:2]] == [l for _, l in orders]
+
+
+# --- 4. physical dice, undo with consent, export and import, a campaign, /odds -------------------------
+async def physical_marengo(d: Driver):
+    """/game new ... dice:physical through the tree; orders as the autoplayer gives them."""
+    rest = await d.game("new", user=ALICE, ruleset="jdg", scenario="marengo", side="french", seed=str(SEED),
+                        dice="physical")
+    assert "/dice" in public(rest)
+    public(await d.game("join", user=BOB, side="austrian"))
+    public(await d.game("start", user=ALICE))
+    return await d.bot.store.active_game(d.channel_id)
+
+
+def rolls(rec) -> list[str]:
+    """The d10s a command of the engine's game rolled, as printed (0-9, JdG [0.4]), in order."""
+    return [str(r.result) for e in rec.events for r in e.dice]
+
+
+async def enter_dice(d: Driver, rest, results) -> tuple[object, list[int]]:
+    """Enter `results` one at a time, each by the player Herald asks for it; the askers in turn."""
+    askers = []
+    for face in results:
+        ask = public(rest)
+        [who] = [u for u in (ALICE, BOB) if f"<@{u}> (" in ask and "roll **1 d10**" in ask] or [None]
+        assert who is not None, ask
+        other = BOB if who == ALICE else ALICE
+        refused(await d.cmd("dice", user=other, results=face), "to roll")
+        rest = await d.cmd("dice", user=who, results=face)
+        askers.append(who)
+    return rest, askers
+
+
+async def test_physical_dice_initiative_fire_undo_export_import(d, monkeypatch):
+    """`/game new ... dice:physical`: the strategic initiative's d10s asked of each side in turn,
+    read 0-9 as printed [0.4]; the activation's rolls (the commander's initiative, the fire)
+    asked of the French; a move taken back with Bob's consent, a roll never; `/game export` then
+    `/game import` gives the same game. The dice entered are the seeded game's, so the game is the
+    engine's own (`mirror`) bit for bit."""
+    from tests.bot.test_history import OTHER_CHANNEL, file_in, import_file
+    game = await physical_marengo(d)
+    g = mirror()
+    french, austrian = autoplay_until(g, lambda st: st.phase != "orders")
+    assert ephemeral_reply(await d.cmd("jdg", sub="orders", user=ALICE, formations=french[1].split(" ", 1)[1]))
+    rest = await d.cmd("jdg", sub="orders", user=BOB, formations=austrian[1].split(" ", 1)[1])
+    ask = public(rest)                              # the strategic initiative [3]: each side its d10
+    assert f"<@{ALICE}> (French), roll **1 d10**" in ask and "strategic initiative, French" in ask
+    assert "0-9" in ask and austrian[1].split()[1] not in ask         # no word of the secret orders
+    refused(await d.cmd("dice", user=BOB, results="3"), "French's to roll")
+    refused(await d.cmd("dice", user=ALICE, results="10"), "0-9", "JdG [0.4]")
+    rest, askers = await enter_dice(d, rest, rolls(g.history[-1]))
+    assert askers == [ALICE, BOB] and "strategic initiative" in public(rest)
+    assert austrian[1].split()[1] not in public(await d.game("log", user=CAROL))
+    refused(await d.cmd("undo", user=BOB), "#2")                      # a roll and a secret: never
+    # the first activation, line by line as the autoplayer gives it, each roll asked and entered
+    from engine.jdg.autoplay import play_step
+    done = len(g.history)
+    autoplay_until(g, lambda st: st.activation is not None)          # `first <marker>`
+    play_step(g)                                                    # its activation, to a decision
+    rolled, undone = {}, False
+    for rec in g.history[done:]:
+        rest = await d.cmd("act", user=USERS[rec.side], line=rec.text)
+        if rolls(rec):
+            rest, askers = await enter_dice(d, rest, rolls(rec))
+            rolled.setdefault(rec.text.split()[0], askers)
+            if rec.text == "initiative":
+                refused(await d.cmd("undo", user=ALICE), "rolled dice", "never taken back")
+        assert not rest.last.ephemeral, rest.last.content
+        if rec.text.startswith("move ") and not undone:  # no die: taken back with consent, given again
+            seq = await d.bot.store.last_seq(game.id)
+            msg = (await d.cmd("undo", user=ALICE)).last
+            assert f"asks to take back #{seq}" in msg.content and f"<@{BOB}>" in msg.content
+            refused(await d.click(msg.custom_ids[0], msg.components, user=ALICE), "your opponent must agree")
+            assert "takes back" in public(await d.click(msg.custom_ids[0], msg.components, user=BOB))
+            public(await d.cmd("act", user=ALICE, line=rec.text))
+            undone = True
+    assert rolled.get("initiative") == [ALICE] and rolled["fire"][0] == ALICE and undone, rolled
+    loaded = await d.bot.service.load(d.channel_id)
+    from engine.jdg.public import view_dict                         # the engine's game, but the
+    assert view_dict(loaded.state, "french") == view_dict(g.state, "french")   # count of seeded draws
+    assert await d.bot.service.verify(loaded.row)
+    # export (both players agree: the file holds the seed and the secret orders), then import
+    await d.game("export", user=ALICE)
+    data = file_in(await d.game("export", user=BOB))[1]
+    there = Driver(d.bot, OTHER_CHANNEL)
+    rest = await import_file(there, monkeypatch, data)
+    assert "replayed from the seed and verified" in rest.last.content
+    copy = await d.bot.service.load(OTHER_CHANNEL)
+    assert copy.state.state_hash() == loaded.state.state_hash()        # the undone move left out
+    assert copy.seq == len(await d.bot.store.commands(game.id)) == loaded.seq - 2
+
+
+def ephemeral_reply(rest) -> bool:
+    return all(m.ephemeral for m in rest.messages())
