@@ -448,3 +448,35 @@ async def test_physical_dice_initiative_fire_undo_export_import(d, monkeypatch):
 
 def ephemeral_reply(rest) -> bool:
     return all(m.ephemeral for m in rest.messages())
+
+
+async def test_a_campaign_scores_marengo_and_odds_answer_privately(d, bot):
+    """A campaign game of Marengo scored by engine/jdg/ruleset.py campaign_score (a resignation
+    4-0, HERALD [13]); /odds of a fire answered only to the asker, nothing committed."""
+    from bot import campaigns
+    from tests.bot.test_campaigns import new_campaign, rows
+    public(await new_campaign(d, ALICE, "Italy 1800", "jdg"))
+    g = mirror()
+    lines = autoplay_until(g, lambda st: st.activation is not None and st.activation.step == "fire"
+                           and not st.pending)
+    game = await marengo(d, lines)
+    public(await d.cmd("campaign", sub="add", user=BOB, campaign="Italy 1800"))
+    # /odds: an artillery fire of the active formation, exact, private, nothing stored
+    from engine.jdg.completions import option_completions
+    side = g.state.activation.side
+    user = USERS[side]
+    firer = next(v for _, v in option_completions(g.scenario, g.state, side, "firer", "", {}))
+    target = next(v for _, v in option_completions(g.scenario, g.state, side, "fire_target", "", {"unit": firer}))
+    seq = await d.bot.store.last_seq(game.id)
+    rest = await d.cmd("odds", user=user, action=f"fire {firer} {target}")
+    assert all(m.ephemeral for m in rest.messages()) and "%" in rest.last.content, rest.last.content
+    assert f"fire {firer} {target}" in rest.last.content
+    refused(await d.cmd("odds", user=CAROL, action=f"fire {firer} {target}"))
+    assert await d.bot.store.last_seq(game.id) == seq
+    # the French resign: the campaign records Marengo, scored 4-0
+    assert "resigns" in public(await d.game("resign", user=ALICE))
+    c = await campaigns.find_campaign(bot.store, 222222222222222222, "italy 1800")
+    result = sorted(await rows(bot, c.id), key=lambda r: r[1])
+    assert result == [(game.id, "austrian", BOB, "win", 4), (game.id, "french", ALICE, "loss", 0)], result
+    standings = public(await d.cmd("campaign", sub="standings", user=CAROL, campaign="Italy 1800"))
+    assert "Italy 1800" in standings
