@@ -153,8 +153,7 @@ def pending_of(state: Any, ruleset: Ruleset | None = None) -> Pending | None:
         verb = typed.answers[0].line.split()[0] if typed.answers else typed.kind
         options = ([a.line.split(" ", 1)[1] for a in typed.answers] if typed.kind == "retreat"
                    else [a.label for a in typed.answers])
-        raw = getattr(state, "pending", None) or {}
-        piece = str(raw.get("piece") or raw.get("unit") or "")     # JdG names the unit `unit`
+        piece = str((getattr(state, "pending", None) or {}).get("piece", ""))
         return Pending(typed.kind, typed.side, piece, options, verb, typed.answers, typed.prompt)
     p = getattr(state, "pending", None)
     if not p or not p.get("options"):

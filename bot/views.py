@@ -57,8 +57,8 @@ def turn_line(game: ActResult | LoadedGame, pending: Pending | None) -> str:
     user = waiting.users if waiting is not None and waiting.users else game.seats.get(side)
     how = f"buttons below, or `/act {answer_hint(pending.answers)}`" if pending is not None and pending.answers \
         else f"buttons below, or /act {pending.verb}" if pending is not None else ""
-    if pending is not None and pending.kind != "retreat" and pending.prompt:
-        return f"**{side.title()}** {mention(user)}: {pending.prompt} ({how})"
+    if pending is not None and pending.prompt and (pending.kind != "retreat" or not pending.piece):
+        return f"**{side.title()}** {mention(user)}: {pending.prompt} ({how})"   # the ruleset's words (bot/club.py too)
     if pending is not None:
         return (f"**{side.title()}** {mention(user)} must choose a {pending.kind} hex for {pending.piece}: "
                 f"{', '.join(pending.options)} ({how})")
@@ -72,7 +72,7 @@ def quiet_turn(game: LoadedGame) -> str:
     if side is None:
         return f"Battle over: {getattr(game.state, 'result', '') or 'the game has ended'}"
     pending = pending_of(game.state, game.ruleset)
-    if pending is not None and pending.kind != "retreat" and pending.prompt:
+    if pending is not None and pending.prompt and (pending.kind != "retreat" or not pending.piece):
         return f"**{side.title()}**: {pending.prompt}."
     if pending is not None:
         return f"**{side.title()}** must choose a {pending.kind} hex for {pending.piece}."

@@ -290,8 +290,9 @@ async def test_a_fall_back_hex_asked_by_button(d):
     other = BOB if who == "french" else ALICE
     hexes = [a.split()[1] for a in answers_of(g)]
     msg, loaded = await asked(d, rest, who, USERS[who], "react " + "|".join(hexes))
-    unit = g.state.pending["unit"]
-    assert f"must choose a retreat hex for {unit}: {', '.join(hexes)}" in msg.content, msg.content
+    unit = g.state.pending["unit"]                  # the ruleset's prompt names the unit ("for :" before)
+    assert f"<@{USERS[who]}>: fall back of " in msg.content and f"({unit})" in msg.content, msg.content
+    assert "for :" not in msg.content
     rest = await click_answer(d, msg, loaded, f"react {hexes[0]}", USERS[who], other)
     assert hexes[0] in public(rest)
 
