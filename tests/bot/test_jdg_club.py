@@ -1,19 +1,18 @@
 """A club plays Marengo (Jours de Gloire, issue 14) on Discord as it plays TACW: through the real
-command tree and mocked interactions (tests/bot/harness.py), on the scripted Marengo game of
-bot/demos/jdg--marengo.txt (seed 9): Alice commands the French, Bob the Austrians.
+command tree and mocked interactions (tests/bot/harness.py). Alice commands the French, Bob the
+Austrians; seed 9, the demo's (bot/demos/jdg--marengo.txt).
 
-The games are created through the service and the script's opening lines replayed through it (as
-test_tacw_bot.py creates its games), then played through the tree: the menus and their clicks, the
-decision buttons and the deadline's default answer, the history's public view of the secret
-orders (log, /explain, boards at earlier points, the GIF, the export), physical dice, undo with
-consent, export and import, a campaign, /odds."""
+The positions are reached as the demo's scripted commander plays them (engine/jdg/autoplay.py,
+read from the engine as it stands, so the tests follow the rules' changes): its lines go through
+the service (as test_tacw_bot.py creates its games), then the moment under test through the tree:
+the menus and their clicks, the decision buttons and the deadline's default answer, the history's
+public view of the secret orders (log, /explain, the board at an earlier point, the GIF, the
+export), physical dice, undo with consent, export and import, a campaign, /odds."""
 from __future__ import annotations
 
-from bot.cli import DEMO_DIR, read_script
 from bot.menus import Menus, offered
-from engine.core.commands import split_side
 from engine.core.game import Game
-from tests.bot.harness import ALICE, BOB, CAROL, CHANNEL_ID, Driver, public, refused
+from tests.bot.harness import ALICE, BOB, CAROL, Driver, public, refused
 from tests.bot.test_menus import choose, items, menus_of, path_by_clicks, press, within_discord_limits
 
 SEED = 9
