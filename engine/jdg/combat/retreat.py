@@ -111,13 +111,19 @@ def goal_hex(sc, hex_id: str, side: str) -> str:
     between equally near ones (on a hex grid a whole stretch of the edge is) Herald takes the one
     nearest as the crow flies, the straight line to the edge of L762, then the lowest id (D77)."""
     g = geometry.grid(sc)
+    exits = tuple(exit_hexes(sc, side))
+    key = ("jdg_goal_hex", hex_id, exits)
+    got = g.memo.get(key)                   # the fixed map's answer, kept (issue 13)
+    if got is not None:
+        return got
     cx, cy = g.center(hex_id)
 
     def crow(h: str) -> float:
         x, y = g.center(h)
         return round((x - cx) ** 2 + (y - cy) ** 2, 6)
 
-    return min(exit_hexes(sc, side), key=lambda h: (geometry.distance(sc, hex_id, h), crow(h), h))
+    got = g.memo[key] = min(exits, key=lambda h: (geometry.distance(sc, hex_id, h), crow(h), h))
+    return got
 
 
 def _road_link(sc, a: str, b: str) -> bool:
@@ -224,35 +230,88 @@ def _away(sc, causes: list[str], goal: str | None, frm: str, to: str) -> bool:
     return geometry.distance(sc, to, goal) < geometry.distance(sc, frm, goal)
 
 
+def _hexside(sc, arm: str, a: str, b: str) -> tuple[bool, bool, bool]:
+    """The fixed map's part of a retreat step a -> b for `arm`, kept in the grid's memo (issue 13):
+    (b passable to the arm, or by a road from a [4.3]; the hexside blocks [10.3]; it disorders)."""
+    memo = geometry.grid(sc).memo.setdefault("jdg_retreat_hexside", {})
+    key = (arm, a, b)
+    got = memo.get(key)
+    if got is None:
+        open_to = sc.map.passable(b) and (tables.move_cost(arm, sc.map.terrain_at(b)) is not None
+                                          or _road_link(sc, a, b))
+        memo[key] = got = (open_to,) + _crossing(sc, a, b, arm, retreat=True)
+    return got
+
+
 def _paths(sc, st: JdgState, unit: Unit, start: str, causes: list[str], goal: str, n: int) -> list[tuple]:
     """Every legal path of a fall back or rout retreat from `start` ([10.3], [10.5]), each with
     Herald's preference rank (D77). A path must take `n` hexes, each away from the cause, and may
-    go on through friends it cannot stack with until it finds a hex where it may stop ([10.5])."""
+    go on through friends it cannot stack with until it finds a hex where it may stop ([10.5]).
+    The state does not change during the search: what it asks of each hex (distance from the
+    causes, entering, stacking, zones of control) is found once (issue 13)."""
     g = geometry.grid(sc)
     out: list[tuple] = []
+    side, arm = unit.side, unit.arm
+    dist: dict[str, int] = {}
+    enter: dict[str, bool] = {}
+    stack: dict[str, bool] = {}
+    frontal: dict[str, bool] = {}
+    crowds: dict[str, bool] = {}
+    enemy_commanders = {c.hex for c in st.commanders.values() if c.status == "active" and c.side != side}
+
+    def far_from(h: str) -> int:            # the distance from the nearest cause, or to the goal
+        d = dist.get(h)
+        if d is None:
+            d = dist[h] = (min(g.distance(h, c) for c in causes) if causes else g.distance(h, goal))
+        return d
+
+    def away(frm: str, to: str) -> bool:    # _away
+        return far_from(to) > far_from(frm) if causes else far_from(to) < far_from(frm)
+
+    def enterable(h: str) -> bool:           # _enterable's part read in the state
+        e = enter.get(h)
+        if e is None:
+            e = enter[h] = (h not in enemy_commanders
+                            and not any(u.side != side or u.square for u in st.units_at(h)))
+        return e
+
+    def stacks(h: str) -> bool:
+        s = stack.get(h)
+        if s is None:
+            s = stack[h] = may_stack(sc, st, unit, h)
+        return s
+
+    def crowded_in(h: str) -> bool:          # friends it may not stack with
+        b = crowds.get(h)
+        if b is None:
+            friends = [u for u in st.units_at(h) if u.id != unit.id]
+            b = crowds[h] = bool(friends) and not stacks(h)
+        return b
+
+    def in_frontal(h: str) -> bool:
+        f = frontal.get(h)
+        if f is None:
+            f = frontal[h] = _frontal_zoc(sc, st, unit, h)
+        return f
 
     def walk(cur: str, path: list[str], disorders: int, crowded: int) -> None:
-        if len(path) >= n and path and may_stack(sc, st, unit, cur):
-            end_zoc = bool(geometry.enemy_zoc(sc, st, cur, unit.side))
-            far = min((geometry.distance(sc, cur, c) for c in causes), default=0)
+        if len(path) >= n and path and stacks(cur):
+            end_zoc = bool(geometry.enemy_zoc(sc, st, cur, side))
+            far = min((g.distance(cur, c) for c in causes), default=0)
             rank = (crowded > 0, disorders, end_zoc, len(path), -far,
-                    geometry.distance(sc, cur, goal), tuple(path))
+                    g.distance(cur, goal), tuple(path))
             out.append((rank, list(path), disorders, crowded))
             return
         if len(path) >= n + EXTRA_HEXES:
             return
         for nb in sorted(g.neighbors(cur)):
-            if nb in path or nb == start or not _away(sc, causes, goal, cur, nb):
+            if nb in path or nb == start or not away(cur, nb):
                 continue
-            if not _enterable(sc, st, unit, cur, nb):
+            open_to, blocked, terrain_dis = _hexside(sc, arm, cur, nb)
+            if not open_to or blocked or not enterable(nb):
                 continue
-            blocked, terrain_dis = _crossing(sc, cur, nb, unit.arm, retreat=True)
-            if blocked:
-                continue
-            dis = disorders + int(terrain_dis) + int(_frontal_zoc(sc, st, unit, nb))
-            friends = [u for u in st.units_at(nb) if u.id != unit.id]
-            bad = friends and not may_stack(sc, st, unit, nb)
-            walk(nb, path + [nb], dis, crowded + int(bool(bad)))
+            dis = disorders + int(terrain_dis) + int(in_frontal(nb))
+            walk(nb, path + [nb], dis, crowded + int(crowded_in(nb)))
 
     walk(start, [], 0, 0)
     # "se non come extrema ratio" (L742): a path through friends it cannot stack with only if
