@@ -44,7 +44,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
-from engine.core.dice import DiceStream
+from engine.core.dice import DiceStream, run_stages
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core import facing as core_facing
@@ -401,44 +401,76 @@ def do_resolve(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Eve
     return resolve_all(sc, st, stream)
 
 
-def resolve_all(sc, st: JdgState, stream: DiceStream) -> list[Event]:
+def resolve_all(sc, st: JdgState, stream: DiceStream, staged: bool = True) -> list[Event]:
     """Resolve what is declared, until done or until a player owes a decision (st.pending).
     Every stage may be entered again after a decision: it keeps what it has done in the
     combat's record. A fall back whose owner is asked for the hex (combat/retreat.py) carries
-    the continuation "jdg_combat" back here."""
-    c = combat_state(st)
-    c["begun"] = True
-    events: list[Event] = []
-    guard = 0
-    while not st.pending:
-        guard += 1
-        if guard > 1000:
-            raise AssertionError("the combat resolution does not end")
-        if c.get("closing"):
-            events += _close_groups(sc, st, stream)
-            continue
-        cur = c["current"]
-        if cur is None:
-            if not c["queue"]:
+    the continuation "jdg_combat" back here.
+
+    The resolution runs as stages (engine.core.dice.run_stages, issue 13): each step of the
+    loop below (a stage of the current combat, or one of its queued results) reads only the
+    working state, where the combats' record keeps all that is left to do, so a what-if resumes
+    at the step it has reached for the same dice instead of replaying the combats before it.
+    Not `staged` for a caller that holds parts of the state across the call (a resumed step
+    restores the working state's contents, not its parts)."""
+    combat_state(st)["begun"] = True
+    if staged and stream.working is st and not _TICKING[0]:
+        _TICKING[0] += 1
+        try:
+            events = run_stages(stream, "jdg_combat", {"step": lambda n: _resolve_step(sc, st, stream, n)},
+                                [("step", 0)])
+        finally:
+            _TICKING[0] -= 1
+    else:
+        events, n = [], 0
+        while True:
+            more, then = _resolve_step(sc, st, stream, n)
+            events += more
+            if not then:
                 break
-            cur = c["current"] = c["queue"].pop(0)
-        stage = cur["stage"]
-        if stage == "done":
-            c["current"] = None
-            events += _finish(sc, st, cur, stream)
-            continue
-        events += STAGE_FUNCS[stage](sc, st, cur, stream)
-        if st.pending:
-            break
-        if cur["stage"] == stage:           # the stage did its work: the next one
-            nxt = STAGES.index(stage) + 1
-            cur["stage"] = STAGES[nxt] if nxt < len(STAGES) else "done"
+            n = then[0][1]
+    c = combat_state(st)
     if st.pending and st.pending.get("kind") == "retreat" and "continue" not in st.pending:
         st.pending["continue"] = {"kind": "jdg_combat"}
     if not st.pending and not c["queue"] and c["current"] is None and not c.get("closing"):
         for u in st.units.values():
             u.assault = ""
     return events
+
+
+_TICKING = [0]            # > 0 while resolve_all runs its stages (they are never nested)
+
+
+def _resolve_step(sc, st: JdgState, stream: DiceStream, guard: int) -> tuple[list[Event], list]:
+    """One step of `resolve_all`: (its events, the next step or none). `guard` counts the steps
+    but the queued results (the loop's own count)."""
+    if st.pending:
+        return [], []
+    if guard + 1 > 1000:
+        raise AssertionError("the combat resolution does not end")
+    c = combat_state(st)
+    nxt = [("step", guard + 1)]
+    if c.get("closing"):
+        return _close_groups(sc, st, stream), nxt
+    cur = c["current"]
+    if cur is None:
+        if not c["queue"]:
+            return [], []
+        cur = c["current"] = c["queue"].pop(0)
+    stage = cur["stage"]
+    if stage == "done":
+        c["current"] = None
+        return _finish(sc, st, cur, stream), nxt
+    if stage == "effects" and cur.get("effects"):      # one queued result a step
+        events = _apply_effect(sc, st, cur, cur["effects"].pop(0), stream)
+        return events, ([] if st.pending else [("step", guard)])
+    events = STAGE_FUNCS[stage](sc, st, cur, stream)
+    if st.pending:
+        return events, []
+    if cur["stage"] == stage:           # the stage did its work: the next one
+        i = STAGES.index(stage) + 1
+        cur["stage"] = STAGES[i] if i < len(STAGES) else "done"
+    return events, nxt
 
 
 def _continue(sc, st: JdgState, data: dict, stream: DiceStream) -> list[Event]:
@@ -832,54 +864,62 @@ def _stage_effects(sc, st, cur, stream) -> list[Event]:
     side = cur["side"]
     effects = cur.setdefault("effects", [])
     while effects and not st.pending:
-        e = effects.pop(0)
-        u = st.units[e["unit"]]
-        if not u.alive:
-            continue
-        op = e["op"]
-        if op == "eliminate":
-            events += _results().eliminate(sc, st, u, stream, "JdG [8.5], [8.9]", e["cause"])
-        elif op == "fall_back":
-            start = u.hex
-            events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
-            if u.alive and u.hex != start and u.id not in cur["pursued"]:
-                cur["pursued"].append(u.id)
-        elif op == "disorder":
-            events += _results().disorder(sc, st, u, stream, "JdG [8.5]", e["cause"], away_from=e["away"])
-        elif op == "check":
-            ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check",
-                                                "JdG [8.5]" + (", [8.9]" if u.arm == "artillery" else ""))
-            events += evs
-            if not ok and u.alive:
-                effects.insert(0, {"op": "disorder", "unit": u.id, "away": e["away"],
-                                   "cause": "failed cohesion check"})
-        elif op == "beaten":
-            was = u.condition
-            events += _results().disorder(sc, st, u, stream, "JdG [8.5]", "assault result below 5",
-                                          away_from=e["away"])
-            if u.id not in cur["attacker_fell_back"] and u.condition == "routed" and was != "routed":
-                cur["attacker_fell_back"].append(u.id)       # its rout retreat (HERALD D45, D46)
-                continue
-            if u.alive:
-                effects.insert(0, {"op": "beaten_check", "unit": u.id, "away": e["away"], "hex": u.hex})
-        elif op == "beaten_check":
-            ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check", "JdG [8.5]")
-            events += evs
-            if not ok and u.alive and u.hex == e["hex"]:
-                cur["attacker_fell_back"].append(u.id)
-                events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
-        elif op == "beaten_guns":
-            events += _results().disorder(sc, st, u, stream, "JdG [8.9]", "stacked with a beaten attacker",
-                                          away_from=e["away"])
-            men = [st.units[m] for m in e["men"]]
-            if u.alive and men and all(m.hex != e["hex"] for m in men):
-                events += fall_back(sc, st, u, stream, "JdG [8.9]", e["away"])
+        events += _apply_effect(sc, st, cur, effects.pop(0), stream)
     if effects or st.pending:
         return events
     for h, ids in cur.get("before", {}).items():
         if ids and not enemies_in(st, [h], side) and h not in cur["vacated"]:
             cur["vacated"].append(h)
     cur["pursued"] = [i for i in cur["pursued"] if st.units[i].alive]
+    return events
+
+
+def _apply_effect(sc, st: JdgState, cur: dict, e: dict, stream) -> list[Event]:
+    """One queued result of a combat [8.5], [8.9], [10] (`_stage_effects`); a result that leads
+    to another puts it first in the queue."""
+    events: list[Event] = []
+    effects = cur["effects"]
+    u = st.units[e["unit"]]
+    if not u.alive:
+        return events
+    op = e["op"]
+    if op == "eliminate":
+        events += _results().eliminate(sc, st, u, stream, "JdG [8.5], [8.9]", e["cause"])
+    elif op == "fall_back":
+        start = u.hex
+        events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
+        if u.alive and u.hex != start and u.id not in cur["pursued"]:
+            cur["pursued"].append(u.id)
+    elif op == "disorder":
+        events += _results().disorder(sc, st, u, stream, "JdG [8.5]", e["cause"], away_from=e["away"])
+    elif op == "check":
+        ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check",
+                                            "JdG [8.5]" + (", [8.9]" if u.arm == "artillery" else ""))
+        events += evs
+        if not ok and u.alive:
+            effects.insert(0, {"op": "disorder", "unit": u.id, "away": e["away"],
+                               "cause": "failed cohesion check"})
+    elif op == "beaten":
+        was = u.condition
+        events += _results().disorder(sc, st, u, stream, "JdG [8.5]", "assault result below 5",
+                                      away_from=e["away"])
+        if u.id not in cur["attacker_fell_back"] and u.condition == "routed" and was != "routed":
+            cur["attacker_fell_back"].append(u.id)       # its rout retreat (HERALD D45, D46)
+            return events
+        if u.alive:
+            effects.insert(0, {"op": "beaten_check", "unit": u.id, "away": e["away"], "hex": u.hex})
+    elif op == "beaten_check":
+        ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check", "JdG [8.5]")
+        events += evs
+        if not ok and u.alive and u.hex == e["hex"]:
+            cur["attacker_fell_back"].append(u.id)
+            events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
+    elif op == "beaten_guns":
+        events += _results().disorder(sc, st, u, stream, "JdG [8.9]", "stacked with a beaten attacker",
+                                      away_from=e["away"])
+        men = [st.units[m] for m in e["men"]]
+        if u.alive and men and all(m.hex != e["hex"] for m in men):
+            events += fall_back(sc, st, u, stream, "JdG [8.9]", e["away"])
     return events
 
 
@@ -1229,8 +1269,9 @@ def _resolve_first(sc, st: JdgState) -> str:
 
 
 def _combat_step_end(sc, st: JdgState, side: str, stream) -> list[Event]:
-    """`next` at the assault and charge step resolves what is declared (HERALD D16)."""
-    return resolve_all(sc, st, stream) if declared(st) else []
+    """`next` at the assault and charge step resolves what is declared (HERALD D16). Not in
+    resumable stages: `next` (sequence/activation.py) holds the activation across this hook."""
+    return resolve_all(sc, st, stream, staged=False) if declared(st) else []
 
 
 rules.register_step_guard("combat", _resolve_first)
