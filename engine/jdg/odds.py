@@ -22,7 +22,8 @@ Decisions (HERALD, for this what-if):
 """
 from __future__ import annotations
 
-from engine.core.odds import pickled
+import io
+import pickle
 
 ASKABLE = {
     "fire": "fire <unit> <hex>: artillery fire, with the counter-battery it draws (JdG [7])",
@@ -41,9 +42,59 @@ ASKABLE = {
 CONDITION = {"good": "good order", "disordered": "disordered", "routed": "routed"}
 
 
+# what a combat's record (`st.combat["current"]`, combat/assault.py) keeps that no later rule reads
+# and no summary shows: the roll's die and total, why it was cancelled, the defenders at the start,
+# the hexes fought, the counter-chargers (kept for the narrative and the picture)
+_RECORD_ONLY = frozenset(("die", "total", "cancelled", "check_failed", "defenders_at_start", "fight_hexes",
+                          "counter_chargers", "log"))
+_STAGES = ("start", "refuse", "check", "square", "recall", "counter_charge", "reaction_fire", "roll",
+           "effects", "advance", "follow", "end", "done")
+# what each stage and those after it still read of the combat's record (combat/assault.py,
+# combat/charge.py): after the effects, not `before` (the defenders the roll met); after the
+# follow-up (breakthrough, counter-assault), nothing but its id, side, origin, stage and the
+# charge it belongs to (`_finish`)
+_AFTER_EFFECTS = frozenset(("before", "effects"))
+_AT_END = frozenset(("id", "side", "origin", "stage", "group"))
+
+
+def _record_view(cur: dict) -> dict:
+    stage = _STAGES.index(cur.get("stage", "start")) if cur.get("stage", "start") in _STAGES else 0
+    if stage >= _STAGES.index("end"):
+        return {k: v for k, v in cur.items() if k in _AT_END}
+    drop = _RECORD_ONLY | (_AFTER_EFFECTS if stage > _STAGES.index("effects") else frozenset())
+    return {k: v for k, v in cur.items() if k not in drop}
+
+
 def state_key(state) -> bytes:
-    """The position: the whole state (its `last_action` included)."""
-    return pickled(state)
+    """The merge key of a position (engine/core/odds.py, issue 13): the whole working state but
+    what the combat being resolved records only for the narrative (`_RECORD_ONLY`: its die and
+    total, read by no rule, kept equal positions apart), and what no stage still to come reads
+    of it (`_record_view`: the defenders the roll met, once the results are applied; all but its
+    id, side, origin and charge once its follow-up is over). The rest of the combat's record
+    (the answers given, the targets, the hexes vacated, the units pursued, the result until the
+    follow-up has read it) is kept: each is read by a later stage. JdG's adjudication keeps
+    what a later die depends on in the state (each combat's queued effects, its stage), never in
+    a local across a die, so equal states lead to the same outcomes. Checked against the plain
+    enumeration (bench/odds_bench.py --check, tests/engine/test_jdg_odds.py)."""
+    c = state.combat
+    cur = c.get("current") if isinstance(c, dict) else None
+    items = [(k, v) for k, v in state.__dict__.items() if not k.startswith("_memo_")]
+    if isinstance(cur, dict):
+        items = [(k, dict(c, current=_record_view(cur)) if k == "combat" else v) for k, v in items]
+    return _values((type(state), items))
+
+
+def _values(obj) -> bytes:
+    """A pickle that writes every value out, shared or not (the pickler's fast mode: no memo), so
+    two equal states pickle alike whatever their lists share: a state resumed from a copy
+    (engine.core.dice.run_stages) no longer shares the hexes a combat's queued results were
+    given together, and must still merge with the one it was copied from (`pickled` keeps
+    the sharing)."""
+    out = io.BytesIO()
+    p = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+    p.fast = True
+    p.dump(obj)
+    return out.getvalue()
 
 
 def ordered(sides: int, purpose: str) -> bool:

@@ -69,3 +69,39 @@ def test_campaign_score_weighs_an_automatic_victory_above_one_on_points():
     assert score["austrian"][2]["tiebreak"] == -score["french"][2]["tiebreak"]
     st.winner, st.result = None, "End of the last turn (10): French 9 VP, Austrian 9 VP: a draw"
     assert {s: v[:2] for s, v in JDG.campaign_score(sc, st).items()} == {"french": ("draw", 2), "austrian": ("draw", 2)}
+
+
+def _activation(side: str = "austrian", formation: str = "hadik-kaim"):
+    sc, st = marengo()
+    st.phase = "activation"
+    st.activation = Activation(f"{formation}-1", side, [formation], step="movement", with_orders=True)
+    st.formations[formation].orders, st.formations[formation].revealed = "with", True
+    return sc, st
+
+
+def _fractions(odds) -> dict[str, Fraction]:
+    return {o.label: o.probability for o in odds.outcomes}
+
+
+@pytest.mark.parametrize("extra", [
+    [],                                                              # one attacker, one defender
+    [("a-ir28", "1215", E), ("f-22e", "1416", W),                    # a friend behind the defender,
+     ("f-art-chambarlhac", "1315", W)],                              # reaction fire, a second attacker
+])
+def test_merged_odds_equal_the_plain_enumeration(extra):
+    """Issue 13: the what-if merges equal positions (engine/jdg/odds.py `state_key`: the combat's
+    record without what only the narrative reads), tries the d10 by halves, resumes each command
+    and each step of the combat resolution (`resolve_all` in stages) at the position kept for the
+    same dice, and reads the retreat paths with the fixed map's facts kept: only work is saved,
+    the answer is the plain enumeration's, exactly."""
+    sc, st = _activation()
+    place(st, "a-ir52", "1216", E)
+    place(st, "f-44e", "1316", W)
+    for uid, hex_id, facing in extra:
+        place(st, uid, hex_id, facing)
+    merged = what_if(JDG, sc, st, "austrian", "assault a-ir52 on 1316", budget=None)
+    plain = what_if(JDG, sc, st, "austrian", "assault a-ir52 on 1316", budget=None, merge=False)
+    assert merged.horizon is None and plain.horizon is None
+    assert _fractions(merged) == _fractions(plain)
+    assert merged.leaves * 5 < plain.leaves                      # the merging does save work
+    assert [o.label for o in merged.outcomes] == [o.label for o in plain.outcomes]
