@@ -148,14 +148,14 @@ class TenSidedDie(DieSpec):
 
 
 @dataclass(frozen=True)
-class JdgTenSidedDie(TenSidedDie):
-    """Jours de Gloire's d10, read 0-9 as printed too (JdG [0.4], HERALD D1: engine/jdg/checks.py
-    `d10` is `stream.roll(10) - 1`)."""
+class ZeroToNineD10(TenSidedDie):
+    """The d10 of a ruleset that declares `d10_reads_zero = "<its rule>"` (Jours de Gloire [0.4]:
+    its engine reads `stream.roll(10) - 1`): read 0-9 as printed, refused citing that rule."""
+    rule: str = ""
 
     def read(self, token: str) -> int:
         if not token.isdigit() or not 0 <= int(token) <= 9:
-            raise Illegal(f"'{token}' is not a face of a d10 as printed: enter {self.how}",
-                          "JdG [0.4] (DECISIONS D1)")
+            raise Illegal(f"'{token}' is not a face of a d10 as printed: enter {self.how}", self.rule)
         return int(token) + 1
 
 
@@ -246,17 +246,29 @@ class TacwDice(DiceProfile):
         return []
 
 
-class JdgDice(DiceProfile):
+class ZeroToNineDice(DiceProfile):
+    """A ruleset whose d10 is read 0-9 as printed, by its own declaration (`d10_reads_zero`, the
+    rule that says so): no code of its own here."""
+
+    def __init__(self, rule: str):
+        self.rule = rule
+
     def die(self, sides: int) -> DieSpec:
-        return JdgTenSidedDie() if sides in (10, 0) else DieSpec(sides)
+        return ZeroToNineD10(rule=self.rule) if sides in (10, 0) else DieSpec(sides)
 
 
-PROFILES: dict[str, DiceProfile] = {"battlecry": BattleCryDice(), "tacw": TacwDice(), "jdg": JdgDice()}
+PROFILES: dict[str, DiceProfile] = {"battlecry": BattleCryDice(), "tacw": TacwDice()}
 DEFAULT = DiceProfile()
 
 
 def profile_of(ruleset: Any) -> DiceProfile:
-    return getattr(ruleset, "physical_dice", None) or PROFILES.get(getattr(ruleset, "id", ""), DEFAULT)
+    """The ruleset's dice at the table: its own `physical_dice`, Herald's first two rulesets'
+    profiles, a d10 read 0-9 when the ruleset declares it (`d10_reads_zero`), else numbered 1..N."""
+    own = getattr(ruleset, "physical_dice", None) or PROFILES.get(getattr(ruleset, "id", ""))
+    if own is not None:
+        return own
+    rule = getattr(ruleset, "d10_reads_zero", "")
+    return ZeroToNineDice(rule) if rule else DEFAULT
 
 
 # --- the game's mode and its open question ------------------------------------------------------

@@ -26,6 +26,9 @@ class JdgRuleset:
     commands = COMMANDS
     policies = POLICIES
     max_scenario_bytes = MAX_SCENARIO_BYTES
+    # the d10 is read 0-9 as printed, "0" is zero ([0.4], HERALD D1; checks.d10): what a club
+    # enters with physical dice (bot/physical_dice.py)
+    d10_reads_zero = "JdG [0.4] (DECISIONS D1)"
 
     @property
     def verbs(self) -> dict[str, str]:
