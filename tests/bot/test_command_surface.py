@@ -173,7 +173,18 @@ async def test_a_new_ruleset_needs_no_bot_code():
     assert limits([club]) == []
 
 
-@pytest.mark.parametrize("group", ["bc", "tacw"])
+def test_jours_de_gloire_has_no_code_in_bot_or_the_shared_renderers():
+    """Issue 14 and DESIGN: a new ruleset is a package under engine/ with its own drawing; the bot
+    and the renderers' shared modules never name it (only its demo script lives in bot/demos)."""
+    from pathlib import Path
+    root = Path(__file__).parents[2]
+    named = [str(p.relative_to(root)) for folder in ("bot", "renders") for p in (root / folder).rglob("*.py")
+             if not p.name.startswith("jdg") and any(w in p.read_text(encoding="utf-8").lower()
+                                                    for w in ("engine.jdg", '"jdg"', "'jdg'"))]
+    assert named == []
+
+
+@pytest.mark.parametrize("group", ["bc", "tacw", "jdg"])
 def test_each_verb_builds_the_line_the_cli_reads(group):
     from engine.core.verbs import line_for
     cs = {rs.commands.group: rs.commands for rs in rulesets().values()}[group]
@@ -181,6 +192,14 @@ def test_each_verb_builds_the_line_the_cli_reads(group):
         assert line_for(cs.verb("move"), {"unit": "ui2", "to": "0605 0604", "alone": True}) == "move ui2 0605 0604 alone"
         assert line_for(cs.verb("battle"), {"unit": "ui2", "target": "0604", "dice": "5, 1,3"}) == \
             "battle ui2 0604 dice=5,1,3"
+    elif group == "jdg":             # the words of engine/jdg/verbs.py, as the CLI reads them
+        assert line_for(cs.verb("fire"), {"unit": "a-art-hadik", "target": "1516", "second": "a-art-kaim",
+                                          "face": "E", "dice": "3"}) == "fire a-art-hadik 1516 with a-art-kaim face E dice=3"
+        assert line_for(cs.verb("assault"), {"units": "f-44e f-101e", "target": "0309"}) == \
+            "assault f-44e f-101e on 0309"
+        assert line_for(cs.verb("move"), {"unit": "f-40e", "steps": "1910 face w", "forced": True}) == \
+            "move f-40e 1910 face w forced"
+        assert line_for(cs.verb("rally"), {"unit": "f-44e", "face": "NE"}) == "rally f-44e face NE"
     else:
         assert line_for(cs.verb("deploy"), {"unit": "r1", "hex": "2905, 2906", "facing": "NE"}) == \
             "deploy r1 2905,2906 facing NE"
