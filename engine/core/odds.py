@@ -40,8 +40,10 @@ stages (`engine.core.dice.run_stages`: TACW's close combat step, each combat and
 formation hits, its pursuit, advance and leader losses), each reading only the working state
 and a plain argument: the walk keeps the working state, the events and the stages left before
 each stage that follows a new die, and a later walk whose dice begin the same way restores
-them and resumes there. Only work is saved: the walks, their dice and keys are the same
-(`merge=False` replays plainly).
+them and resumes there. Likewise each command of the what-if that rolled dice (a declaration,
+its resolution, the answers the follow-ups give) is kept with the dice it rolled, and a later
+walk whose path begins with those dice starts after it (a command is a function of its dice).
+Only work is saved: the walks, their dice and keys are the same (`merge=False` replays plainly).
 
 The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
 seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, a few
@@ -511,6 +513,7 @@ class _Runner:
         self.mod = mod
         self.notes: dict[str, None] = {}
         self.memo: list = []              # the leading steps that drew no die (the same in every leaf)
+        self.kept: dict | None = {} if merge else None   # (commands done, their dice) -> the position
         self.first_events: list | None = None
         self.steps: list[str] = [cmd.text]
         self.cut = False                  # a horizon was met
@@ -555,10 +558,42 @@ class _Runner:
         if walk is not None and walk.state_key is not None:
             walk.step, walk.step_state = (tuple(done),), (current if done else None)
 
+    def _resumed(self, walk: _Walk) -> tuple | None:
+        """The latest command of the what-if kept (`self.kept`) whose dice begin this walk's
+        path: (the position after it, the events, the commands done), its dice restored in the
+        walk; the kept commands whose dice do not begin the path are dropped (depth first, they
+        are never met again)."""
+        path, found = walk.path, None
+        for k in list(self.kept):
+            picks = k[1]
+            if len(picks) > len(path) or any(a != b for a, b in zip(picks, path)):
+                del self.kept[k]
+            elif found is None or k[0] > found[0]:
+                found = k
+        if found is None:
+            return None
+        current, events, done, dice = self.kept[found]
+        walk.dice[:] = [replace(d) for d in dice]
+        return current, events, list(done)
+
+    def _keep(self, walk: _Walk | None, current, events, done: list[str]) -> None:
+        """After a command of the what-if that rolled dice: the position it ended in, kept for
+        the walks whose paths begin with the same dice (they replay it to the same position,
+        the adjudication being a function of the dice, so they resume after it)."""
+        if walk is not None and self.kept is not None and walk.dice and walk.rng is None:
+            picks = tuple(d.pick for d in walk.dice)
+            key = (len(done), picks)
+            if key not in self.kept:
+                self.kept[key] = (current, events, list(done), [replace(d, key=None) for d in walk.dice])
+
     def _run(self, walk: _Walk | None) -> tuple[str, list, list[str]]:
-        """Apply the what-if's commands (the asked one and its follow-ups) on copies."""
+        """Apply the what-if's commands (the asked one and its follow-ups) on copies; resume
+        after the latest command kept for the dice this walk replays (merging only)."""
         memo = self.memo if walk is not None else []
-        if memo:
+        resumed = self._resumed(walk) if walk is not None and self.kept else None
+        if resumed is not None:
+            current, events, done = resumed
+        elif memo:
             current, events, done = memo[-1]
         else:
             self._step(walk, [], self.state)
@@ -566,6 +601,7 @@ class _Runner:
             done = [self.cmd.text]
             if walk is not None and not walk.dice:
                 memo.append((current, events, list(done)))
+            self._keep(walk, current, events, done)
         while self.follow_up is not None and len(done) < 8:
             nxt = self.follow_up(self.scenario, current, self.side, done, events)
             if nxt is None:
@@ -579,6 +615,7 @@ class _Runner:
             done = done + [then.text if who == self.side else f"{who}: {then.text}"]
             if walk is not None and not walk.dice and len(memo) == len(done) - 1:
                 memo.append((current, events, list(done)))
+            self._keep(walk, current, events, done)
         self._final = current
         return self.summary(self.scenario, self.state, current, events, self.side), events, done
 
