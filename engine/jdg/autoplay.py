@@ -473,16 +473,36 @@ def play_step(game: Game) -> list[tuple[str, str]]:
     return out
 
 
-def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
-    """The whole battle (or `max_commands` lines) by `play_step` (engine.core.game.autoplay)."""
-    return autoplay(game, play_step, max_commands)
+def concedes(game: Game, side: str, margin: int, from_turn: int = 3) -> bool:
+    """A simple commander's choice, no rule: at his orders from turn `from_turn` on, he concedes
+    when his side trails by `margin` victory points or more ([13]: the score as it stands)."""
+    st = game.state
+    return (st.phase == "orders" and st.turn >= from_turn and side not in st.orders_done
+            and st.vp.get(st.other(side), 0) - st.vp.get(side, 0) >= margin)
+
+
+def play_game(game: Game, max_commands: int = 5000, concede_margin: int | None = None) -> list[tuple[str, str]]:
+    """The whole battle (or `max_commands` lines) by `play_step` (engine.core.game.autoplay); with
+    `concede_margin`, a side that far behind at its orders concedes (the demo's short game)."""
+    def step(g: Game) -> list[tuple[str, str]]:
+        side = g.to_act
+        if concede_margin is not None and side is not None and concedes(g, side, concede_margin):
+            out: list[tuple[str, str]] = []
+            _try(g, side, "resign", out)
+            return out
+        return play_step(g)
+    return autoplay(game, step, max_commands)
+
+
+DEMO_CONCEDE_MARGIN = 20
 
 
 def write_script(scenario_id: str, seed: int) -> str:
-    """`python -m engine.jdg.autoplay marengo 3` prints the demo script."""
+    """`python -m engine.jdg.autoplay marengo 6` prints the demo script: two scripted commanders,
+    the one 20 VP or more behind at his orders from turn 3 on conceding."""
     game = Game.new("jdg", scenario_id, seed)
     return script_text(game, "played to the end by two scripted commanders.",
-                       "engine.jdg.autoplay", play_game(game))
+                       "engine.jdg.autoplay", play_game(game, concede_margin=DEMO_CONCEDE_MARGIN))
 
 
 if __name__ == "__main__":

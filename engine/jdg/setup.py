@@ -43,6 +43,7 @@ def new_state(sc, seed: int | str, options=None) -> JdgState:
         waiting = u.hex is None
         st.units[u.id] = Unit(id=u.id, side=u.side, formation=u.formation, arm=u.arm, hex=u.hex,
                               facing=u.facing, status="waiting" if waiting else "active")
+    _artillery_on_top(st)
     for f in sc.formations:
         st.formations[f.id] = Formation(id=f.id, side=f.side)
         for n in range(1, f.markers + 1):
@@ -54,3 +55,18 @@ def new_state(sc, seed: int | str, options=None) -> JdgState:
     for c in sc.commanders:
         st.commanders[c.id] = Commander(id=c.id, side=c.side, hex=c.hex)
     return st
+
+
+def _artillery_on_top(st: JdgState) -> None:
+    """[5.1] L285: artillery is always on top of its stack (the order of `st.units` is the stacks'
+    order, top first): in each hex of the setup, the artillery comes before the other units,
+    each group keeping the scenario's order."""
+    units = list(st.units.values())
+    first_in_hex: dict[str, int] = {}
+    for i, u in enumerate(units):
+        if u.hex is not None:
+            first_in_hex.setdefault(u.hex, i)
+    order = sorted(range(len(units)), key=lambda i: (
+        first_in_hex.get(units[i].hex, i) if units[i].hex is not None else i,
+        0 if units[i].arm == "artillery" else 1, i))
+    st.units = {units[i].id: units[i] for i in order}

@@ -309,10 +309,11 @@ def test_9_to_12_every_unit_of_the_stack_checks_cohesion():
     hadik_battery(sc, st)
     place(st, "f-44e", "1516", W)
     place(st, "f-art-gardanne", "1516", NW)               # no counter-battery: 1216 is not in its front
-    st2, ev = fire(sc, st, "fire a-art-hadik 1516 dice=6,9,3")       # 5 + 4 = 9; CCs 8 and 2
+    st2, ev = fire(sc, st, "fire a-art-hadik 1516 dice=6,3,9")       # 5 + 4 = 9; CCs 2 and 8
     assert the_fire(ev)[0].outcome["result"] == "check"
     checks = [e for e in ev if e.kind == "cohesion_check"]
-    assert sorted(c.inputs["unit"] for c in checks) == ["f-44e", "f-art-gardanne"]
+    # top first: the artillery is on top of its stack [5.1] L285
+    assert [c.inputs["unit"] for c in checks] == ["f-art-gardanne", "f-44e"]
     assert st2.units["f-44e"].condition == "disordered"
     assert st2.units["f-art-gardanne"].condition == "good"
 

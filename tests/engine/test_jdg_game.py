@@ -74,10 +74,9 @@ def autoplay_checked(seed: int, max_commands: int = 5000) -> tuple[Game, list[tu
 def test_the_demo_script_replays_strictly_to_its_result():
     """The bundled Marengo demo (bot/demos/jdg--marengo.txt, written by engine/jdg/autoplay.py):
     every line is accepted, the invariants hold after each, and the battle ends with its result
-    [13]: the French cut Melas off from Alessandria (the bridgehead, an automatic victory) after
-    fire [7], assaults [8], charges and pursuits [9], breakthroughs [8.7], rallies [11], the rout
-    phase [1.E] and the Austrian reinforcements [5.2]; Melas is lost following a routed unit off
-    the map [2.5]."""
+    [13]: the Austrians, 20 VP behind at their orders of turn 4, concede, after fire [7],
+    assaults [8], charges, counter-charges, recalls and pursuits [9], counter-assaults [8.7],
+    squares [4.2], rallies [11], the rout phase [1.E] and the Austrian reinforcements [5.2]."""
     seed, lines = read_script(SCRIPT)
     game = Game.new("jdg", "marengo", seed)
     for line in lines:
@@ -86,11 +85,12 @@ def test_the_demo_script_replays_strictly_to_its_result():
         game.apply(side, text)                       # a refusal raises: the script is strict
         invariants(game, before)
     st = game.state
-    assert st.phase == "over" and st.winner == "french" and "automatic victory" in st.result
+    assert st.phase == "over" and st.winner == "french" and st.result == "Austrian resigns; French wins"
+    assert st.vp["french"] - st.vp["austrian"] >= 20 and st.turn == 4
     kinds = {e.kind for r in game.history for e in r.events}
-    assert {"fire", "assault", "charge_declared", "pursuit", "breakthrough", "counter_assault", "rally",
-            "square", "rout_move", "reinforcements", "commander_initiative", "strategic_initiative",
-            "commander_eliminated", "victory"} <= kinds
+    assert {"fire", "assault", "charge_declared", "pursuit", "counter_assault", "counter_charge", "recall",
+            "rally", "square", "rout_move", "reinforcements", "commander_initiative", "strategic_initiative",
+            "resign"} <= kinds
     again = Game.new("jdg", "marengo", seed)
     again.replay([split_side(line, again.ruleset.sides) for line in lines])
     assert again.state.to_dict() == st.to_dict()

@@ -424,3 +424,29 @@ def test_a_side_without_combined_markers_is_told_so_in_any_phase():
     assert st.phase == "initiative"
     with pytest.raises(Illegal, match=r"Austrian has no combined marker in this battle"):
         JDG.apply(sc, st, "austrian", parse("combined marmont"))
+
+
+def test_artillery_starts_on_top_and_a_formation_without_guns_starts_at_movement():
+    """[5.1] L285: artillery is always on top of its stack, from the setup on; [1.D], [2.4]: an
+    activation whose formation has no artillery able to fire skips the empty fire step (nobody
+    has a choice there) and starts at movement."""
+    from engine.core.commands import parse
+    from engine.jdg.ruleset import JDG
+    from engine.jdg.state import Activation
+    sc = JDG.load_scenario("marengo")
+    st = JDG.new_state(sc, 1)
+    for h in ("0510", "0810", "0310", "0314", "2010", "0210"):
+        stack = st.units_at(h)
+        assert stack[0].arm == "artillery" and all(u.arm != "artillery" for u in stack[1:]), h
+    # Kellermann's heavy cavalry has no guns: its activation begins with movement
+    st.phase, st.cup = "activation", ["kellermann-1", "kellermann-2"]   # the last is never drawn
+    st.formations["kellermann"].orders = "with"
+    st.drawer = "french"
+    assert not [u for u in st.units.values() if u.formation == "kellermann" and u.arm == "artillery"]
+    st2, _ = JDG.apply(sc, st, "french", parse("draw"))
+    assert st2.activation.formations == ["kellermann"] and st2.activation.step == "movement"
+    # Watrin has its battery: its activation opens with the fire step
+    st.cup = ["watrin-1", "watrin-2"]
+    st.formations["watrin"].orders = "with"
+    st2, _ = JDG.apply(sc, st, "french", parse("draw"))
+    assert st2.activation.formations == ["watrin"] and st2.activation.step == "fire"

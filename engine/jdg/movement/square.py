@@ -116,7 +116,9 @@ def do_square(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> 
                       "and move on with the MP left",
                       inputs={"unit": unit.id, "hex": unit.hex},
                       outcome={"square": False, "units": [u.id for u in stack], "mp": cost})]
-    for u in stack:
+    # the named unit answers first, then its infantry, then the rest of the stack (the artillery
+    # on top [5.1] only follows the infantry [4.2]: its refusal would hide the infantry's reason)
+    for u in sorted(stack, key=lambda x: (x.id != unit.id, x.arm != "infantry")):
         ok, reason = can_form_square(sc, st, u)
         if not ok:
             raise Illegal(reason)

@@ -155,12 +155,24 @@ def start_activation(sc, st: JdgState, mid: str, how: str) -> list[Event]:
         return events
     if all(with_orders(st, fid) for fid in act.formations):
         act.with_orders = True
-        act.step = "fire"
+        act.step = fire_or_movement(st)
     else:
         events.append(Event("orders_check", act.side, "JdG [1] D.2, [2.4]",
                             f"{act.side.title()}: Without Orders; try the commander's initiative with "
                             "`initiative`, or act Without Orders (`next`, or any action)"))
     return events
+
+
+def fire_or_movement(st: JdgState) -> str:
+    """The activation's first step [1.D], [2.4]: the artillery fire step when some artillery of
+    the activation could fire (in good order, not yet fired), else straight to movement: nobody
+    has a choice to make in an empty fire step (DESIGN: the sequence walks on by itself)."""
+    act = st.activation
+    for u in st.units.values():
+        if (u.alive and u.side == act.side and u.arm == "artillery" and u.formation in act.formations
+                and u.condition == "good" and not u.fired and (not act.arm or act.arm == "artillery")):
+            return "fire"
+    return "movement"
 
 
 def zach(sc, st: JdgState, mid: str) -> list[Event]:
@@ -256,7 +268,7 @@ def do_initiative(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[
             table="d10 - commander-in-chief's modifier <= initiative", row=tables.CHECK_SECTIONS["commander_initiative"],
             outcome={"formation": fid, "passed": passed, "total": total}))
     act.with_orders = all(with_orders(st, fid) for fid in act.formations)
-    act.step = "rally" if all(fid in act.failed for fid in act.formations) else "fire"
+    act.step = "rally" if all(fid in act.failed for fid in act.formations) else fire_or_movement(st)
     return events
 
 
@@ -278,6 +290,8 @@ def do_next(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Event]
         return events
     i = ACTIVATION_STEPS.index(act.step)
     act.step = ACTIVATION_STEPS[i + 1]
+    if act.step == "fire":
+        act.step = fire_or_movement(st)
     who = " + ".join(sc.formation(f).name for f in act.formations) or act.marker
     if act.step == "done":
         return events + end_activation(sc, st)

@@ -276,7 +276,8 @@ def do_initiative(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[
         elif keys and all(k in act.groups_failed for k, _ in keys):
             act.failed.append(fid)
     act.with_orders = all(with_orders(st, fid) for fid in act.formations)
-    act.step = "rally" if all(fid in act.failed for fid in act.formations) else "fire"
+    from engine.jdg.sequence.activation import fire_or_movement
+    act.step = "rally" if all(fid in act.failed for fid in act.formations) else fire_or_movement(st)
     return events
 
 
