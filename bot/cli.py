@@ -231,7 +231,27 @@ def help_text(ruleset, scenario=None) -> str:
     if policies:
         lines.append("  policies: " + "; ".join(f"policy {p.kind} {'|'.join(v for v, _ in p.values)}"
                                                   for p in policies))
-    lines.append("  at this prompt also: help, status (or ?), quit")
+    lines.append("  at this prompt also: help, help <command> (its options), status (or ?), quit")
+    return "\n".join(lines)
+
+
+def verb_help(ruleset, word: str) -> str:
+    """`help <command>`: the verb's usage and rule, then each option with what it takes (the
+    declaration's own descriptions, as the slash command's options show them)."""
+    commands = getattr(ruleset, "commands", None)
+    verb = commands.verb(word) if commands is not None else None
+    if verb is None:
+        known = ", ".join(v.name for v in commands.verbs) if commands is not None else ""
+        return f"  no command '{word}'" + (f"; the commands: {known}" if known else "")
+    lines = [f"  {verb.usage}: {verb.description} ({verb.section})"]
+    for o in verb.options:
+        if o.flag:
+            how = f"(optional: the word `{o.flag}`) "
+        else:
+            how = (f"`{o.word} ...` " if o.word else "") + ("(optional) " if not o.required else "")
+        lines.append(f"    {o.name}: {how}{o.description}")
+    if verb.dice:
+        lines.append("    dice: (optional) your own die results, `dice=` then the results, comma separated")
     return "\n".join(lines)
 
 
@@ -273,6 +293,9 @@ def hotseat(session: Session, stdin: TextIO | None = None) -> None:
             continue
         if line == "help":
             print(help_text(g.ruleset, g.scenario), file=session.echo)
+            continue
+        if line.startswith("help ") and len(line.split()) == 2:
+            print(verb_help(g.ruleset, line.split()[1]), file=session.echo)
             continue
         if query_verb(g.ruleset, line):         # a question (a hand of cards): answered, nothing applied
             try:

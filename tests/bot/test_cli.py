@@ -167,3 +167,19 @@ def test_rules_lookup_offline_gives_the_same_answer_as_slash_rules(capsys):
     assert "BC §4.4.1" in capsys.readouterr().out
     assert cli.main(["rules", "battlecry", "zzzqqq"]) == 1
     assert "nothing in the Battle Cry rules index matches 'zzzqqq'" in capsys.readouterr().err
+
+
+def test_help_of_one_command_lists_its_options_from_the_declaration():
+    """`help <command>` at the prompt: the verb's usage and rule, then each option's description
+    (the newcomer finds `face <vertex>` and `charge <hex>` in a JdG move); an unknown one lists
+    the commands. Nothing is applied."""
+    game = Game.new("jdg", "marengo", 2)
+    out = io.StringIO()
+    session = cli.Session(game, None, render=False, echo=out)
+    cli.hotseat(session, stdin=io.StringIO("help move\nhelp fire\nhelp banana\nquit\n"))
+    text = out.getvalue()
+    assert "steps: Hexes one by one, face <vertex> to turn; charge <hex> ends a cavalry move" in text
+    assert "forced: (optional: the word `forced`)" in text
+    assert "second: `with ...` (optional) A second artillery unit" in text
+    assert "no command 'banana'; the commands: orders, combined" in text
+    assert game.history == []
