@@ -209,26 +209,19 @@ _loaded = False
 
 
 def load_action_modules() -> None:
-    """Each rule module registers its verbs when imported; a module not written yet is skipped."""
+    """Each rule module registers its verbs when imported."""
     global _loaded
     if _loaded:
         return
     import importlib
     for name in ACTION_MODULES:
-        try:
-            importlib.import_module(f"engine.jdg.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engine.jdg.{name}" and not f"engine.jdg.{name}".startswith(exc.name or "?"):
-                raise
+        importlib.import_module(f"engine.jdg.{name}")
     _loaded = True
 
 
 def advance(sc, st: JdgState, stream: DiceStream) -> list[Event]:
     """Walk the sequence on by itself (sequence/turn.py) once a command is done."""
-    try:
-        from engine.jdg.sequence.turn import advance as walk
-    except ModuleNotFoundError:
-        return []
+    from engine.jdg.sequence.turn import advance as walk
     return walk(sc, st, stream)
 
 

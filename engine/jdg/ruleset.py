@@ -143,10 +143,7 @@ class JdgRuleset:
         found = policy_completions(self.policies, mine, kind, prefix, context or {})
         if found is not None:
             return found[:25]
-        try:
-            from engine.jdg import completions
-        except ModuleNotFoundError:
-            return []
+        from engine.jdg import completions
         return completions.option_completions(scenario, state, side, kind, prefix, context or {}, head)[:25]
 
 

@@ -50,6 +50,9 @@ from engine.core.events import DieRoll, Event, Modifier
 from engine.core import facing as core_facing
 
 from engine.jdg import checks, geometry, rules, tables
+from engine.jdg.combat import results
+from engine.jdg.combat.results import cohesion, engagement, is_night, name_of  # noqa: F401  (charge.py reads A.*)
+from engine.jdg.sequence.command import may_act, unit_with_orders
 from engine.jdg.state import JdgState, Unit
 
 SECTION = "JdG [8]"
@@ -59,24 +62,6 @@ STAGES = ("start", "refuse", "check", "square", "recall", "counter_charge", "rea
 
 # == small helpers =================================================================================
 
-def _results():
-    from engine.jdg.combat import results
-    return results
-
-
-def name_of(sc, unit: Unit) -> str:
-    return _results().name_of(sc, unit)
-
-
-def cohesion(sc, unit: Unit) -> int:
-    """[0.3], [10.1], HERALD D2: the face up."""
-    return _results().cohesion(sc, unit)
-
-
-def engagement(sc, unit: Unit) -> int:
-    return _results().engagement(sc, unit)
-
-
 def strength(sc, unit: Unit) -> int:
     return sc.unit(unit.id).strength
 
@@ -84,34 +69,6 @@ def strength(sc, unit: Unit) -> int:
 def heavy(sc, unit: Unit) -> bool:
     """Heavy cavalry, the counter's "L" [9.2]."""
     return bool(sc.unit(unit.id).heavy)
-
-
-def is_night(sc, st: JdgState) -> bool:
-    return bool(sc.turns.is_night(st.turn))
-
-
-def with_orders(st: JdgState, unit: Unit) -> bool:
-    """[2.4], [8.2]: the unit's formation (its tactical group, optional 2.3; never in a reserve
-    activation, optional 1) acts With Orders now (no engagement check)."""
-    try:
-        from engine.jdg.sequence.command import unit_with_orders
-        return unit_with_orders(st, unit)
-    except (ModuleNotFoundError, ImportError):
-        f = st.formations.get(unit.formation)
-        act = st.activation
-        if f is not None and (f.orders == "with" or f.initiative_success) and not f.without_orders_for_good:
-            return True
-        return bool(act and act.with_orders and len(act.formations) <= 1)
-
-
-def may_act(st: JdgState, unit: Unit) -> bool:
-    """The unit belongs to the activation and may fight ([1.D], [2.4])."""
-    try:
-        from engine.jdg.sequence.command import may_act as command_may_act
-        return command_may_act(st, unit)
-    except (ModuleNotFoundError, ImportError, AttributeError):
-        act = st.activation
-        return bool(act and unit.side == act.side and unit.alive and unit.formation in act.formations)
 
 
 def enemies_in(st: JdgState, hexes: Iterable[str], side: str) -> list[Unit]:
@@ -377,7 +334,7 @@ def do_assault(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> list[Eve
         check_attacker(sc, st, u, target)
     events = []
     for u in units:
-        u.assault = "choc" if with_orders(st, u) else "choc_test"
+        u.assault = "choc" if unit_with_orders(st, u) else "choc_test"
     d, joined = add_declaration(sc, st, side, units, target, "assault")
     names = ", ".join(f"{name_of(sc, u)} ({'Choc' if u.assault == 'choc' else 'Choc/Test'})" for u in units)
     foes_txt = ", ".join(name_of(sc, u) for u in foes)
@@ -657,7 +614,7 @@ def _refuse_move(sc, st, cur, foes: list[Unit], hex_id: str, path: list[str], st
             if extra:
                 for u in foes:
                     if u.alive:
-                        events += _results().disorder(sc, st, u, stream, "JdG [8.8], [10.3]",
+                        events += results.disorder(sc, st, u, stream, "JdG [8.8], [10.3]",
                                                       f"falling back into an enemy frontal hex at {h} (HERALD D32)",
                                                       away_from=attackers_hexes)
     else:
@@ -738,12 +695,7 @@ def _stage_reaction_fire(sc, st, cur, stream) -> list[Event]:
     """[8.3]: the defending artillery fires at one attacker in its frontal hexes, after any
     engagement check and before resolution (HERALD D44), by the defender's policy
     "reaction_fire" (fire/reaction.py); a unit it disorders does not attack (L493)."""
-    try:
-        from engine.jdg.fire import artillery
-        fire = artillery.reaction_fire
-        options = artillery.reaction_fire_options
-    except (ModuleNotFoundError, AttributeError):
-        return []
+    from engine.jdg.fire.reaction import reaction_fire as fire, reaction_fire_options as options
     events: list[Event] = []
     for h in list(cur["targets"]):
         key = f"fire:{h}"
@@ -884,16 +836,16 @@ def _apply_effect(sc, st: JdgState, cur: dict, e: dict, stream) -> list[Event]:
         return events
     op = e["op"]
     if op == "eliminate":
-        events += _results().eliminate(sc, st, u, stream, "JdG [8.5], [8.9]", e["cause"])
+        events += results.eliminate(sc, st, u, stream, "JdG [8.5], [8.9]", e["cause"])
     elif op == "fall_back":
         start = u.hex
         events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
         if u.alive and u.hex != start and u.id not in cur["pursued"]:
             cur["pursued"].append(u.id)
     elif op == "disorder":
-        events += _results().disorder(sc, st, u, stream, "JdG [8.5]", e["cause"], away_from=e["away"])
+        events += results.disorder(sc, st, u, stream, "JdG [8.5]", e["cause"], away_from=e["away"])
     elif op == "check":
-        ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check",
+        ok, evs = results.cohesion_check(sc, st, u, stream, "cohesion check",
                                             "JdG [8.5]" + (", [8.9]" if u.arm == "artillery" else ""))
         events += evs
         if not ok and u.alive:
@@ -901,7 +853,7 @@ def _apply_effect(sc, st: JdgState, cur: dict, e: dict, stream) -> list[Event]:
                                "cause": "failed cohesion check"})
     elif op == "beaten":
         was = u.condition
-        events += _results().disorder(sc, st, u, stream, "JdG [8.5]", "assault result below 5",
+        events += results.disorder(sc, st, u, stream, "JdG [8.5]", "assault result below 5",
                                       away_from=e["away"])
         if u.id not in cur["attacker_fell_back"] and u.condition == "routed" and was != "routed":
             cur["attacker_fell_back"].append(u.id)       # its rout retreat (HERALD D45, D46)
@@ -909,13 +861,13 @@ def _apply_effect(sc, st: JdgState, cur: dict, e: dict, stream) -> list[Event]:
         if u.alive:
             effects.insert(0, {"op": "beaten_check", "unit": u.id, "away": e["away"], "hex": u.hex})
     elif op == "beaten_check":
-        ok, evs = _results().cohesion_check(sc, st, u, stream, "cohesion check", "JdG [8.5]")
+        ok, evs = results.cohesion_check(sc, st, u, stream, "cohesion check", "JdG [8.5]")
         events += evs
         if not ok and u.alive and u.hex == e["hex"]:
             cur["attacker_fell_back"].append(u.id)
             events += fall_back(sc, st, u, stream, "JdG [8.5]", e["away"])
     elif op == "beaten_guns":
-        events += _results().disorder(sc, st, u, stream, "JdG [8.9]", "stacked with a beaten attacker",
+        events += results.disorder(sc, st, u, stream, "JdG [8.9]", "stacked with a beaten attacker",
                                       away_from=e["away"])
         men = [st.units[m] for m in e["men"]]
         if u.alive and men and all(m.hex != e["hex"] for m in men):
@@ -935,35 +887,8 @@ def fall_back(sc, st: JdgState, unit: Unit, stream: DiceStream, section: str, aw
     """Falling back 1 hex away from the enemy that caused it [10.3] (combat/retreat.py)."""
     if not unit.alive:
         return []
-    try:
-        from engine.jdg.combat import retreat
-        fb = retreat.fall_back
-    except (ModuleNotFoundError, AttributeError):
-        fb = None
-    if fb is not None:
-        return fb(sc, st, unit, stream, section, away_from=away_from)
-    return _fall_back_fallback(sc, st, unit, stream, section, away_from)
-
-
-def _fall_back_fallback(sc, st, unit, stream, section, away_from) -> list[Event]:
-    """A minimal fall back used only while combat/retreat.py is missing: the first adjacent hex
-    (id order) farther from every causing hex, passable, free of enemies and of other friends."""
-    g = geometry.grid(sc)
-    away = [away_from] if isinstance(away_from, str) else list(away_from or [])
-    here = unit.hex
-    def dist(h):
-        return min((g.distance(h, a) for a in away), default=0)
-    for n in sorted(g.neighbors(here)):
-        if dist(n) <= dist(here) or not sc.map.passable(n):
-            continue
-        if tables.move_cost(unit.arm, sc.map.terrain_at(n)) is None:
-            continue
-        if st.units_at(n):
-            continue
-        unit.hex = n
-        return [Event("fall_back", unit.side, f"{section}; JdG [10.3]",
-                      f"{name_of(sc, unit)} falls back from {here} to {n}", outcome={"unit": unit.id, "to": n})]
-    return _results().eliminate(sc, st, unit, stream, f"{section}; JdG [10.3]", "cannot fall back")
+    from engine.jdg.combat import retreat
+    return retreat.fall_back(sc, st, unit, stream, section, away_from=away_from)
 
 
 # -- advance after assault [8.7] and pursuit [9.5] ---------------------------------------------------
@@ -1000,7 +925,7 @@ def _advance_into(sc, st, cur, hex_id: str, stream, refused: bool = False) -> li
         t = tables.TERRAIN.get(f)
         for u in movers:
             if t is not None and u.arm in t.disorders and u.alive:
-                events += _results().disorder(sc, st, u, stream, "JdG [8.7]", f"advancing across the {f}")
+                events += results.disorder(sc, st, u, stream, "JdG [8.7]", f"advancing across the {f}")
     cur["advanced"] = [u.id for u in movers]
     return events
 
@@ -1183,7 +1108,7 @@ def _close_groups(sc, st: JdgState, stream) -> list[Event]:
         u = st.units[uid]
         u.charge = False
         if u.alive and uid in c.get("charged", []):
-            events += _results().disorder(sc, st, u, stream, "JdG [9.2], [9.5]",
+            events += results.disorder(sc, st, u, stream, "JdG [9.2], [9.5]",
                                           "the end of its charge, after every pursuit (HERALD D55)")
     return events
 
@@ -1251,11 +1176,8 @@ rules.register_reaction("refuse_assault", resume_refuse)
 for _kind in ("breakthrough", "counter_assault", "square", "recall", "counter_charge", "pursuit"):
     rules.register_reaction(_kind, resume_simple)
 rules.register_reaction("combat_continue", lambda sc, st, side, answer, more, stream: resolve_all(sc, st, stream))
-try:
-    from engine.jdg.combat import retreat as _retreat
-    _retreat.register_continuation("jdg_combat", _continue)
-except ModuleNotFoundError:          # pragma: no cover - the retreat module is written alongside
-    pass
+from engine.jdg.combat import retreat as _retreat  # noqa: E402
+_retreat.register_continuation("jdg_combat", _continue)
 
 from engine.jdg.combat import charge  # noqa: E402,F401  (registers `charge`)
 

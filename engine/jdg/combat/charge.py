@@ -46,10 +46,7 @@ def line_of_sight(sc, st: JdgState, a: str, b: str) -> tuple[bool, str]:
     """[9.1] L595, [7.4] (HERALD D36): the fire module's line of sight."""
     if geometry.grid(sc).adjacent(a, b):
         return True, "adjacent"
-    try:
-        from engine.jdg.fire.sight import line_of_sight as los
-    except ModuleNotFoundError:          # pragma: no cover - fire/sight.py is written alongside
-        return True, "line of sight not checked"
+    from engine.jdg.fire.sight import line_of_sight as los
     return los(sc, st, a, b)
 
 
@@ -77,52 +74,6 @@ def charge_problem(sc, st: JdgState, unit: Unit, target_hex: str) -> str:
         return (f"{target_hex} is not in {name}'s line of sight from {unit.hex} at the start of its move "
                 f"({why}) [9.1]")
     return ""
-
-
-def _walk_fallback(sc, st: JdgState, unit: Unit, steps: list[str]) -> list[Event]:
-    """The path of a charge move when movement/move.py is missing: hexes one by one (and `face
-    <vertex>`), each adjacent, free of enemies, at most 2 MP hex + hexside [9.1] L607; a hex in an
-    enemy ZoC ends the move ([6.2] L373)."""
-    g = geometry.grid(sc)
-    hexes: list[str] = []
-    i = 0
-    start = unit.hex
-    prev = start
-    while i < len(steps):
-        tok = steps[i]
-        if tok == "face":
-            if i + 1 >= len(steps):
-                raise CannotParse("face <vertex>")
-            word = steps[i + 1]
-            try:
-                unit.facing = int(word) % 6 if word.isdigit() else core_facing.vertex_index(g, word)
-            except ValueError:
-                raise CannotParse(f"unknown vertex '{word}'") from None
-            i += 2
-            continue
-        if tok not in g or not g.adjacent(prev, tok):
-            raise Illegal(f"{tok} is not adjacent to {prev}", "JdG [4]")
-        if hexes and geometry.enemy_zoc(sc, st, prev, unit.side):
-            raise Illegal(f"{prev} is in an enemy zone of control: the move ends there", "JdG [6.2]")
-        if any(u.side != unit.side for u in st.units_at(tok)):
-            raise Illegal(f"{tok} holds enemy units", "JdG [4]")
-        cost = tables.move_cost("cavalry", A._terrain_key(sc, tok), A.hexside_between(sc, prev, tok))
-        if cost is None or not sc.map.passable(tok):
-            raise Illegal(f"cavalry cannot enter {tok}", "JdG [4.3]")
-        if cost > MAX_HEX_COST:
-            raise Illegal(f"{tok} costs {cost} MP: a charging unit may not enter a hex costing more than "
-                          f"{MAX_HEX_COST} MP (hex + hexside)", "JdG [9.1]")
-        hexes.append(tok)
-        prev = tok
-        i += 1
-    if len(hexes) > MAX_HEXES:
-        raise Illegal(f"a unit that moves more than {MAX_HEXES} hexes cannot charge ({len(hexes)} given)",
-                      "JdG [9.1]")
-    if hexes:
-        unit.hex = hexes[-1]
-        return [Event("move", unit.side, "JdG [9.1]", f"{A.name_of(sc, unit)} moves {start} -> "
-                      + " -> ".join(hexes) + " to charge", outcome={"unit": unit.id, "path": hexes})]
-    return []
 
 
 def charge_move(sc, st: JdgState, side: str, unit, steps, target_hex: str, stream: DiceStream) -> list[Event]:
@@ -159,7 +110,7 @@ def charge_move(sc, st: JdgState, side: str, unit, steps, target_hex: str, strea
                       "JdG [9.1]")
     events: list[Event] = []
     unit.acted = True
-    if not A.with_orders(st, unit):
+    if not A.unit_with_orders(st, unit):
         passed, ev = checks.check(stream, side, A.engagement(sc, unit), f"engagement check of {name} (charge)",
                                   "JdG [9.1], [8.2]", kind="engagement_check")
         ev.inputs = {"unit": unit.id, "target": target_hex}
@@ -172,18 +123,10 @@ def charge_move(sc, st: JdgState, side: str, unit, steps, target_hex: str, strea
                                 outcome={"unit": unit.id}))
             return events
     start = unit.hex
-    walk = None
-    try:
-        from engine.jdg.movement import move as move_module
-        walk = getattr(move_module, "walk", None)
-    except ModuleNotFoundError:
-        walk = None
     if steps:
-        if walk is not None:
-            events += walk(sc, st, unit, steps, stream, max_hexes=MAX_HEXES, max_hex_cost=MAX_HEX_COST,
-                           section="JdG [9.1]")
-        else:
-            events += _walk_fallback(sc, st, unit, steps)
+        from engine.jdg.movement.move import walk
+        events += walk(sc, st, unit, steps, stream, max_hexes=MAX_HEXES, max_hex_cost=MAX_HEX_COST,
+                       section="JdG [9.1]")
     if act is not None and unit.id not in act.moved:
         act.moved.append(unit.id)
     if not unit.alive:
@@ -288,7 +231,7 @@ def stage_square(sc, st: JdgState, cur: dict, stream: DiceStream) -> list[Event]
         else:
             for uid in failed:
                 u = st.units[uid]
-                events += A._results().disorder(sc, st, u, stream, "JdG [9.3]", "failed its square attempt")
+                events += A.results.disorder(sc, st, u, stream, "JdG [9.3]", "failed its square attempt")
                 if st.pending:
                     return events
     return events

@@ -54,6 +54,7 @@ from engine.core.events import DieRoll, Event, Modifier
 
 from engine.jdg import checks, geometry, rules, tables
 from engine.jdg.fire import sight
+from engine.jdg.combat.results import is_night
 from engine.jdg.sequence import command as chiefs
 from engine.jdg.setup import has_option
 from engine.jdg.state import JdgState, Unit
@@ -79,11 +80,6 @@ def _results():
 def name_of(sc, unit: Unit) -> str:
     """A unit named for people: "Art. Gardanne (f-art-gardanne)"."""
     return f"{sc.unit(unit.id).name} ({unit.id})"
-
-
-def is_night(sc, st: JdgState) -> bool:
-    """[12]: the scenario's night turns (HERALD D8, D63)."""
-    return sc.turns.is_night(st.turn)
 
 
 def _vertex_name(sc, v: int) -> str:

@@ -484,12 +484,7 @@ def do_move(sc, st: JdgState, side: str, cmd: Command, stream: DiceStream) -> li
             raise CannotParse(f"'{words[k + 1]}' is not a hex of the map")
         if forced:
             raise Illegal("a charge is not a forced march", "JdG [4.1], [9.1]")
-        try:
-            from engine.jdg.combat.charge import charge_move
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith("engine.jdg.combat"):
-                raise Illegal("cavalry charges are not in Herald's Jours de Gloire yet", "JdG [9.1]") from None
-            raise
+        from engine.jdg.combat.charge import charge_move
         return charge_move(sc, st, side, unit, words[:k], target, stream)
     return walk(sc, st, unit, words, stream, forced=forced)
 

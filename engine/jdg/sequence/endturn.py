@@ -34,16 +34,9 @@ def rout_phase(sc, st: JdgState, stream: DiceStream) -> list[Event]:
     """Phase E [1.E], [10.4]: every routed unit makes its rout move (combat/retreat.py), then the
     formations' demoralisation (optional 11)."""
     events = [Event("phase", "both", "JdG [1] E", f"Turn {st.turn}, phase E: rout movement")]
-    try:
-        from engine.jdg.combat.retreat import rout_movement
-    except ImportError:
-        rout_movement = None
+    from engine.jdg.combat.retreat import rout_movement
     for side in rout_order(st):
         routed = [u.id for u in st.units.values() if u.side == side and u.alive and u.condition == "routed"]
-        if routed and rout_movement is None:
-            events.append(Event("todo", side, "JdG [10.4]", f"TODO: rout movement not yet in Herald; "
-                                f"{side.title()}'s routed units stay put: {', '.join(routed)}"))
-            continue
         for uid in routed:
             u = st.units[uid]
             if u.alive and u.condition == "routed":       # an earlier move may have changed it

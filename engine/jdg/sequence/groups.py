@@ -35,7 +35,7 @@ from engine.core.ids import unknown
 
 from engine.jdg import rules, tables
 from engine.jdg.checks import d10
-from engine.jdg.sequence.command import chief, group_key, with_orders
+from engine.jdg.sequence.command import chief, with_orders
 from engine.jdg.setup import has_option
 from engine.jdg.state import JdgState
 

@@ -23,19 +23,13 @@ from engine.core.dice import DiceStream
 from engine.core.events import Event
 
 from engine.jdg import rules
+from engine.jdg.combat.results import is_night  # noqa: F401  (the turn's contract: night [12])
 from engine.jdg.movement.commander import commander_contact
 from engine.jdg.sequence import activation, endturn, initiative, orders, reserve
 from engine.jdg.sequence.activation import on_step_end  # noqa: F401  (re-exported for other modules)
 from engine.jdg.sequence.cup import fill_cup
 from engine.jdg.sequence.victory import update_holders
 from engine.jdg.state import SIDES, JdgState
-
-
-def is_night(sc, st: JdgState) -> bool:
-    """[12]: this turn is a night turn (the scenario's `turns.night`, HERALD D8, D63): no forced
-    march but reinforcements, +2 MP into an enemy ZoC, point-blank fire only, no charges, every
-    CC +2, automatic rally of idle disordered units, routed units rally at -3 (tables.NIGHT)."""
-    return sc.turns.is_night(st.turn)
 
 
 def to_act(st: JdgState) -> str | None:
