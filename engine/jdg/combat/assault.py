@@ -448,6 +448,11 @@ def _is_charge(st: JdgState, cur: dict) -> bool:
     return any(u.arm == "cavalry" for u in _attackers(st, cur))
 
 
+def _verb(units, verb: str) -> str:
+    """'advances' for one unit, 'advance' for several."""
+    return verb if len(units) > 1 else verb + "s"
+
+
 def _ask(st: JdgState, cur: dict, kind: str, side: str, options: list[str], prompt: str, section: str,
          key: str, labels: dict | None = None, default: str | None = None) -> None:
     st.pending = {"kind": kind, "side": side, "options": options, "prompt": prompt, "section": section,
@@ -501,130 +506,11 @@ def _stage_start(sc, st, cur, stream) -> list[Event]:
     return events
 
 
-# -- refusal [8.8] ---------------------------------------------------------------------------------
+# -- refusal [8.8]: combat/refusal.py ------------------------------------------------------------
 
-def refusable(sc, st: JdgState, cur: dict, hex_id: str) -> list[Unit]:
-    """[8.8]: cavalry (even disordered, not routed) may refuse an infantry assault, and non-heavy
-    cavalry a charge by heavy cavalry, once per activation. Returns the units that may refuse."""
-    c = combat_state(st)
-    side = cur["side"]
-    foes = enemies_in(st, [hex_id], side)
-    if not foes or any(u.arm != "cavalry" for u in foes) or any(u.condition == "routed" for u in foes):
-        return []
-    if any(u.id in c["refused"] for u in foes):
-        return []
-    att = _attackers(st, cur)
-    cav = [u for u in att if u.arm == "cavalry"]
-    if not cav:
-        return foes
-    if any(heavy(sc, u) for u in cav) and not any(heavy(sc, u) for u in foes):
-        return foes
-    return []
-
-
-def _stage_refuse(sc, st, cur, stream) -> list[Event]:
-    """[8.8]: refusal, decided before the attacker's engagement check (L573), or at the end of the
-    heavy cavalry's charge move (L577) -- here, at its resolution (HERALD D53). A hex wholly
-    refused is not assaulted; if no hex is left, the attacker advances into the hex refused
-    (L573, HERALD D51) and the combat is over."""
-    defside = st.other(cur["side"])
-    events: list[Event] = []
-    for h in list(cur["targets"]):
-        foes = refusable(sc, st, cur, h)
-        key = f"refuse:{h}"
-        if not foes or key in cur["answers"]:
-            continue
-        if _policy(st, defside, "refuse_assault") == "never":
-            cur["answers"][key] = {"answer": "stand"}
-            continue
-        what = "charge" if _is_charge(st, cur) else "assault"
-        _ask(st, cur, "refuse_assault", defside, ["refuse", "stand"],
-             f"{', '.join(name_of(sc, u) for u in foes)} in {h} may refuse the {what} by falling back 1 or 2 "
-             f"hexes (`react refuse [hex] [hex]`), or stand", "JdG [8.8]", key,
-             labels={"refuse": "Refuse: fall back", "stand": "Stand"}, default="stand")
-        return events
-    refused = cur.setdefault("refused_hexes", [])
-    for h in list(cur["targets"]):
-        ans = cur["answers"].get(f"refuse:{h}")
-        if not ans or ans["answer"] != "refuse" or ans.get("done"):
-            continue
-        ans["done"] = True
-        foes = enemies_in(st, [h], cur["side"])
-        cur["targets"].remove(h)
-        refused.append(h)
-        events += _refuse_move(sc, st, cur, foes, h, ans.get("path") or [], stream)
-        if st.pending:
-            return events
-    if refused and not cur["targets"]:
-        events += _advance_into(sc, st, cur, refused[0], stream, refused=True)
-        _cancel(cur, "the assault was refused")
-    return events
-
-
-def validate_refusal_path(sc, st: JdgState, units: list[Unit], hex_id: str, path: list[str]) -> None:
-    """[8.8] L575: a fall back of 1 or 2 hexes, path and facing free, terrain and enemy units as
-    for any move (never into an enemy hex or impassable terrain); stacking at its end [5.1]."""
-    if not 1 <= len(path) <= 2:
-        raise Illegal("a refusal falls back 1 or 2 hexes", "JdG [8.8]")
-    g = geometry.grid(sc)
-    prev = hex_id
-    side = units[0].side
-    for h in path:
-        if h not in g or not g.adjacent(prev, h):
-            raise Illegal(f"{h} is not adjacent to {prev}", "JdG [8.8]")
-        if not sc.map.passable(h) or tables.move_cost("cavalry", sc.map.terrain_at(h)) is None:
-            raise Illegal(f"cavalry cannot enter {h}", "JdG [8.8]")
-        for f in sc.map.features(prev, h):
-            t = tables.TERRAIN.get(f)
-            if t is not None and t.kind == "hexside" and t.mp.get("cavalry", 0) is None:
-                raise Illegal(f"cavalry cannot cross the {f} between {prev} and {h}", "JdG [8.8], [10.3]")
-        if any(u.side != side for u in st.units_at(h)):
-            raise Illegal(f"{h} holds enemy units", "JdG [8.8]")
-        prev = h
-    end = [u for u in st.units_at(path[-1]) if u not in units]
-    if end and (any(u.arm != "cavalry" or u.formation != units[0].formation for u in end)
-                or len(end) + len(units) > 2):
-        raise Illegal(f"{len(units)} unit(s) cannot stack in {path[-1]}", "JdG [8.8], [5.1]")
-
-
-def _verb(units, verb: str) -> str:
-    """'advances' for one unit, 'advance' for several."""
-    return verb if len(units) > 1 else verb + "s"
-
-
-def _refuse_move(sc, st, cur, foes: list[Unit], hex_id: str, path: list[str], stream) -> list[Event]:
-    c = combat_state(st)
-    events = []
-    attackers_hexes = sorted({u.hex for u in _attackers(st, cur)})
-    for u in foes:
-        c["refused"].append(u.id)
-    if path:
-        events.append(Event("refusal", foes[0].side, "JdG [8.8]",
-                            f"{', '.join(name_of(sc, u) for u in foes)} {_verb(foes, 'refuse')} the "
-                            f"{'charge' if _is_charge(st, cur) else 'assault'}: "
-                            f"{'they fall' if len(foes) > 1 else 'it falls'} back from {hex_id} "
-                            f"to {' '.join(path)}", inputs={"hex": hex_id, "path": path},
-                            outcome={"units": [u.id for u in foes], "to": path[-1]}))
-        for h in path:
-            extra = geometry.in_enemy_frontal_zoc(sc, st, h, foes[0].side)
-            for u in foes:
-                if not u.alive:
-                    continue
-                u.hex = h
-            if extra:
-                for u in foes:
-                    if u.alive:
-                        events += results.disorder(sc, st, u, stream, "JdG [8.8], [10.3]",
-                                                      f"falling back into an enemy frontal hex at {h} (HERALD D32)",
-                                                      away_from=attackers_hexes)
-    else:
-        events.append(Event("refusal", foes[0].side, "JdG [8.8]",
-                            f"{', '.join(name_of(sc, u) for u in foes)} refuse the "
-                            f"{'charge' if _is_charge(st, cur) else 'assault'} and fall back from {hex_id}",
-                            inputs={"hex": hex_id}, outcome={"units": [u.id for u in foes]}))
-        for u in foes:
-            events += fall_back(sc, st, u, stream, "JdG [8.8]", attackers_hexes)
-    return events
+def _stage_refuse(sc, st, cur, stream):
+    from engine.jdg.combat import refusal
+    return refusal.stage_refuse(sc, st, cur, stream)
 
 
 # -- engagement check [8.2], [8.4] ------------------------------------------------------------------
@@ -891,189 +777,16 @@ def fall_back(sc, st: JdgState, unit: Unit, stream: DiceStream, section: str, aw
     return retreat.fall_back(sc, st, unit, stream, section, away_from=away_from)
 
 
-# -- advance after assault [8.7] and pursuit [9.5] ---------------------------------------------------
+# -- advance, breakthrough, counter-assault and pursuit [8.7], [9.5]: combat/advance.py -------------
 
-def advancer(sc, st: JdgState, cur: dict) -> list[Unit]:
-    """[8.7] L551-567: the attacking unit with the highest cohesion advances, with its stack's
-    attackers; cavalry first whatever its cohesion (Exc. 1); artillery never (L553); ties: the
-    attacker's choice, here unit-id order (HERALD D90)."""
-    att = [u for u in _attackers(st, cur) if u.arm != "artillery" and u.condition != "routed"]
-    if not att:
-        return []
-    best = sorted(att, key=lambda u: (u.arm != "cavalry", -cohesion(sc, u), u.id))[0]
-    return [u for u in att if u.hex == best.hex]
+def _stage_advance(sc, st, cur, stream):
+    from engine.jdg.combat import advance
+    return advance.stage_advance(sc, st, cur, stream)
 
 
-def _advance_into(sc, st, cur, hex_id: str, stream, refused: bool = False) -> list[Event]:
-    """Move the advancing unit (or stack) into the emptied hex [8.7], keeping its facing (the 60°
-    turn is allowed, not required); terrain that disorders does ([8.7] L555, D48). Stacked
-    artillery follows only after a refusal ([8.8] L573)."""
-    movers = advancer(sc, st, cur)
-    if not movers or st.units_at(hex_id):
-        return []
-    start = movers[0].hex
-    if not geometry.grid(sc).adjacent(start, hex_id):
-        return []
-    if refused:
-        movers += [u for u in st.units_at(start) if u.arm == "artillery" and u.side == cur["side"]]
-    for u in movers:
-        u.hex = hex_id
-    events = [Event("advance", cur["side"], "JdG [8.7]" + (", [8.8]" if refused else ""),
-                    f"{', '.join(name_of(sc, u) for u in movers)} {_verb(movers, 'advance')} from {start} into {hex_id}",
-                    inputs={"from": start}, outcome={"units": [u.id for u in movers], "to": hex_id})]
-    for f in sc.map.features(start, hex_id):
-        t = tables.TERRAIN.get(f)
-        for u in movers:
-            if t is not None and u.arm in t.disorders and u.alive:
-                events += results.disorder(sc, st, u, stream, "JdG [8.7]", f"advancing across the {f}")
-    cur["advanced"] = [u.id for u in movers]
-    return events
-
-
-def _stage_advance(sc, st, cur, stream) -> list[Event]:
-    if not cur.get("vacated"):
-        return []
-    if _is_charge(st, cur):
-        from engine.jdg.combat import charge
-        return charge.stage_pursuit(sc, st, cur, stream)
-    att = advancer(sc, st, cur)
-    if not att:
-        return []
-    for h in cur["vacated"]:
-        if geometry.grid(sc).adjacent(att[0].hex, h):
-            return _advance_into(sc, st, cur, h, stream)
-    return []
-
-
-# -- breakthrough and counter-assault [8.7] ---------------------------------------------------------
-
-def breakthrough_targets(sc, st: JdgState, units: list[Unit]) -> list[str]:
-    """[8.7] L561: every enemy hex in the advanced unit's frontal hexes, but never a unit that has
-    already suffered a breakthrough or counter-assault this activation (no chains, L559)."""
-    c = combat_state(st)
-    side = units[0].side
-    out = []
-    for h in sorted(geometry.frontal_hexes(sc, units[0])):
-        foes = enemies_in(st, [h], side)
-        if foes and not any(f.id in c["chain"] for f in foes) and could_enter(sc, units[0], h):
-            out.append(h)
-    return out
-
-
-def counter_assault_options(sc, st: JdgState, cur: dict, origins: dict[str, str] | None = None) -> dict[str, str]:
-    """[8.7] L563, HERALD D50: the defender able to assault (good order, not square, not
-    artillery) may assault any one unit of the active player in its frontal hexes, from where it
-    stands or after advancing one hex into an empty frontal hex without turning. Returns
-    {enemy unit id: the hex it strikes from}; `origins`, when given, receives {enemy unit id: the
-    defender's hex whose stack strikes} (an assault on two hexes has two stacks)."""
-    c = combat_state(st)
-    side = cur["side"]
-    g = geometry.grid(sc)
-    out: dict[str, str] = {}
-    for h in cur["targets"]:
-        stack = [u for u in st.units_at(h) if u.side != side and u.arm != "artillery"
-                 and u.condition == "good" and not u.square]
-        if not stack:
-            continue
-        top = stack[0]
-        spots = [h] + [x for x in sorted(geometry.frontal_hexes(sc, top)) if not st.units_at(x)
-                       and could_enter(sc, top, x)]
-        for spot in spots:
-            for x in sorted(core_facing.arcs(g, [spot], top.facing)["front"]) if spot != h else sorted(
-                    geometry.frontal_hexes(sc, top)):
-                for e in st.units_at(x):
-                    if e.side == side and e.id not in c["chain"] and e.id not in out:
-                        if top.arm == "cavalry" and not tables.can_charge_into(_terrain_key(sc, x),
-                                                                               hexside_between(sc, spot, x)):
-                            continue
-                        out[e.id] = spot
-                        if origins is not None:
-                            origins[e.id] = h
-    return out
-
-
-def _stage_follow(sc, st, cur, stream) -> list[Event]:
-    """After the roll: the attacker's breakthrough on 10 or more (infantry; cavalry pursues
-    instead, HERALD D49), the defender's counter-assault below 0 (HERALD D50), or, after a
-    successful counter-charge, the charged cavalry's pursuit of an attacker that fell back or
-    routed ([9.4] L655, [9.5] L672-676, HERALD D57)."""
-    c = combat_state(st)
-    res = cur.get("result")
-    events: list[Event] = []
-    if res == "breakthrough" and cur["origin"] == "declared" and not _is_charge(st, cur) and cur.get("advanced"):
-        movers = [st.units[i] for i in cur["advanced"] if st.units[i].alive and st.units[i].condition == "good"
-                  and st.units[i].arm != "artillery"]
-        if not movers:
-            return []
-        targets = breakthrough_targets(sc, st, movers)
-        if not targets:
-            return []
-        ans = cur["answers"].get("breakthrough")
-        if ans is None:
-            _ask(st, cur, "breakthrough", cur["side"], [movers[0].id, "none"],
-                 f"{name_of(sc, movers[0])} may break through: assault again every enemy in its front "
-                 f"({', '.join(targets)}) without an engagement check (`breakthrough {movers[0].id}` or "
-                 f"`breakthrough none`)", "JdG [8.7]", "breakthrough",
-                 labels={movers[0].id: f"Break through with {name_of(sc, movers[0])}", "none": "No"},
-                 default="none")
-            return []
-        if ans == "none":
-            return []
-        new = _new_decl(c, cur["side"], [u.id for u in movers], targets, "breakthrough")
-        for u in enemies_in(st, targets, cur["side"]):
-            c["chain"].append(u.id)
-        c["queue"].insert(0, new)
-        events.append(Event("breakthrough", cur["side"], "JdG [8.7]",
-                            f"{', '.join(name_of(sc, u) for u in movers)} break through against "
-                            f"{', '.join(targets)}", outcome={"combat": new["id"], "targets": targets}))
-        return events
-    grant = res == "repulse" and cur["origin"] in ("declared", "pursuit")
-    pursue = (cur["counter_charged"] and cur.get("attacker_fell_back")
-              and any(u.arm == "cavalry" for u in enemies_in(st, cur["targets"], cur["side"])))
-    if not (grant or pursue):
-        return []
-    origins: dict[str, str] = {}
-    opts = counter_assault_options(sc, st, cur, origins)
-    if not opts:
-        return []
-    defside = st.other(cur["side"])
-    ans = cur["answers"].get("counter_assault")
-    if ans is None:
-        what = "counter-assault" if grant else "pursue (after its counter-charge)"
-        _ask(st, cur, "counter_assault", defside, sorted(opts) + ["none"],
-             f"the defender may {what}: name the enemy unit to attack, or none", "JdG [8.7]" if grant else
-             "JdG [9.4], [9.5]", "counter_assault",
-             labels={**{o: f"Attack {name_of(sc, st.units[o])} ({st.units[o].hex})" for o in opts}, "none": "No"},
-             default="none")
-        return []
-    if ans == "none" or ans not in opts:
-        return []
-    spot = opts[ans]
-    target_unit = st.units[ans]
-    home = cur["targets"][0]
-    # the stack of the hex the option was found from, not the first target's (an assault on two
-    # hexes: the other stack may not advance into a friendly hex, [5.1], D50)
-    stack = [u for u in st.units_at(origins[ans]) if u.side == defside and u.arm != "artillery"
-             and u.condition == "good" and not u.square]
-    if spot != stack[0].hex:
-        start = stack[0].hex
-        for u in stack:
-            u.hex = spot
-        events.append(Event("advance", defside, "JdG [8.7]",
-                            f"{', '.join(name_of(sc, u) for u in stack)} {_verb(stack, 'advance')} from {start} to {spot} "
-                            "without turning", outcome={"units": [u.id for u in stack], "to": spot}))
-    new = _new_decl(c, defside, [u.id for u in stack], [target_unit.hex], "counter_assault")
-    if any(u.arm == "cavalry" for u in stack):
-        _join_group(c, new, [u for u in stack if u.arm == "cavalry"])
-    for u in st.units_at(target_unit.hex):
-        c["chain"].append(u.id)
-    c["queue"].insert(0, new)
-    events.append(Event("counter_assault", defside, "JdG [8.7]" if grant else "JdG [9.4], [9.5]",
-                        f"{', '.join(name_of(sc, u) for u in stack)} "
-                        f"{'counter-assault' if grant else 'pursue and charge'} {name_of(sc, target_unit)} in "
-                        f"{target_unit.hex}", outcome={"combat": new["id"], "target": target_unit.hex}))
-    _ = home
-    return events
+def _stage_follow(sc, st, cur, stream):
+    from engine.jdg.combat import advance
+    return advance.stage_follow(sc, st, cur, stream)
 
 
 def _stage_end(sc, st, cur, stream) -> list[Event]:
@@ -1130,21 +843,6 @@ def _current_for(st: JdgState) -> dict:
     return cur
 
 
-def resume_refuse(sc, st, side, answer, more, stream) -> list[Event]:
-    """`react refuse [hex] [hex]` or `react stand` [8.8]."""
-    cur = _current_for(st)
-    key = st.pending["key"]
-    h = key.split(":", 1)[1]
-    if answer == "refuse" and more:
-        foes = enemies_in(st, [h], cur["side"])
-        validate_refusal_path(sc, st, foes, h, list(more))
-    elif more:
-        raise Illegal("only a refusal takes hexes", "JdG [8.8]")
-    cur["answers"][key] = {"answer": answer, "path": list(more)}
-    st.pending = None
-    return resolve_all(sc, st, stream)
-
-
 def resume_simple(sc, st, side, answer, more, stream) -> list[Event]:
     """An answer that is one of the offered options (breakthrough, counter-assault, reaction
     fire, square, recall, counter-charge, pursuit)."""
@@ -1172,7 +870,7 @@ def do_breakthrough(sc, st: JdgState, side: str, cmd, stream: DiceStream) -> lis
 rules.register("assault", do_assault, "assault <units...> on <hex>: infantry assault (JdG [8.1], [8.2], [8.4])")
 rules.register("resolve", do_resolve, "resolve: resolve the declared assaults and charges (JdG [8.5], [9.2])")
 rules.register("breakthrough", do_breakthrough, "breakthrough <unit|none>: after a 10 or more (JdG [8.7])")
-rules.register_reaction("refuse_assault", resume_refuse)
+from engine.jdg.combat import refusal as _refusal  # noqa: E402,F401  (registers "refuse_assault")
 for _kind in ("breakthrough", "counter_assault", "square", "recall", "counter_charge", "pursuit"):
     rules.register_reaction(_kind, resume_simple)
 rules.register_reaction("combat_continue", lambda sc, st, side, answer, more, stream: resolve_all(sc, st, stream))
