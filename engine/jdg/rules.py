@@ -14,10 +14,10 @@ How the package is laid out, after the rulebook's parts (paragraph numbers are t
                zones of control [6], the commander-in-chief's move [2.5].
 - `fire/`      artillery fire [7]: line of sight, range, point-blank, combined fire, reaction fire
                [8.3] and counter-battery [7.6].
-- `combat/`    assaults [8] (assault.py) and charges [9] (charge.py) on the Assault & Charge table, engagement checks,
-               results [10], fall back, retreat and rout moves [10.3-10.4], breakthrough and
-               counter-assault [8.7] (advance.py), refusal [8.8] (refusal.py), recall, counter-charge
-               and pursuit [9.3-9.5].
+- `combat/`    assaults [8] (assault.py) and charges [9] (charge.py) on the Assault & Charge
+               table, engagement checks, results [10] (results.py), fall back, retreat and rout
+               moves [10.3-10.4] (retreat.py), breakthrough and counter-assault [8.7] (advance.py),
+               refusal [8.8] (refusal.py), recall, counter-charge and pursuit [9.3-9.5].
 - `morale/`    rally [11].
 
 Each module registers its verbs here with `register(verb, handler, usage)`; a handler is
