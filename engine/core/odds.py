@@ -459,7 +459,7 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
         try:
             return run.enumerate(None, max_leaves, budget, quick=True)
         except _TooBig:
-            horizon = run.choose_horizon(FALLBACK, max_leaves)
+            return run.cut_short(max_leaves, time_limit)
     return run.enumerate(horizon, max_leaves, time_limit)
 
 
@@ -517,6 +517,7 @@ class _Runner:
         self.first_events: list | None = None
         self.steps: list[str] = [cmd.text]
         self.cut = False                  # a horizon was met
+        self.deepest = 1                  # the most dice a probe met (choose_horizon)
 
     def read(self, in_progress) -> str:
         """The outcome at a horizon: the adjudication in progress, as the summary reads it."""
@@ -739,6 +740,22 @@ class _Runner:
             return known[position[1]].items()
         return [(position[2], (Fraction(1), 1))]
 
+    def cut_short(self, max_leaves: int, time_limit: float | None) -> Odds:
+        """The whole tree did not fit the budget: enumerate it to a horizon. The estimator's
+        horizon is tried first, within FALLBACK; when its leaves cost more than estimated (a
+        tree whose deep branches the probes rarely meet: pursuits that go on while they win),
+        a shallower one, each try within FALLBACK, down to the first die, which is enumerated
+        whatever it costs (up to `time_limit`)."""
+        horizon = self.choose_horizon(FALLBACK, max_leaves)
+        if horizon is None:               # the estimate fits, the tree did not: one die less
+            horizon = max(1, self.deepest - 1)
+        while horizon > 1:
+            try:
+                return self.enumerate(horizon, max_leaves, FALLBACK, quick=True)
+            except _TooBig:
+                horizon = max(1, horizon // 2 if horizon > 4 else horizon - 1)
+        return self.enumerate(horizon, max_leaves, time_limit)
+
     def choose_horizon(self, budget: float, max_leaves: int) -> int | None:
         """Knuth's estimator: random descents give the tree's size at each depth and the cost of
         a leaf; the deepest horizon whose leaves fit the budget (None: the whole tree fits)."""
@@ -755,6 +772,7 @@ class _Runner:
             sizes.append(list(_cumprod(walk.branching)))
         cost /= PROBES
         depth = max(len(s) for s in sizes)
+        self.deepest = depth
 
         def leaves_at(d: int) -> float:
             return sum(s[min(d, len(s)) - 1] for s in sizes) / len(sizes)

@@ -277,6 +277,16 @@ def test_a_horizon_reads_the_working_copy_the_stream_carries_without_frame_inspe
     assert "_getframe" not in Path(odds_module.__file__).read_text(encoding="utf-8")
 
 
+def test_a_tree_over_the_budget_is_cut_at_a_horizon_even_when_the_estimate_says_it_fits():
+    """Issue 13: the quick exact enumeration ran out of its budget, yet the probes (which rarely
+    meet a long pursuit) estimated that the whole tree fits: Herald used to enumerate it all
+    then, and gave up after TIME_LIMIT (Marengo's `react recall`, 23 s). Now a horizon is cut
+    anyway, one die short of the deepest probe, and the odds still add up to one."""
+    odds = what_if(TwoDiceRuleset(), None, _Counter(), "x", "go", budget=0)
+    assert odds.horizon == 1
+    assert as_dict(odds) == {"1 marks; then: die 2": Fraction(1, 2), "2 marks; then: die 2": Fraction(1, 2)}
+
+
 # == TACW =========================================================================================
 
 RHQ = ("rhq", R, "r-a", "light", ["0503"], "E")
