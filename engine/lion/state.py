@@ -146,6 +146,9 @@ class LionState(GameState):
     result: str = ""
     # destroyed units brought back by the Reinforcements event: still lost for victory [12 B]
     returned: list[str] = field(default_factory=list)
+    # the card letters' sides [3]: {"A": the scenario's player A's side, "B": ...}, set by
+    # engine.lion.rules.start from the scenario (HERALD L40)
+    players: dict[str, str] = field(default_factory=dict)
 
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ()
 
