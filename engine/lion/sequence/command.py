@@ -16,17 +16,14 @@ from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
 from engine.core.events import Event, Modifier
 
-from engine.lion import checks
+from engine.lion import checks, tables
 
-COMMAND_RANGE = 40.0          # cm [4 C]
-DEFAULT_CPT_DICE = {"trained": 8, "regular": 6, "irregular": 4}
+COMMAND_RANGE = tables.COMMAND_RADIUS          # 40 cm [4 C]
 
 
 def cpt_die(discipline: str) -> int:
     """[4 E] trained d8, regular d6, irregular d4 (tables.CPT_DICE)."""
-    from engine.lion import tables
-    dice = getattr(tables, "CPT_DICE", None) or DEFAULT_CPT_DICE
-    return int(dice.get(discipline, DEFAULT_CPT_DICE.get(discipline, 6)))
+    return tables.cpt_die(discipline)
 
 
 def roll_cpts(sc, st, side: str, stream: DiceStream) -> Event:
@@ -34,10 +31,11 @@ def roll_cpts(sc, st, side: str, stream: DiceStream) -> Event:
     visibility takes 1 off the roll ([15] 1), never below 0. The Cpts left are stored on the army."""
     army = st.armies[side]
     die = cpt_die(army.discipline)
-    value, dr = checks.roll(stream, die, f"{side.title()} Cpts")
+    value, dr = checks.roll(stream, die, f"{side.title()} Cpts", side)
     mods = []
     if st.weather.get("visibility"):
-        mods.append(Modifier(-1, "limited visibility: -1 to the Cpt roll", "LdN [15] 1"))
+        mods.append(Modifier(tables.VISIBILITY_CPT_MODIFIER, "limited visibility: -1 to the Cpt roll",
+                             "LdN [15] 1"))
     total = max(0, value + sum(m.value for m in mods))
     army.cpts = total
     army.cpts_rolled = total
@@ -85,20 +83,19 @@ def move_cost(sc, st, side: str, unit_ids, *, forced: bool = False,
         raise Illegal("a forced march is for a single unit, never a group", "LdN [4 D]")
     army = st.armies[side]
     ok, why = general_in_command(sc, st, side, unit_ids)
-    if army.demoralised:
-        if toward_own_edge:
-            cost, reason = 1, "demoralised army moving straight toward its own edge: 1 Cpt (LdN [11 A])"
-        elif ok:
-            cost, reason = 2, "demoralised army: 2 Cpts (LdN [11 A])"
-        else:
-            cost, reason = 3, f"demoralised army and {why}: 3 Cpts (LdN [11 A])"
+    cost = tables.move_cost(demoralised=army.demoralised, general_away=not ok,
+                            to_own_edge=toward_own_edge, forced=forced)
+    if army.demoralised and toward_own_edge:
+        reason = "demoralised army moving straight toward its own edge (LdN [11 A])"
+    elif army.demoralised:
+        reason = "demoralised army" + (f" and {why}" if not ok else "") + " (LdN [11 A])"
     elif ok:
-        cost, reason = 1, "1 Cpt (LdN [4 C])"
+        reason = "a unit or group in command (LdN [4 C])"
     else:
-        cost, reason = 2, f"{why}: 2 Cpts (LdN [4 C])"
+        reason = f"{why} (LdN [4 C])"
     if forced:
-        cost += 1
         reason += "; forced march +1 (LdN [4 D])"
+    reason = f"{cost} Cpt{'s' if cost != 1 else ''}: {reason}"
     return cost, reason
 
 
