@@ -1,0 +1,767 @@
+"""Lion of the North battles as data files (TOML), and the validator that also checks a club's
+upload (issue 15).
+
+The text (rules/lion-of-the-north.it.txt) has no table size, deployment, terrain set-up, army lists
+or scenarios (digest §7, §9.1): a battle file carries them as Herald completion, and its
+`[provenance]` block says what is history and what is Herald's. The table is 180 x 120 cm by
+default (HERALD L1); a side deploys within 30 cm of its home edge unless its army gives a
+`deployment` polygon (HERALD L24).
+
+Geometry (engine/lion/state.py): centimetres, origin at the south-west corner, x east, y north; a
+base's place (`x`, `y`) is the centre of its FRONT edge, `facing` a compass bearing in degrees
+(0 = north, 90 = east), the rectangle (tables.TROOPS[type].footprint, HERALD L2) behind it.
+
+Schema (one file per battle; see `scenarios/*.toml`):
+
+    id, title, date, description, turn_limit (default 12, HERALD L25)
+    [table]        width = 180, height = 120
+    [[armies]]     side ("swedish" | "imperial"), name, nation (armies.toml: swedish, imperial,
+                   spanish, saxon), discipline (trained | regular | irregular [4 E]), player
+                   ("A" | "B" [3]), home_edge ("south" | "north"), deployment? = [[x, y], ...]
+    [[features]]   id, kind, name?, points = [[x, y], ...], width? (line kinds), level? (hills)
+                   kinds: woods, marsh, town, hill (areas, 3+ points); road, river, stream, wall,
+                   defences (lines, buffered by width / 2); ford, bridge (short lines across a
+                   river or stream)
+    [[units]]      id, side, name, type (tables.TROOPS), x, y, facing, quality? ("" | elite |
+                   untrained), mounted? (dragoons [12 C]), deployed? (light and medium guns [6 A]),
+                   discipline? (a part of the army with another level, [4 E] L60), nation?,
+                   command? (the general whose command it is: the large-army rule [4 E]),
+                   arrives? ("" on the table; "turn N": enters at the start of turn N), note?
+    [[generals]]   id, side, name, role (cinc | sub | wing), x, y, facing, discipline?, note?
+    [[camps]]      side, x, y, facing, name?
+    [[special_rules]]  id, text (known ids: SPECIAL_RULES)
+    [history]      text, result, sources?
+    [provenance]   from_text = [...], herald_completion = [...], sources = [...], note
+
+Every table refuses keys it does not know, naming the key, the closest allowed key and the line.
+Units and generals must lie on the table, inside their army's deployment zone (unless arriving
+later), overlap no other base, and stand where they may stand ([5 B], [6 A]).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any
+
+from shapely.geometry import LineString, Polygon, box
+from shapely.validation import explain_validity
+
+from engine.core.scenario_files import check_keys, close_match, line_note, read_toml
+from engine.core.table.geometry import Pose, base_polygon
+from engine.lion import tables
+from engine.lion.state import SIDES
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+MAX_SCENARIO_BYTES = 192 * 1024
+
+AREA_KINDS = ("woods", "marsh", "town", "hill")
+LINE_KINDS = ("road", "river", "stream", "wall", "defences")
+CROSSING_KINDS = ("ford", "bridge")
+FEATURE_KINDS = AREA_KINDS + LINE_KINDS + CROSSING_KINDS
+DEFAULT_WIDTH = {"road": 3.0, "river": 4.0, "stream": 2.0, "wall": 1.0, "defences": 1.0,
+                 "ford": 5.0, "bridge": 5.0}
+NATIONS = ("swedish", "imperial", "spanish", "saxon")
+ROLES = tables.GENERAL_ROLES
+EDGES = ("south", "north")
+PLAYERS = ("A", "B")
+# Special rules a battle may name; the engine reads them by id.
+SPECIAL_RULES = {
+    "fog": "Limited visibility [15] 1 is in force from the start of turn 1 (its start-of-turn "
+           "test ends it as usual).",
+    "note": "A remark for the players, with no effect on the rules.",
+}
+
+TOP_KEYS = {"id", "title", "date", "description", "turn_limit", "table", "armies", "features",
+            "units", "generals", "camps", "special_rules", "history", "provenance"}
+TABLE_KEYS = {"width", "height"}
+ARMY_KEYS = {"side", "name", "nation", "discipline", "player", "home_edge", "deployment", "note"}
+FEATURE_KEYS = {"id", "kind", "name", "points", "width", "level", "note"}
+UNIT_KEYS = {"id", "side", "name", "type", "x", "y", "facing", "quality", "mounted", "deployed",
+             "discipline", "nation", "command", "arrives", "note"}
+GENERAL_KEYS = {"id", "side", "name", "role", "x", "y", "facing", "discipline", "note"}
+CAMP_KEYS = {"side", "x", "y", "facing", "name"}
+SPECIAL_KEYS = {"id", "text"}
+HISTORY_KEYS = {"text", "result", "sources"}
+PROVENANCE_KEYS = {"from_text", "herald_completion", "sources", "note"}
+
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_ARRIVES_RE = re.compile(r"^turn (\d{1,2})$")
+OVERLAP_TOL = 0.01          # cm^2: bases that only touch do not overlap (HERALD L3)
+EDGE_TOL = 0.005            # cm: a base flush with the table's edge is on the table
+
+
+class ScenarioError(ValueError):
+    """A scenario file is not valid; the message names the field (and the line where known)."""
+
+
+# -- geometry of a base ----------------------------------------------------------------------
+
+def base_rect(x: float, y: float, facing: float, size: tables.Size) -> Polygon:
+    """The rectangle of a base whose front edge is centred on (x, y), facing `facing` degrees
+    (compass), extending `size.depth` behind the front edge (engine.core.table.geometry)."""
+    return base_polygon(Pose(x, y, facing), size)
+
+
+# -- the parsed scenario ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Feature:
+    """A terrain feature: an area (woods, marsh, town, hill) or a line (road, river, stream, wall,
+    defences, ford, bridge) buffered by `width` / 2 [5 B], [7 A], [7 C]."""
+    id: str
+    kind: str
+    name: str
+    points: tuple[tuple[float, float], ...]
+    width: float = 0.0
+    level: int = 0
+
+    @property
+    def is_area(self) -> bool:
+        return self.kind in AREA_KINDS
+
+    @cached_property
+    def line(self) -> LineString | None:
+        return None if self.is_area else LineString(self.points)
+
+    @cached_property
+    def geometry(self) -> Polygon:
+        if self.is_area:
+            return Polygon(self.points)
+        return LineString(self.points).buffer(self.width / 2, cap_style="flat")
+
+
+@dataclass(frozen=True)
+class ArmySpec:
+    side: str
+    name: str
+    nation: str
+    discipline: str                 # trained / regular / irregular [4 E]
+    player: str                     # "A" / "B" [3]
+    home_edge: str                  # "south" / "north" (HERALD L1)
+    deployment: tuple[tuple[float, float], ...] = ()    # () = the 30 cm strip (HERALD L24)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    id: str
+    side: str
+    name: str
+    type: str                       # a key of tables.TROOPS
+    x: float
+    y: float
+    facing: float
+    quality: str = ""               # "" / elite / untrained [Tabella delle truppe] L250
+    mounted: bool = True            # dragoons [12 C]
+    deployed: bool = False          # light and medium guns [6 A]
+    arrives: str = ""               # "" on the table at the start; "turn N"
+    discipline: str = ""            # "" = the army's; else its own level [4 E] L60
+    nation: str = ""                # "" = the army's
+    command: str = ""               # the general whose command it is (large armies [4 E])
+    note: str = ""
+
+    @property
+    def troop(self) -> tables.TroopType:
+        """The troop chart row it uses now (dragoons on foot are dismounted dragoons [12 C])."""
+        return tables.troop(tables.effective_type(self.type, self.mounted))
+
+    @property
+    def arrival_turn(self) -> int:
+        m = _ARRIVES_RE.match(self.arrives)
+        return int(m.group(1)) if m else 0
+
+
+@dataclass(frozen=True)
+class GeneralSpec:
+    id: str
+    side: str
+    name: str
+    role: str                       # cinc / sub / wing [4 E], [11 B]
+    x: float
+    y: float
+    facing: float
+    discipline: str = ""            # "" = the army's [4 E] L60
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CampSpec:
+    side: str
+    x: float
+    y: float
+    facing: float
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class SpecialRule:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    date: str
+    width: float
+    height: float
+    features: tuple[Feature, ...]
+    armies: dict[str, ArmySpec]
+    units: tuple[UnitSpec, ...]
+    generals: tuple[GeneralSpec, ...]
+    camps: tuple[CampSpec, ...]
+    turn_limit: int
+    special_rules: tuple[SpecialRule, ...]
+    provenance: dict[str, Any] = field(default_factory=dict)
+    history: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+    source: str = ""
+
+    @cached_property
+    def _unit_index(self) -> dict[str, UnitSpec]:
+        return {u.id: u for u in self.units}
+
+    @cached_property
+    def _general_index(self) -> dict[str, GeneralSpec]:
+        return {g.id: g for g in self.generals}
+
+    def unit(self, unit_id: str) -> UnitSpec:
+        return self._unit_index[unit_id]
+
+    def general(self, general_id: str) -> GeneralSpec:
+        return self._general_index[general_id]
+
+    def player(self, letter: str) -> str:
+        """The side that is player "A" or "B" [3]."""
+        return next(a.side for a in self.armies.values() if a.player == letter.upper())
+
+    def letter(self, side: str) -> str:
+        return self.armies[side].player
+
+    def discipline_of(self, unit_or_general: UnitSpec | GeneralSpec) -> str:
+        """Its own discipline when the scenario gives one ([4 E] L60), else its army's."""
+        return unit_or_general.discipline or self.armies[unit_or_general.side].discipline
+
+    def nation_of(self, unit: UnitSpec) -> str:
+        return unit.nation or self.armies[unit.side].nation
+
+    def has_rule(self, rule_id: str) -> bool:
+        return any(r.id == rule_id for r in self.special_rules)
+
+    def features_of(self, *kinds: str) -> tuple[Feature, ...]:
+        return tuple(f for f in self.features if f.kind in kinds)
+
+    def feature(self, feature_id: str) -> Feature:
+        return next(f for f in self.features if f.id == feature_id)
+
+    def home_y(self, side: str) -> float:
+        """The y of a side's home edge (HERALD L1)."""
+        return 0.0 if self.armies[side].home_edge == "south" else self.height
+
+    def deployment_zone(self, side: str) -> Polygon:
+        """Where a side deploys: its army's `deployment` polygon, else the strip within 30 cm of
+        its home edge (HERALD L24)."""
+        a = self.armies[side]
+        if a.deployment:
+            return Polygon(a.deployment)
+        d = tables.DEPLOYMENT_DEPTH
+        return box(0, 0, self.width, d) if a.home_edge == "south" else \
+            box(0, self.height - d, self.width, self.height)
+
+    def starting_units(self) -> tuple[UnitSpec, ...]:
+        return tuple(u for u in self.units if not u.arrives)
+
+    def units_of(self, side: str) -> tuple[UnitSpec, ...]:
+        return tuple(u for u in self.units if u.side == side)
+
+
+def unit_rect(u: UnitSpec) -> Polygon:
+    return base_rect(u.x, u.y, u.facing, u.troop.footprint)
+
+
+def general_rect(g: GeneralSpec) -> Polygon:
+    return base_rect(g.x, g.y, g.facing, tables.GENERAL_SIZE)
+
+
+def camp_rect(c: CampSpec) -> Polygon:
+    return base_rect(c.x, c.y, c.facing, tables.CAMP_SIZE)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+def _type_name(kind: type | tuple) -> str:
+    if isinstance(kind, tuple):
+        return "a number"
+    return {"str": "a string", "int": "an integer", "bool": "true/false", "list": "a list",
+            "dict": "a table"}.get(kind.__name__, kind.__name__)
+
+
+NUMBER = (int, float)
+
+
+class _Reader:
+    """Field readers that name the place (and line) of what is wrong."""
+
+    def __init__(self, text: str, source: str):
+        self.text, self.source = text, source
+
+    def fail(self, where: str, msg: str, path: str = "") -> ScenarioError:
+        return ScenarioError(f"{where}: {msg}" + (line_note(self.text, path) if path else ""))
+
+    def keys(self, table: dict, allowed: set[str], where: str, path: str) -> None:
+        check_keys(table, allowed, where, ScenarioError, suggest=True, text=self.text, path=path)
+
+    def check(self, value: Any, kind: type | tuple, where: str, path: str) -> Any:
+        bad = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
+        if bad:
+            raise self.fail(where, f"expected {_type_name(kind)}, got {value!r}", path)
+        if kind is NUMBER and not math.isfinite(value):
+            raise self.fail(where, f"expected a finite number, got {value!r}", path)
+        return float(value) if kind is NUMBER else value
+
+    def need(self, d: dict, key: str, kind, where: str, path: str) -> Any:
+        if key not in d:
+            raise self.fail(where, f"missing '{key}'", path)
+        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
+
+    def opt(self, d: dict, key: str, kind, where: str, path: str, default: Any) -> Any:
+        if key not in d:
+            return default
+        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
+
+    def ident(self, value: Any, where: str, path: str) -> str:
+        if not isinstance(value, str) or not _ID_RE.match(value):
+            raise self.fail(where, f"{value!r} is not an id (lower-case letters, digits, '-' "
+                            "and '_', up to 40 characters)", path)
+        return value
+
+    def one_of(self, value: Any, allowed, where: str, path: str, what: str = "") -> str:
+        if value not in allowed:
+            match = close_match(str(value), allowed)
+            hint = f" (did you mean '{match}'?)" if match else ""
+            kind = f"is not a known {what}" if what else "is not"
+            raise self.fail(where, f"{value!r} {kind}: one of "
+                            f"{', '.join(sorted(allowed))}{hint}", path)
+        return value
+
+    def tables(self, d: dict, key: str, where: str, required: bool = True) -> list[dict]:
+        if key not in d and not required:
+            return []
+        items = self.need(d, key, list, where, key)
+        for i, item in enumerate(items):
+            self.check(item, dict, f"{where} {key}[{i}]", f"{key}[{i}]")
+        return items
+
+    def points(self, value: Any, where: str, path: str, minimum: int) -> tuple[tuple[float, float], ...]:
+        if not isinstance(value, list) or len(value) < minimum:
+            raise self.fail(where, f"expected a list of at least {minimum} [x, y] points", path)
+        out = []
+        for i, p in enumerate(value):
+            if (not isinstance(p, list) or len(p) != 2
+                    or not all(isinstance(c, NUMBER) and not isinstance(c, bool) for c in p)):
+                raise self.fail(where, f"point {i + 1} is {p!r}, not [x, y] in cm", path)
+            out.append((float(p[0]), float(p[1])))
+        return tuple(out)
+
+
+def _named(table: dict) -> str:
+    return f" ({table['id']})" if isinstance(table.get("id"), str) else ""
+
+
+def _facing(r: _Reader, d: dict, where: str, path: str) -> float:
+    f = r.need(d, "facing", NUMBER, where, path)
+    if not 0 <= f < 360:
+        raise r.fail(f"{where}.facing", f"{f:g} is not a compass bearing 0 <= facing < 360 "
+                     "(0 north, 90 east, 180 south, 270 west)", f"{path}.facing")
+    return round(f, 2)
+
+
+def _place(r: _Reader, d: dict, where: str, path: str) -> tuple[float, float, float]:
+    x = round(r.need(d, "x", NUMBER, where, path), 2)
+    y = round(r.need(d, "y", NUMBER, where, path), 2)
+    return x, y, _facing(r, d, where, path)
+
+
+def _on_table(r: _Reader, poly: Polygon, width: float, height: float, what: str, where: str,
+              path: str) -> None:
+    minx, miny, maxx, maxy = poly.bounds
+    out = max(-minx, -miny, maxx - width, maxy - height)
+    if out > EDGE_TOL:
+        raise r.fail(where, f"{what} lies {out:.2f} cm off the {width:g} x {height:g} cm table "
+                     f"(its base spans x {minx:.2f}..{maxx:.2f}, y {miny:.2f}..{maxy:.2f})", path)
+
+
+def _parse_table(r: _Reader, data: dict, where: str) -> tuple[float, float]:
+    t = r.opt(data, "table", dict, where, "table", {})
+    r.keys(t, TABLE_KEYS, f"{where} table", "table")
+    w = r.opt(t, "width", NUMBER, f"{where} table", "table", tables.TABLE_WIDTH)
+    h = r.opt(t, "height", NUMBER, f"{where} table", "table", tables.TABLE_HEIGHT)
+    if not (60 <= w <= 600 and 60 <= h <= 600):
+        raise r.fail(f"{where} table", f"{w:g} x {h:g} cm is not a table (60-600 cm a side)",
+                     "table")
+    return w, h
+
+
+def _parse_armies(r: _Reader, data: dict, where: str, width: float, height: float
+                  ) -> dict[str, ArmySpec]:
+    out: dict[str, ArmySpec] = {}
+    for i, a in enumerate(r.tables(data, "armies", where)):
+        path = f"armies[{i}]"
+        w = f"{where} armies[{i}]"
+        r.keys(a, ARMY_KEYS, w, path)
+        side = r.one_of(r.need(a, "side", str, w, path), SIDES, f"{w}.side", f"{path}.side", "side")
+        if side in out:
+            raise r.fail(f"{w}.side", f"the army '{side}' is given twice", f"{path}.side")
+        dep = ()
+        if "deployment" in a:
+            dep = r.points(a["deployment"], f"{w}.deployment", f"{path}.deployment", 3)
+            poly = Polygon(dep)
+            if not poly.is_valid or poly.area <= 0:
+                raise r.fail(f"{w}.deployment", f"not a simple polygon ({explain_validity(poly)})",
+                             f"{path}.deployment")
+            _on_table(r, poly, width, height, "the deployment zone", f"{w}.deployment",
+                      f"{path}.deployment")
+        out[side] = ArmySpec(
+            side=side, name=r.need(a, "name", str, w, path),
+            nation=r.one_of(r.need(a, "nation", str, w, path), NATIONS, f"{w}.nation",
+                            f"{path}.nation", "nation"),
+            discipline=r.one_of(r.need(a, "discipline", str, w, path), tables.DISCIPLINES,
+                                f"{w}.discipline", f"{path}.discipline", "discipline"),
+            player=r.one_of(r.need(a, "player", str, w, path), PLAYERS, f"{w}.player",
+                            f"{path}.player", "player"),
+            home_edge=r.one_of(r.need(a, "home_edge", str, w, path), EDGES, f"{w}.home_edge",
+                               f"{path}.home_edge", "home edge"),
+            deployment=dep, note=r.opt(a, "note", str, w, path, ""))
+    if set(out) != set(SIDES):
+        missing = ", ".join(s for s in SIDES if s not in out)
+        raise r.fail(f"{where} armies", f"an army for each side is needed ({', '.join(SIDES)}); "
+                     f"missing: {missing}", "armies")
+    if {a.player for a in out.values()} != set(PLAYERS):
+        raise r.fail(f"{where} armies", "one army must be player \"A\" and the other \"B\" [3]",
+                     "armies")
+    if len({a.home_edge for a in out.values()}) != 2:
+        raise r.fail(f"{where} armies", "the two armies need different home edges (south, north)",
+                     "armies")
+    return out
+
+
+def _parse_features(r: _Reader, data: dict, where: str, width: float, height: float
+                    ) -> tuple[Feature, ...]:
+    out: list[Feature] = []
+    seen: set[str] = set()
+    for i, f in enumerate(r.tables(data, "features", where, required=False)):
+        path = f"features[{i}]"
+        w = f"{where} features[{i}]{_named(f)}"
+        r.keys(f, FEATURE_KEYS, w, path)
+        fid = r.ident(f.get("id"), f"{w}.id", f"{path}.id")
+        if fid in seen:
+            raise r.fail(f"{w}.id", f"the feature id '{fid}' is used twice", f"{path}.id")
+        seen.add(fid)
+        kind = r.one_of(r.need(f, "kind", str, w, path), FEATURE_KINDS, f"{w}.kind", f"{path}.kind",
+                        "terrain")
+        area = kind in AREA_KINDS
+        pts = r.points(f.get("points"), f"{w}.points", f"{path}.points", 3 if area else 2)
+        if area and "width" in f:
+            raise r.fail(f"{w}.width", f"an area ({kind}) has no width: its points are its outline",
+                         f"{path}.width")
+        width_cm = 0.0
+        if not area:
+            width_cm = r.opt(f, "width", NUMBER, w, path, DEFAULT_WIDTH[kind])
+            if not 0.2 <= width_cm <= 20:
+                raise r.fail(f"{w}.width", f"{width_cm:g} cm is not a width 0.2..20 cm",
+                             f"{path}.width")
+        level = 0
+        if "level" in f:
+            if kind != "hill":
+                raise r.fail(f"{w}.level", "only hills have a level", f"{path}.level")
+            level = r.need(f, "level", int, w, path)
+            if not 1 <= level <= 5:
+                raise r.fail(f"{w}.level", f"{level} is not a hill level 1..5", f"{path}.level")
+        elif kind == "hill":
+            level = 1
+        feat = Feature(fid, kind, r.opt(f, "name", str, w, path, ""), pts, width_cm, level)
+        geom = feat.geometry
+        if area and (not geom.is_valid or geom.area <= 0):
+            raise r.fail(f"{w}.points", f"the outline is not a simple polygon "
+                         f"({explain_validity(geom)})", f"{path}.points")
+        if any(not (-EDGE_TOL <= x <= width + EDGE_TOL and -EDGE_TOL <= y <= height + EDGE_TOL)
+               for x, y in pts):
+            bad = next(p for p in pts if not (0 <= p[0] <= width and 0 <= p[1] <= height))
+            raise r.fail(f"{w}.points", f"the point {list(bad)} is off the {width:g} x {height:g} "
+                         "cm table", f"{path}.points")
+        out.append(feat)
+    waters = [f for f in out if f.kind in tables.IMPASSABLE_WATER]
+    for i, f in enumerate(out):
+        if f.kind in CROSSING_KINDS and not any(f.line.intersects(wt.line) for wt in waters):
+            raise r.fail(f"{where} features[{i}] ({f.id})", f"a {f.kind} must cross a river or "
+                         "stream [5 B]", f"features[{i}]")
+    return tuple(out)
+
+
+def _discipline(r: _Reader, d: dict, w: str, path: str) -> str:
+    v = r.opt(d, "discipline", str, w, path, "")
+    return v and r.one_of(v, tables.DISCIPLINES, f"{w}.discipline", f"{path}.discipline",
+                          "discipline")
+
+
+def _parse_units(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
+                 ) -> tuple[UnitSpec, ...]:
+    out: list[UnitSpec] = []
+    for i, u in enumerate(r.tables(data, "units", where)):
+        path = f"units[{i}]"
+        w = f"{where} units[{i}]{_named(u)}"
+        r.keys(u, UNIT_KEYS, w, path)
+        uid = r.ident(u.get("id"), f"{w}.id", f"{path}.id")
+        side = r.one_of(r.need(u, "side", str, w, path), list(armies), f"{w}.side", f"{path}.side",
+                        "side")
+        ttype = r.one_of(r.need(u, "type", str, w, path), sorted(k for k in tables.TROOPS
+                                                                   if k != "general"),
+                         f"{w}.type", f"{path}.type", "troop type")
+        x, y, facing = _place(r, u, w, path)
+        quality = r.one_of(r.opt(u, "quality", str, w, path, ""), tables.QUALITIES,
+                           f"{w}.quality", f"{path}.quality", "quality")
+        if "mounted" in u and ttype != "dragoons":
+            raise r.fail(f"{w}.mounted", f"only dragoons mount and dismount [12 C], not {ttype}",
+                         f"{path}.mounted")
+        mounted = r.opt(u, "mounted", bool, w, path, True)
+        t = tables.troop(ttype)
+        if "deployed" in u and t.gun not in ("light", "medium"):
+            raise r.fail(f"{w}.deployed", "only light and medium guns start deployed or limbered "
+                         f"[6 A], not {ttype}", f"{path}.deployed")
+        deployed = r.opt(u, "deployed", bool, w, path, False)
+        if t.arm == "artillery" and not t.moves:
+            deployed = True                     # guns that never move are always in battery [6 B]
+        arrives = r.opt(u, "arrives", str, w, path, "")
+        if arrives and not _ARRIVES_RE.match(arrives):
+            raise r.fail(f"{w}.arrives", f"{arrives!r}: write \"turn N\" (or leave it out for a "
+                         "unit on the table at the start)", f"{path}.arrives")
+        nation = r.opt(u, "nation", str, w, path, "")
+        if nation:
+            r.one_of(nation, NATIONS, f"{w}.nation", f"{path}.nation", "nation")
+        out.append(UnitSpec(
+            id=uid, side=side, name=r.need(u, "name", str, w, path), type=ttype, x=x, y=y,
+            facing=facing, quality=quality, mounted=mounted, deployed=deployed, arrives=arrives,
+            discipline=_discipline(r, u, w, path), nation=nation,
+            command=r.opt(u, "command", str, w, path, ""), note=r.opt(u, "note", str, w, path, "")))
+    return tuple(out)
+
+
+def _parse_generals(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
+                    ) -> tuple[GeneralSpec, ...]:
+    out: list[GeneralSpec] = []
+    for i, g in enumerate(r.tables(data, "generals", where)):
+        path = f"generals[{i}]"
+        w = f"{where} generals[{i}]{_named(g)}"
+        r.keys(g, GENERAL_KEYS, w, path)
+        gid = r.ident(g.get("id"), f"{w}.id", f"{path}.id")
+        side = r.one_of(r.need(g, "side", str, w, path), list(armies), f"{w}.side", f"{path}.side",
+                        "side")
+        role = r.one_of(r.need(g, "role", str, w, path), ROLES, f"{w}.role", f"{path}.role", "role")
+        x, y, facing = _place(r, g, w, path)
+        out.append(GeneralSpec(gid, side, r.need(g, "name", str, w, path), role, x, y, facing,
+                               _discipline(r, g, w, path), r.opt(g, "note", str, w, path, "")))
+    for side in armies:
+        chiefs = [g.id for g in out if g.side == side and g.role == "cinc"]
+        if len(chiefs) != 1:
+            raise r.fail(f"{where} generals", f"the {side} army needs exactly one commander-in-chief "
+                         f"(role \"cinc\") [11 B]; it has {len(chiefs)}"
+                         + (f": {', '.join(chiefs)}" if chiefs else ""), "generals")
+    return tuple(out)
+
+
+def _parse_camps(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
+                 ) -> tuple[CampSpec, ...]:
+    out: list[CampSpec] = []
+    for i, c in enumerate(r.tables(data, "camps", where)):
+        path = f"camps[{i}]"
+        w = f"{where} camps[{i}]"
+        r.keys(c, CAMP_KEYS, w, path)
+        side = r.one_of(r.need(c, "side", str, w, path), list(armies), f"{w}.side", f"{path}.side",
+                        "side")
+        if any(o.side == side for o in out):
+            raise r.fail(f"{w}.side", f"the {side} army has a camp already (one each, [12 A])",
+                         f"{path}.side")
+        x, y, facing = _place(r, c, w, path)
+        out.append(CampSpec(side, x, y, facing, r.opt(c, "name", str, w, path, "")))
+    for side in armies:
+        if not any(c.side == side for c in out):
+            raise r.fail(f"{where} camps", f"the {side} army has no camp: each army has its own "
+                         "[12 A]", "camps")
+    return tuple(out)
+
+
+def _check_places(r: _Reader, where: str, width: float, height: float,
+                  armies: dict[str, ArmySpec], features: tuple[Feature, ...],
+                  units: tuple[UnitSpec, ...], generals: tuple[GeneralSpec, ...],
+                  camps: tuple[CampSpec, ...], zone) -> None:
+    """Every base on the table, in its deployment zone, on ground it may stand on, overlapping
+    no other base."""
+    bases: list[tuple[str, str, str, Polygon, str]] = []   # (label, side, kind, poly, path)
+    for i, u in enumerate(units):
+        label = f"unit {u.id} ({u.name}, {u.type})"
+        poly = unit_rect(u)
+        path = f"units[{i}]"
+        _on_table(r, poly, width, height, label, f"{where} units[{i}]", path)
+        if not u.arrives:
+            _in_zone(r, poly, zone(u.side), label, u.side, f"{where} units[{i}]", path, armies)
+            _ground(r, u, poly, features, f"{where} units[{i}]", path)
+            bases.append((label, u.side, "unit", poly, path))
+    for i, g in enumerate(generals):
+        label = f"general {g.id} ({g.name})"
+        poly = general_rect(g)
+        path = f"generals[{i}]"
+        _on_table(r, poly, width, height, label, f"{where} generals[{i}]", path)
+        _in_zone(r, poly, zone(g.side), label, g.side, f"{where} generals[{i}]", path, armies)
+        bases.append((label, g.side, "general", poly, path))
+    for i, c in enumerate(camps):
+        label = f"the {c.side} camp"
+        poly = camp_rect(c)
+        path = f"camps[{i}]"
+        _on_table(r, poly, width, height, label, f"{where} camps[{i}]", path)
+        _in_zone(r, poly, zone(c.side), label, c.side, f"{where} camps[{i}]", path, armies)
+        bases.append((label, c.side, "camp", poly, path))
+    for a in range(len(bases)):
+        la, sa, ka, pa, path_a = bases[a]
+        for b in range(a + 1, len(bases)):
+            lb, sb, kb, pb, _ = bases[b]
+            if not pa.intersects(pb):
+                continue
+            area = pa.intersection(pb).area
+            if area <= OVERLAP_TOL:
+                continue
+            if sa == sb and {ka, kb} == {"unit", "camp"}:
+                camp, other = (pa, pb) if ka == "camp" else (pb, pa)
+                if camp.buffer(EDGE_TOL).contains(other):
+                    continue                        # a garrison inside its own camp [12 A]
+            raise r.fail(f"{where}", f"{la} overlaps {lb} by {area:.2f} sq cm: bases may touch "
+                         "but not overlap", path_a)
+
+
+def _in_zone(r: _Reader, poly: Polygon, zone_poly: Polygon, label: str, side: str, where: str,
+             path: str, armies: dict[str, ArmySpec]) -> None:
+    if zone_poly.buffer(EDGE_TOL).contains(poly):
+        return
+    outside = poly.difference(zone_poly).area
+    a = armies[side]
+    zone_txt = ("its army's deployment polygon" if a.deployment else
+                f"the {tables.DEPLOYMENT_DEPTH:g} cm strip along the {a.home_edge} edge")
+    raise r.fail(where, f"{label} is outside the {side} deployment zone ({zone_txt}) by "
+                 f"{outside:.2f} sq cm of its base (HERALD L24)", path)
+
+
+def _ground(r: _Reader, u: UnitSpec, poly: Polygon, features: tuple[Feature, ...], where: str,
+            path: str) -> None:
+    """[5 B], [6 A]: no base on a river or stream off its fords and bridges; no gun in woods or
+    marsh; no horse in marsh; only musketeers, militia and dismounted dragoons in towns."""
+    t = u.troop
+    crossings = [f.geometry for f in features if f.kind in CROSSING_KINDS]
+    for f in features:
+        if not poly.intersects(f.geometry) or poly.intersection(f.geometry).area <= OVERLAP_TOL:
+            continue
+        name = f"{f.kind} {f.id}" + (f" ({f.name})" if f.name else "")
+        if f.kind in tables.IMPASSABLE_WATER:
+            wet = poly.intersection(f.geometry)
+            for c in crossings:
+                wet = wet.difference(c)
+            if wet.area > OVERLAP_TOL:
+                raise r.fail(where, f"unit {u.id} stands in the {name}: a watercourse is crossed "
+                             "only at fords and bridges [5 B]", path)
+        elif f.kind in tables.NO_ARTILLERY and t.arm == "artillery":
+            raise r.fail(where, f"unit {u.id} ({u.type}) stands in the {name}: guns never go into "
+                         "woods or marsh [6 A]", path)
+        elif f.kind == "marsh" and not t.enters_marsh:
+            raise r.fail(where, f"unit {u.id} ({u.type}) stands in the {name}: only infantry and "
+                         "generals cross marshes [5 B]", path)
+        elif f.kind == "town" and not t.occupies_towns:
+            raise r.fail(where, f"unit {u.id} ({u.type}) stands in the {name}: only musketeers, "
+                         "militia and dismounted dragoons occupy towns [5 B]", path)
+
+
+def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
+    """Parse and validate a battle; raises ScenarioError naming what is wrong (and where)."""
+    data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
+    r = _Reader(text, source)
+    top = f"{source} [{data['id']}]" if isinstance(data.get("id"), str) else source
+    r.keys(data, TOP_KEYS, top, "")
+    sid = r.ident(data.get("id"), f"{source}.id", "id")
+    where = f"{source} [{sid}]"
+    width, height = _parse_table(r, data, where)
+    armies = _parse_armies(r, data, where, width, height)
+    features = _parse_features(r, data, where, width, height)
+    units = _parse_units(r, data, where, armies)
+    generals = _parse_generals(r, data, where, armies)
+    camps = _parse_camps(r, data, where, armies)
+    ids = [u.id for u in units] + [g.id for g in generals]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise r.fail(where, f"id(s) used twice among units and generals: {', '.join(dup)}", "units")
+    gids = {g.id for g in generals}
+    for i, u in enumerate(units):
+        if u.command and u.command not in gids:
+            raise r.fail(f"{where} units[{i}] ({u.id}).command", f"no general '{u.command}' "
+                         f"(generals: {', '.join(sorted(gids))})", f"units[{i}].command")
+        if u.command and r_side(generals, u.command) != u.side:
+            raise r.fail(f"{where} units[{i}] ({u.id}).command", f"'{u.command}' is a general of "
+                         "the other side", f"units[{i}].command")
+    turn_limit = r.opt(data, "turn_limit", int, where, "turn_limit", tables.DEFAULT_TURN_LIMIT)
+    if not 1 <= turn_limit <= 99:
+        raise r.fail(f"{where}.turn_limit", f"{turn_limit} is not 1..99", "turn_limit")
+    for i, u in enumerate(units):
+        if u.arrival_turn and not 2 <= u.arrival_turn <= turn_limit:
+            raise r.fail(f"{where} units[{i}] ({u.id}).arrives", f"turn {u.arrival_turn} is not "
+                         f"2..{turn_limit}", f"units[{i}].arrives")
+    for side in armies:
+        if not any(u.side == side and not u.arrives for u in units):
+            raise r.fail(f"{where} units", f"the {side} army has no unit on the table", "units")
+
+    probe = Scenario(sid, "", "", width, height, features, armies, units, generals, camps,
+                     turn_limit, ())
+    _check_places(r, where, width, height, armies, features, units, generals, camps,
+                  probe.deployment_zone)
+
+    specials: list[SpecialRule] = []
+    for i, s in enumerate(r.tables(data, "special_rules", where, required=False)):
+        path = f"special_rules[{i}]"
+        w = f"{where} special_rules[{i}]"
+        r.keys(s, SPECIAL_KEYS, w, path)
+        rid = r.one_of(r.need(s, "id", str, w, path), list(SPECIAL_RULES), f"{w}.id", f"{path}.id",
+                       "special rule")
+        specials.append(SpecialRule(rid, r.need(s, "text", str, w, path).strip()))
+    hist = r.opt(data, "history", dict, where, "history", {})
+    r.keys(hist, HISTORY_KEYS, f"{where} history", "history")
+    prov = r.opt(data, "provenance", dict, where, "provenance", {})
+    r.keys(prov, PROVENANCE_KEYS, f"{where} provenance", "provenance")
+    for k in ("from_text", "herald_completion", "sources"):
+        r.opt(prov, k, list, f"{where} provenance", "provenance", [])
+
+    return Scenario(
+        id=sid, title=r.need(data, "title", str, where, "title"),
+        date=r.opt(data, "date", str, where, "", ""), width=width, height=height,
+        features=features, armies=armies, units=units, generals=generals, camps=camps,
+        turn_limit=turn_limit, special_rules=tuple(specials), provenance=dict(prov),
+        history=dict(hist), description=r.opt(data, "description", str, where, "", "").strip(),
+        source=source)
+
+
+def r_side(generals: tuple[GeneralSpec, ...], gid: str) -> str:
+    return next(g.side for g in generals if g.id == gid)
+
+
+def list_scenarios() -> list[str]:
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+
+
+@lru_cache(maxsize=8)
+def load_scenario(scenario_id: str) -> Scenario:
+    """A bundled battle by id (the file name without .toml). Cached: do not mutate it."""
+    if not _ID_RE.match(scenario_id or ""):
+        raise ScenarioError(f"no Lion of the North scenario {scenario_id!r}")
+    path = SCENARIO_DIR / f"{scenario_id}.toml"
+    if not path.exists():
+        raise ScenarioError(f"no Lion of the North scenario '{scenario_id}' "
+                            f"(known: {', '.join(list_scenarios()) or 'none'})")
+    return parse_scenario(path.read_text(encoding="utf-8"), source=path.name)
