@@ -234,6 +234,7 @@ def test_parse_steps():
     assert parse_steps(["about"]) == [Step("about", 180.0)]
     assert parse_steps(["pivot 20 right"]) == [Step("pivot", 20.0, "right")]
     assert parse_steps(["wheel left 30"]) == [Step("wheel", 30.0, "left")]
+    assert parse_steps(["back", "5"]) == [Step("advance", -5.0)]
     assert str(Step("wheel", 30.0, "left")) == "wheel 30 left"
 
 
@@ -244,6 +245,7 @@ def test_parse_steps():
     ([], "no steps"),
     (["advance nan"], "finite"),
     (["wheel -30 left"], "negative"),
+    (["back -5"], "negative"),
 ])
 def test_parse_steps_refuses(words, says):
     """Bad orders are refused with a clear message."""

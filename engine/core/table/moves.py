@@ -93,7 +93,7 @@ def _number(word: str, what: str) -> float | None:
 
 def parse_steps(words: list[str]) -> list[Step]:
     """Read steps from words, e.g. "wheel 30 left advance 12", "about", "pivot 20 right",
-    "slide 1.5 left", "advance -3". Words may hold several tokens ("wheel 30 left"). The angle
+    "slide 1.5 left", "advance -3", "back 5" (= advance -5, keeping the facing). Words may hold several tokens ("wheel 30 left"). The angle
     or distance and the direction of a wheel, pivot or slide may come in either order.
     Raises ValueError with a clear message."""
     toks = [t.lower() for w in words for t in str(w).split()]
@@ -103,11 +103,14 @@ def parse_steps(words: list[str]) -> list[Step]:
     i = 0
     while i < len(toks):
         w = toks[i]
-        if w == "advance":
-            v = _number(toks[i + 1], "advance") if i + 1 < len(toks) else None
+        if w in ("advance", "back"):
+            v = _number(toks[i + 1], w) if i + 1 < len(toks) else None
             if v is None:
-                raise ValueError("'advance' needs a distance, e.g. 'advance 12' (negative to go back)")
-            steps.append(Step("advance", v))
+                raise ValueError(f"'{w}' needs a distance, e.g. '{w} 12'"
+                                 + (" (negative to go back)" if w == "advance" else ""))
+            if w == "back" and v < 0:
+                raise ValueError(f"'back {_num(v)}': the distance must not be negative (say 'advance')")
+            steps.append(Step("advance", v if w == "advance" else -v))
             i += 2
         elif w in ("wheel", "pivot", "slide"):
             what = "an angle in degrees" if w != "slide" else "a distance"
@@ -135,7 +138,7 @@ def parse_steps(words: list[str]) -> list[Step]:
                 steps.append(Step("about", 180.0))
                 i += 1
         else:
-            raise ValueError(f"unknown step {w!r}: expected advance, wheel, pivot, about or slide")
+            raise ValueError(f"unknown step {w!r}: expected advance, back, wheel, pivot, about or slide")
     return steps
 
 
