@@ -115,12 +115,12 @@ def card_owner(st: LionState, card: str | None = None) -> str:
 
 
 def card_name(st: LionState, card: str | None = None) -> str:
-    """For people: "Swedish move card (player A)", "the end card"."""
+    """For people: "Swedish move card (player A)", "end card"."""
     card = st.card if card is None else card
     if not card:
         return "no card"
     if card == "end":
-        return "the end card"
+        return "end card"
     return f"{card_owner(st, card).title()} {card_kind(card)} card (player {card_letter(card)})"
 
 

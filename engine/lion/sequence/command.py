@@ -39,10 +39,10 @@ def roll_cpts(sc, st, side: str, stream: DiceStream) -> Event:
     total = max(0, value + sum(m.value for m in mods))
     army.cpts = total
     army.cpts_rolled = total
-    dr.effect = f"{total} Cpts"
+    dr.effect = f"{total} Cpt{'s' if total != 1 else ''}"
     mod_text = "".join(f" {m.value:+d}" for m in mods)
     return Event("cpts", side, "LdN [4 A], [4 E]",
-                 f"{side.title()} ({army.discipline}) rolls d{die}: {value}{mod_text} = {total} Cpts",
+                 f"{side.title()} ({army.discipline}) rolls d{die}: {value}{mod_text} = {total} Cpt{'s' if total != 1 else ''}",
                  base=value, modifiers=mods, dice=[dr], table=f"Cpt dice: {army.discipline} d{die}",
                  row=army.discipline, outcome={"cpts": total})
 
@@ -52,6 +52,14 @@ def general_in_command(sc, st, side: str, unit_ids: list[str]) -> tuple[bool, st
     generals not in contact with enemy bases and within 40 cm of the unit (for a group, of its
     nearest member, HERALD L41). Returns (ok, why not)."""
     generals = [g for g in sorted(st.generals.values(), key=lambda g: g.id) if g.side == side and g.alive]
+    if unit_ids and sc is not None:
+        from engine.lion.setup import commander_of, has_option
+        if has_option(st, "large-armies"):          # [4 E] each command's own general (HERALD L41)
+            try:
+                mine = commander_of(sc, st, unit_ids[0])
+            except (KeyError, StopIteration):
+                mine = ""
+            generals = [g for g in generals if g.id == mine]
     if not generals:
         return False, "the general is dead"
     units = [st.units[u] for u in unit_ids if u in st.units]
