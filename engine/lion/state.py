@@ -64,6 +64,8 @@ class Unit:
     shot: bool = False            # fired on this shoot card (a Tercio may fire once per face [12 F])
     shot_faces: list[str] = field(default_factory=list)    # Tercio: the faces it fired from this turn
     fought: bool = False          # fought a melee this combat card [8]
+    shot_at: list[str] = field(default_factory=list)      # a Tercio's targets this turn, one
+                                  # per entry of shot_faces: each face at a different enemy [12 F]
 
     @property
     def alive(self) -> bool:
@@ -88,6 +90,7 @@ class General:
     status: str = "active"        # active / killed
     attached_to: str = ""         # the unit it is attached to (aggregato) ("" = alone)
     moved: bool = False           # moved this turn
+    supported: str = ""           # the combat card ("turn:card") he last gave his 1d3 in melee [8 D]
 
     @property
     def alive(self) -> bool:
