@@ -38,6 +38,10 @@ POLICIES = (
     PolicyKind("reinforcements", "reinforcements", (
         ("auto", "Herald brings back your destroyed bases and places them by your edge (LdN [15] 4)"),
         ("ask", "choose which destroyed bases come back and where (LdN [15] 4)")), "auto"),
+    PolicyKind("evade", "evade", (
+        ("auto", "your light horse and mounted dragoons evade infantry when they can (LdN [5 D])"),
+        ("never", "they never evade: they stand and fight (LdN [5 D])"),
+        ("ask", "be asked each time one may evade (LdN [5 D])")), "auto"),
     PolicyKind("advance", "advance", (
         ("auto", "your victorious infantry advances into the space left by the loser (LdN [8 E])"),
         ("stay", "your victorious infantry stays where it is (LdN [8 E])"),
@@ -58,10 +62,12 @@ VERBS = (
     # -- the move card -------------------------------------------------------------------------------
     Verb("move", "Move a unit or a group (a+b+c): wheel up to 45 first, then advance", "LdN [4], [5]", (
         Option("units", "Your unit, or a group joined by + with one unbroken front (LdN [4 B])", "mover"),
-        Option("steps", "e.g. wheel 30 left advance 12; about; back 5; then forced for double speed",
+        Option("steps", "e.g. wheel 30 left advance 12; back 5 (then forced or triple)",
                "manoeuvre", multi=True, context=("units",)),
         Option("forced", "Forced march: one unit alone at double speed for 1 Cpt more (LdN [4 D])",
-               flag="forced")), phase="move", dice=True),
+               flag="forced"),
+        Option("triple", "Surprise march: one unit alone at triple speed (LdN [15] 3)",
+               flag="triple")), phase="move", dice=True),
     Verb("charge", "Move a unit into contact with a named enemy (it stops at first touch)",
          "LdN [5], [8 A]", (
              _unit("Your good-order unit that may close with the enemy (LdN [9 A])", "charger"),

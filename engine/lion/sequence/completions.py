@@ -1,0 +1,200 @@
+"""What may fill each option of a `/lion` command (the completion kinds of verbs.py): units,
+groups, manoeuvre words, targets in arc or in contact, the answers of a pending decision. Never
+raises: a completion never breaks typing."""
+from __future__ import annotations
+
+from engine.core.table.geometry import CONTACT_TOL, front_distance, in_arc
+
+from engine.lion import checks, rules, tables
+from engine.lion.rules import display_name
+from engine.lion.state import LionState
+
+
+def _label(sc, st: LionState, u, extra: str = "") -> str:
+    t = tables.troop(tables.effective_type(u.type, u.mounted))
+    name = display_name(sc, u.id)
+    bits = [name if name != u.id else u.id, t.name]
+    if u.hits:
+        bits.append(f"{u.hits} hit{'s' if u.hits > 1 else ''}")
+    if extra:
+        bits.append(extra)
+    return " · ".join(bits)
+
+
+def _own(st: LionState, side: str | None) -> list:
+    return [u for u in sorted(st.units.values(), key=lambda u: u.id)
+            if u.alive and (side is None or checks.controller(u) == side)]
+
+
+def _enemy(st: LionState, side: str | None) -> list:
+    return [u for u in sorted(st.units.values(), key=lambda u: u.id)
+            if u.alive and (side is None or checks.controller(u) != side)]
+
+
+def _match(pairs, prefix: str) -> list[tuple[str, str]]:
+    p = (prefix or "").lower()
+    return [(label, value) for label, value in pairs if not p or value.lower().startswith(p) or p in label.lower()]
+
+
+def _troop(u):
+    return tables.troop(tables.effective_type(u.type, u.mounted))
+
+
+def movers(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]:
+    """Units that may still move; after a "+", the units beside the last one named (a group [4 B])."""
+    own = [u for u in _own(st, side) if _troop(u).moves and not u.moved and not u.captured_by]
+    if "+" in prefix:
+        head, _, last = prefix.rpartition("+")
+        named = head.split("+")
+        prev = st.units.get(named[-1])
+        out = []
+        for u in own:
+            if u.id in named:
+                continue
+            if prev is not None and checks.base_distance(prev, u) > CONTACT_TOL:
+                continue
+            out.append((f"{head}+{u.id} — {_label(sc, st, u)}", f"{head}+{u.id}"))
+        return [(lab, val) for lab, val in out if val.startswith(prefix) or not last]
+    return _match([(_label(sc, st, u, f"moves {_troop(u).move:g} cm"), u.id) for u in own], prefix)
+
+
+def manoeuvre(sc, st: LionState, side, prefix: str, context: dict, head: str) -> list[tuple[str, str]]:
+    """The step words of engine.core.table.moves.parse_steps, by the word before."""
+    words = head.split()
+    last = words[-1] if words else ""
+    unit = st.units.get(str(context.get("units", context.get("unit", ""))).split("+")[0])
+    full = _troop(unit).move if unit is not None else 10
+    if last in ("wheel", "pivot"):
+        options = ["15", "30", "45"]
+    elif last == "advance":
+        options = [f"{full:g}", f"{full / 2:g}"]
+    elif last == "back":
+        options = ["2", "5"]
+    elif len(words) >= 2 and words[-2] in ("wheel", "pivot"):
+        options = ["left", "right"]
+    else:
+        options = ["advance", "wheel", "back", "forced", "triple"]
+    return [(w, w) for w in options if w.startswith(prefix)]
+
+
+def targets_in_arc(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
+    """Enemies in the shooter's arc and range [7 A], nearest first."""
+    shooter = st.units.get(str(context.get("unit", "")))
+    out = []
+    for e in _enemy(st, side):
+        if shooter is None:
+            out.append((_label(sc, st, e), e.id))
+            continue
+        t = _troop(shooter)
+        ps, fs, pe, fe = checks.pose(shooter), checks.footprint(shooter), checks.pose(e), checks.footprint(e)
+        d = front_distance(ps, fs, pe, fe)
+        if t.shoot_die and d <= t.max_range and in_arc(ps, fs, pe, fe, half_angle=tables.ARC_HALF_ANGLE):
+            out.append((d, _label(sc, st, e, f"{d:g} cm, {tables.shooting_band(t.key, d)} range"), e.id))
+    if shooter is not None:
+        out = [(lab, val) for _, lab, val in sorted(out)]
+    return _match(out, prefix)
+
+
+def charge_targets(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
+    """Enemies ahead of the charger, nearest first."""
+    unit = st.units.get(str(context.get("unit", "")))
+    out = []
+    for e in _enemy(st, side):
+        d = checks.base_distance(unit, e) if unit is not None else 0.0
+        out.append((d, _label(sc, st, e, f"{d:g} cm") if unit is not None else _label(sc, st, e), e.id))
+    return _match([(lab, val) for _, lab, val in sorted(out)], prefix)
+
+
+def fight_targets(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]:
+    """Enemies touched by one of your units [8 A]."""
+    own = _own(st, side)
+    out = []
+    for e in _enemy(st, side):
+        touching = [u.id for u in own if checks.base_distance(u, e) <= CONTACT_TOL]
+        if touching:
+            out.append((_label(sc, st, e, f"touched by {', '.join(touching)}"), e.id))
+    return _match(out, prefix)
+
+
+def fighters(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
+    target = st.units.get(str(context.get("target", "")))
+    own = [u for u in _own(st, side) if target is None or checks.base_distance(u, target) <= CONTACT_TOL]
+    return _match([(_label(sc, st, u), u.id) for u in own], prefix)
+
+
+def reaction(st: LionState, side, prefix: str) -> list[tuple[str, str]]:
+    p = st.pending
+    if not p or (side is not None and p["side"] != side):
+        return []
+    labels = p.get("labels", {})
+    return _match([(labels.get(o, o), o) for o in p.get("options", [])], prefix)
+
+
+def reaction_more(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
+    p = st.pending
+    if not p or p.get("kind") != "reinforcements" or context.get("answer") != "bring":
+        return []
+    from engine.lion.sequence.events import bases_of, eligible
+    return _match([(_label(sc, st, u, f"{bases_of(u)} base(s)"), u.id) for u in eligible(st, p["side"])], prefix)
+
+
+def option_completions(sc, st: LionState, side: str | None, kind: str, prefix: str, context: dict,
+                       head: str = "") -> list[tuple[str, str]]:
+    try:
+        return _complete(sc, st, side, kind, prefix or "", context or {}, head or "")
+    except Exception:              # a completion never breaks typing
+        return []
+
+
+def _complete(sc, st, side, kind, prefix, context, head):
+    own = _own(st, side)
+    if kind == "mover":
+        return movers(sc, st, side, prefix)
+    if kind in ("manoeuvre", "general_move"):
+        if kind == "general_move" and not head:
+            base = [("attach to one of your units", "attach"), ("leave the unit he is with", "detach"),
+                    ("wheel first (at most 45 degrees)", "wheel"), ("advance (cm)", "advance")]
+            return _match(base, prefix)
+        if kind == "general_move" and head.split()[-1:] == ["attach"]:
+            return _match([(_label(sc, st, u), u.id) for u in own], prefix)
+        return manoeuvre(sc, st, side, prefix, context, head)
+    if kind in ("charger", "about_unit"):
+        return _match([(_label(sc, st, u), u.id) for u in own if _troop(u).moves and not u.moved], prefix)
+    if kind == "charge_target":
+        return charge_targets(sc, st, side, prefix, context)
+    if kind == "gun":
+        return _match([(_label(sc, st, u), u.id) for u in own if _troop(u).arm == "artillery"], prefix)
+    if kind in ("deployed_gun", "limbered_gun"):
+        want = kind == "deployed_gun"
+        return _match([(_label(sc, st, u), u.id) for u in own if _troop(u).gun in ("light", "medium")
+                       and u.deployed == want and not u.status_changed], prefix)
+    if kind in ("mounted", "dismounted"):
+        want = kind == "mounted"
+        return _match([(_label(sc, st, u), u.id) for u in own if u.type == "dragoons" and u.mounted == want],
+                      prefix)
+    if kind == "own_general":
+        return _match([(rules.named(sc, g.id), g.id) for g in sorted(st.generals.values(), key=lambda g: g.id)
+                       if g.alive and (side is None or g.side == side)], prefix)
+    if kind == "looter":
+        return _match([(_label(sc, st, u), u.id) for u in own if u.looting], prefix)
+    if kind == "shooter":
+        return _match([(_label(sc, st, u, f"d{_troop(u).shoot_die}, {_troop(u).max_range:g} cm"), u.id)
+                       for u in own if _troop(u).shoot_die], prefix)
+    if kind == "shoot_target":
+        return targets_in_arc(sc, st, side, prefix, context)
+    if kind == "fight_target":
+        return fight_targets(sc, st, side, prefix)
+    if kind == "fighter":
+        return fighters(sc, st, side, prefix, context)
+    if kind == "reaction":
+        return reaction(st, side, prefix)
+    if kind == "reaction_more":
+        return reaction_more(sc, st, side, prefix, context)
+    if kind == "base":
+        pairs = [(_label(sc, st, u, u.side.title()), u.id) for u in sorted(st.units.values(), key=lambda u: u.id)
+                 if u.alive]
+        pairs += [(rules.named(sc, g.id) + " · general", g.id) for g in sorted(st.generals.values(), key=lambda g: g.id)
+                  if g.alive]
+        pairs += [(f"the {s.title()} camp", f"camp-{s}") for s in sorted(st.camps)]
+        return _match(pairs, prefix)
+    return []
