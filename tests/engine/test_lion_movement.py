@@ -567,3 +567,16 @@ def test_evasion_asked_then_stand():
     move.resume_evasion(SC, st, IM, "stand", [], DiceStream(1, 0))
     assert st.pending is None and m.y == pytest.approx(26.0, abs=0.03)
     assert st.units["c1"].contacted_by == ["m1"] and st.armies[SW].cpts == 4
+
+
+def test_evasion_answered_when_the_infantry_would_pass_its_place():
+    """[5 D]: Croats 6 cm ahead; the musketeers' 10 cm carry them past where the Croats stood,
+    who end 6 cm beyond the musketeers' new front (y 20 + 6 = 26... the front at 20, Croats at 26)."""
+    st = state()
+    st.policies[IM] = {"evade": "ask"}
+    m = put(st, "m1", "musketeers", 30, 10)
+    c = put(st, "c1", "croats", 30, 16, 180.0, side=IM)
+    run(st, "move m1 advance 10")
+    move.resume_evasion(SC, st, IM, "evade", [], DiceStream(1, 0))
+    assert m.y == 20.0 and c.y == pytest.approx(26.0, abs=0.01)
+    assert st.pending is None and c.contacted_by == []

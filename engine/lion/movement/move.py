@@ -517,7 +517,7 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
             raise Illegal(f"{named(sc, movers[i].id)} would leave the table "
                           f"({fmt(ground.width)} x {fmt(ground.height)} cm)", "LdN [5], HERALD L1, L76")
         for o in sorted(st.units.values(), key=lambda u: u.id):
-            if o.alive and o.id not in ids and ep.intersection(poly_of(o)).area > EPS_AREA:
+            if o.alive and o.id not in ids and o.id not in exclude and ep.intersection(poly_of(o)).area > EPS_AREA:
                 raise Illegal(f"{named(sc, movers[i].id)} would end on {named(sc, o.id)}: a move "
                               "ends clear of other bases", "LdN [5 C]")
     return result
