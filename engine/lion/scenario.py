@@ -26,7 +26,9 @@ Schema (one file per battle; see `scenarios/*.toml`):
                    untrained), mounted? (dragoons [12 C]), deployed? (light and medium guns [6 A]),
                    discipline? (a part of the army with another level, [4 E] L60), nation?,
                    command? (the general whose command it is: the large-army rule [4 E]),
-                   arrives? ("" on the table; "turn N": enters at the start of turn N), note?
+                   arrives? ("" on the table; "turn N": enters at the start of turn N),
+                   group? (a label: the side's units sharing it start as one group, an unbroken
+                   front of types that may move together [4 B]), note?
     [[generals]]   id, side, name, role (cinc | sub | wing), x, y, facing, discipline?, note?
     [[camps]]      side, x, y, facing, name?
     [[special_rules]]  id, text (known ids: SPECIAL_RULES)
@@ -51,6 +53,7 @@ from shapely.validation import explain_validity
 
 from engine.core.scenario_files import check_keys, close_match, line_note, read_toml
 from engine.core.table.geometry import Pose, base_polygon
+from engine.core.table.moves import group_front
 from engine.lion import tables
 from engine.lion.state import SIDES
 
@@ -80,7 +83,7 @@ TABLE_KEYS = {"width", "height"}
 ARMY_KEYS = {"side", "name", "nation", "discipline", "player", "home_edge", "deployment", "note"}
 FEATURE_KEYS = {"id", "kind", "name", "points", "width", "level", "note"}
 UNIT_KEYS = {"id", "side", "name", "type", "x", "y", "facing", "quality", "mounted", "deployed",
-             "discipline", "nation", "command", "arrives", "note"}
+             "discipline", "nation", "command", "arrives", "group", "note"}
 GENERAL_KEYS = {"id", "side", "name", "role", "x", "y", "facing", "discipline", "note"}
 CAMP_KEYS = {"side", "x", "y", "facing", "name"}
 SPECIAL_KEYS = {"id", "text"}
@@ -162,6 +165,7 @@ class UnitSpec:
     nation: str = ""                # "" = the army's
     command: str = ""               # the general whose command it is (large armies [4 E])
     note: str = ""
+    group: str = ""                 # the battle's label of the group it starts in [4 B]
 
     @property
     def troop(self) -> tables.TroopType:
@@ -546,7 +550,8 @@ def _parse_units(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
             id=uid, side=side, name=r.need(u, "name", str, w, path), type=ttype, x=x, y=y,
             facing=facing, quality=quality, mounted=mounted, deployed=deployed, arrives=arrives,
             discipline=_discipline(r, u, w, path), nation=nation,
-            command=r.opt(u, "command", str, w, path, ""), note=r.opt(u, "note", str, w, path, "")))
+            command=r.opt(u, "command", str, w, path, ""), note=r.opt(u, "note", str, w, path, ""),
+            group=r.ident(u["group"], f"{w}.group", f"{path}.group") if "group" in u else ""))
     return tuple(out)
 
 
@@ -570,6 +575,11 @@ def _parse_generals(r: _Reader, data: dict, where: str, armies: dict[str, ArmySp
             raise r.fail(f"{where} generals", f"the {side} army needs exactly one commander-in-chief "
                          f"(role \"cinc\") [11 B]; it has {len(chiefs)}"
                          + (f": {', '.join(chiefs)}" if chiefs else ""), "generals")
+        wings = [g.id for g in out if g.side == side and g.role == "wing"]
+        if len(wings) > 2:
+            raise r.fail(f"{where} generals", f"the {side} army names {len(wings)} wing generals "
+                         f"({', '.join(wings)}): the large-army rule has a centre and two wings "
+                         "[4 E]", "generals")
     return tuple(out)
 
 
@@ -681,6 +691,48 @@ def _ground(r: _Reader, u: UnitSpec, poly: Polygon, features: tuple[Feature, ...
                          "militia and dismounted dragoons occupy towns [5 B]", path)
 
 
+def group_arms(sc_units: list[UnitSpec]) -> set[str]:
+    """The kinds a group mixes, for [4 B]: "musketeers" for musketeers (and detached ones), else
+    each unit's arm."""
+    return {"musketeers" if u.troop.key in ("musketeers", "detached_musketeers") else u.troop.arm
+            for u in sc_units}
+
+
+def group_problem(members: list[UnitSpec], nations: set[str]) -> str | None:
+    """None when the units may move as one group [4 B] L50: an unbroken front (sides touching,
+    one facing, front edges in line: engine.core.table.moves.group_front) of one arm, or infantry
+    with artillery, or (Swedes only) cavalry with musketeers; else the reason."""
+    kinds = group_arms(members)
+    foot = {"infantry", "musketeers"}
+    if len(kinds) > 1:
+        if kinds <= foot | {"artillery"}:
+            pass
+        elif kinds <= {"cavalry", "musketeers"}:
+            if nations != {"swedish"}:
+                return "cavalry and musketeers move as one group only in the Swedish army [4 B]"
+        else:
+            return f"a group may not mix {' and '.join(sorted(kinds))} [4 B]"
+    return group_front([(u.id, Pose(u.x, u.y, u.facing), u.troop.footprint) for u in members])
+
+
+def _check_groups(r: _Reader, where: str, units: tuple[UnitSpec, ...],
+                  armies: dict[str, ArmySpec]) -> None:
+    labels = sorted({(u.side, u.group) for u in units if u.group})
+    for side, label in labels:
+        members = [u for u in units if u.group == label and u.side == side]
+        first = units.index(members[0])
+        if len({bool(u.arrives) for u in members}) > 1:
+            raise r.fail(f"{where} units[{first}] ({members[0].id}).group",
+                         f"the group '{label}' mixes units on the table and units arriving later",
+                         f"units[{first}].group")
+        nations = {u.nation or armies[u.side].nation for u in members}
+        why = group_problem(members, nations)
+        if why:
+            raise r.fail(f"{where} units[{first}] ({members[0].id}).group",
+                         f"the group '{label}' cannot move as one group: {why}",
+                         f"units[{first}].group")
+
+
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a battle; raises ScenarioError naming what is wrong (and where)."""
     data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
@@ -718,6 +770,7 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         if not any(u.side == side and not u.arrives for u in units):
             raise r.fail(f"{where} units", f"the {side} army has no unit on the table", "units")
 
+    _check_groups(r, where, units, armies)
     probe = Scenario(sid, "", "", width, height, features, armies, units, generals, camps,
                      turn_limit, ())
     _check_places(r, where, width, height, armies, features, units, generals, camps,

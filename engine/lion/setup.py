@@ -26,13 +26,13 @@ def has_option(st: LionState, option_id: str) -> bool:
 
 
 def general_role(sc, general_id: str, options=None) -> str:
-    """The role a scenario's general plays in a game [4 E], [11 B]: the commander-in-chief stays
-    "cinc"; with the large-army rule every other general commands a wing ("wing"), without it he is
-    a sub-commander ("sub"). HERALD L20."""
+    """The role a scenario's general plays in a game [4 E], [11 B] (HERALD L20): the
+    commander-in-chief stays "cinc"; a general the battle names as a wing ("wing") commands a wing
+    under the large-army rule and is a sub-commander ("sub") without it; a sub-commander stays one."""
     g = sc.general(general_id)
-    if g.role == "cinc":
-        return "cinc"
-    return "wing" if "large-armies" in (options or []) else "sub"
+    if g.role == "wing" and "large-armies" not in (options or []):
+        return "sub"
+    return g.role
 
 
 def commander_of(sc, st: LionState, unit_id: str) -> str:
@@ -63,11 +63,11 @@ def new_state(sc, seed: int | str, options=None) -> LionState:
                       "LdN optional rules")
     if "large-armies" in chosen:
         for side in sorted(sc.armies):
-            wings = [g.id for g in sc.generals if g.side == side and g.role != "cinc"]
+            wings = [g.id for g in sc.generals if g.side == side and g.role == "wing"]
             if len(wings) > 2:
                 raise Illegal(f"the large-army rule gives an army three commands (a centre and "
-                              f"two wings); the {side} army has {len(wings) + 1} generals",
-                              "LdN [4 E]")
+                              f"two wings); the {side} army names {len(wings)} wing generals: "
+                              f"{', '.join(wings)}", "LdN [4 E]")
     st = LionState(scenario_id=sc.id, seed=seed, options={"rules": chosen})
     st.players = {"A": sc.player("A"), "B": sc.player("B")}
     for u in sc.units:
