@@ -28,9 +28,10 @@ THREATENING_GUNS = ("medium", "heavy")
 def discipline_of(sc, st: LionState, unit) -> str:
     """The unit's own discipline when the scenario gives one ([4 E] L60), else its army's."""
     try:
-        return sc.discipline_of(sc.unit(unit.id))
+        own = sc.unit(unit.id).discipline
     except (AttributeError, KeyError):
-        return st.armies[unit.side].discipline
+        own = ""
+    return own or st.armies[unit.side].discipline
 
 
 def may_rally(st: LionState, unit, side: str) -> bool:
