@@ -1,0 +1,264 @@
+"""Who may shoot at whom [7 A], [12 D], [12 F], [9 C], and whether the target is in cover [7 C].
+
+[7 A] "Il Tiro è possibile solo se il bersaglio è nel raggio di tiro ed è visibile liberamente
+dal tiratore ... Solo le basette che si trovano sul bordo di un bosco possono tirare al di fuori
+di esso, e, allo stesso tempo, possono essere colpite. Non è possibile tirare attraverso boschi,
+colline od altre truppe, tranne che per i mortai. L'angolo di tiro è di 30° per lato".
+
+- Range (HERALD L3): from the firing face's edge to the nearest point of the target, against the
+  type's maximum range (tables.TROOPS, "Gittata Massima"); the band by tables.shooting_band
+  (mortars always long [12 D], HERALD L10, L12).
+- Arc (HERALD L5): engine.core.table.geometry.in_arc, 30 degrees outward of each end of the face.
+- Sight (HERALD L81): woods, hills and towns (the terrain's sight blockers) and every other live
+  unit's base, of either side, block; a hill the shooter or the target stands on does not; a wood
+  or town the shooter or the target stands in blocks only beyond EDGE_DEPTH of its base, and a
+  base deeper in a wood than EDGE_DEPTH neither shoots out nor is shot at. Generals and camps do
+  not block ("altre truppe"). Mortars shoot over everything [12 D].
+- Cover [7 C] (HERALD L18, L85): a target in woods or a town, or behind a wall or defences (one
+  within EDGE_DEPTH of its base, crossed by the line from the shooter's face to it).
+"""
+from __future__ import annotations
+
+from shapely.geometry import LineString, Point
+from shapely.ops import unary_union
+
+from engine.core.errors import Illegal
+from engine.core.table.geometry import (CONTACT_TOL, Pose, base_polygon, centre, clear_line, edges,
+                                        front_distance, in_arc)
+from engine.core.table.terrain import Terrain
+
+from engine.lion import checks, rules, tables
+
+EDGE_DEPTH = 1.0          # cm: a base this close to a wood's boundary is at its edge (HERALD L81)
+FACE_ORDER = ("front", "left", "right", "rear")
+
+_TERRAIN: dict[int, tuple[object, Terrain]] = {}
+
+
+def terrain(sc) -> Terrain:
+    """The scenario's terrain (engine.core.table.terrain), built once per scenario object."""
+    got = _TERRAIN.get(id(sc))
+    if got is not None and got[0] is sc:
+        return got[1]
+    feats = sorted(getattr(sc, "features", ()) or (), key=lambda f: f.id)
+    t = Terrain(feats)
+    if len(_TERRAIN) > 16:
+        _TERRAIN.clear()
+    _TERRAIN[id(sc)] = (sc, t)
+    return t
+
+
+def is_general(obj) -> bool:
+    return hasattr(obj, "role")
+
+
+def troop(obj) -> tables.TroopType:
+    """The troop chart's row a unit uses now (dragoons on foot are dismounted dragoons [12 C]);
+    a general's row for a general."""
+    if is_general(obj):
+        return tables.TROOPS["general"]
+    return tables.troop(tables.effective_type(obj.type, obj.mounted))
+
+
+def pose(obj) -> Pose:
+    return checks.pose(obj)
+
+
+def poly(obj):
+    return base_polygon(checks.pose(obj), checks.footprint(obj))
+
+
+def owner(obj) -> str:
+    """The side a unit works for (a captured gun for its captor [9 B]); a general's side."""
+    return obj.side if is_general(obj) else checks.controller(obj)
+
+
+def fmt(v: float) -> str:
+    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    return s if s not in ("", "-0") else "0"
+
+
+def is_tercio(u) -> bool:
+    return not is_general(u) and u.type == "tercio"
+
+
+# -- the shooter ----------------------------------------------------------------------------------
+
+def shooter_problem(sc, st, u) -> tuple[str, str] | None:
+    """Why `u` cannot shoot at all now (reason, section), or None [7], [6 A], [15] 6."""
+    t = troop(u)
+    name = rules.named(sc, u.id)
+    if not t.shoot_die:
+        return f"{name} ({t.name}) has no firearms: no shooting die on the troop chart", "LdN [Tabella riassuntiva]"
+    if st.weather.get("rain") == "heavy":
+        return "heavy rain: firearms do not fire for two moves", "LdN [15] 6"
+    if t.gun in ("light", "medium") and not u.deployed:
+        return (f"{name} is limbered: light and medium guns shoot only when deployed (piazzati)",
+                "LdN [6 A]")
+    return None
+
+
+def faces_of(u) -> tuple[str, ...]:
+    """The faces a unit fires from: the front; all four for a Tercio [12 F] (HERALD L5)."""
+    return FACE_ORDER if is_tercio(u) else ("front",)
+
+
+# -- the target ------------------------------------------------------------------------------------
+
+def general_exposed(st, g) -> tuple[bool, float]:
+    """[9 C] "Un generale può essere soggetto al tiro nemico se dista più di 10 cm da un'unità
+    amica": (exposed, the distance to his nearest live friendly unit)."""
+    near = min((checks.base_distance(g, u) for u in sorted(st.units.values(), key=lambda u: u.id)
+                if u.alive and checks.controller(u) == g.side), default=float("inf"))
+    return near > tables.GENERAL_EXPOSED, near
+
+
+def blockers(sc, st, shooter, target) -> list[tuple[str, object]]:
+    """What stands in the way of a shot (label, polygon), HERALD L81: woods, hills and towns
+    (a hill under the shooter or the target left out; a wood or town they stand in cut back by
+    EDGE_DEPTH round their bases) and every other live unit."""
+    ter = terrain(sc)
+    ends = [poly(shooter), poly(target)]
+    out: list[tuple[str, object]] = []
+    for f in ter.features:
+        if f.kind not in ter.blocking_kinds or f.geometry.area <= 0:
+            continue
+        g = f.geometry
+        inside = [p for p in ends if g.intersection(p).area > 1e-9]
+        if inside:
+            if f.kind in ter.hill_kinds:
+                continue
+            g = g.difference(unary_union([p.buffer(EDGE_DEPTH) for p in inside]))
+            if g.is_empty:
+                continue
+        label = f"the {f.kind} {getattr(f, 'name', '') or f.id}".rstrip()
+        out.append((label, g))
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        if u.alive and u.id not in (shooter.id, target.id):
+            out.append((rules.named(sc, u.id), poly(u)))
+    return out
+
+
+def deep_in_woods(sc, obj) -> bool:
+    """In a wood and not at its edge (HERALD L81): more than EDGE_DEPTH inside."""
+    ter = terrain(sc)
+    p = poly(obj)
+    return ter.in_woods(p) and not ter.at_wood_edge(p, depth=EDGE_DEPTH)
+
+
+def check_target(sc, st, shooter, target, face: str = "front", *, contact: bool = False) -> dict:
+    """The shot's geometry, or Illegal naming the rule and by how much [7 A], [12 D], [12 F],
+    [15] 1, [9 C]: {"distance", "band", "threshold", "face"}. `contact`: contact fire [7 D], at an
+    enemy touching the face (no arc, sight or range to check)."""
+    t = troop(shooter)
+    sname, tname = rules.named(sc, shooter.id), rules.named(sc, target.id)
+    if owner(target) == owner(shooter):
+        raise Illegal(f"{tname} is on your own side", "LdN [7]")
+    if is_general(target):
+        exposed, near = general_exposed(st, target)
+        if not exposed:
+            raise Illegal(f"{tname} is {fmt(near)} cm from a unit of his own: a general may be shot at "
+                          f"only more than {fmt(tables.GENERAL_EXPOSED)} cm from any friendly unit", "LdN [9 C]")
+    ps, fs = checks.pose(shooter), checks.footprint(shooter)
+    pt, ft = checks.pose(target), checks.footprint(target)
+    dist = front_distance(ps, fs, pt, ft, face)
+    mortar = t.gun == "mortar"
+    if not contact:
+        if dist > t.max_range:
+            raise Illegal(f"{tname} is {fmt(dist)} cm from {sname}'s {face} edge: beyond its "
+                          f"{fmt(t.max_range)} cm maximum range ({t.name})", "LdN [7 A]")
+        if not in_arc(ps, fs, pt, ft, reach=None, half_angle=tables.ARC_HALF_ANGLE, face=face):
+            raise Illegal(f"{tname} is not in the arc of {sname}'s {face}: 30 degrees each side "
+                          f"(HERALD L5)", "LdN [7 A]")
+        if not mortar:
+            for who, obj in ((sname, shooter), (tname, target)):
+                if deep_in_woods(sc, obj):
+                    raise Illegal(f"{who} is inside the woods, not at their edge: only bases on a "
+                                  f"wood's edge shoot out of it or are shot at", "LdN [7 A]")
+            blocks = blockers(sc, st, shooter, target)
+            if not clear_line(ps, fs, pt, ft, [g for _, g in blocks], face):
+                alone = [label for label, g in blocks if not clear_line(ps, fs, pt, ft, [g], face)]
+                what = alone[0] if alone else "the terrain and troops between them"
+                raise Illegal(f"{sname} cannot see {tname}: {what} blocks the line of sight "
+                              f"(no shooting through woods, hills or other troops)", "LdN [7 A]")
+    band = "short" if contact and not mortar else tables.shooting_band(tables.effective_type(shooter.type, shooter.mounted), dist)
+    if st.weather.get("visibility") and band not in tables.VISIBILITY_BANDS:
+        raise Illegal(f"limited visibility: only short-range fire, and {tname} is at {band} range "
+                      f"({fmt(dist)} cm)" + (" (mortars always fire at long range)" if mortar else ""),
+                      "LdN [15] 1")
+    return {"distance": dist, "band": band, "threshold": tables.threshold(t.arm, band), "face": face}
+
+
+def choose_face(sc, st, shooter, target, word: str = "") -> str:
+    """The face a shot is fired from: the one named (`from <face>`, a Tercio only [12 F]), else
+    the front, else (a Tercio) the first face, in order left, right, rear, whose arc holds the
+    target and which has not fired yet this turn (HERALD L80)."""
+    faces = faces_of(shooter)
+    if word:
+        if word not in FACE_ORDER:
+            raise Illegal(f"'{word}' is not a face: front, left, right or rear", "LdN [12 F]")
+        if word not in faces:
+            raise Illegal(f"only a Tercio fires from its {word}; {rules.named(sc, shooter.id)} fires from "
+                          f"its front", "LdN [7 A], [12 F]")
+        return word
+    if len(faces) == 1:
+        return "front"
+    ps, fs = checks.pose(shooter), checks.footprint(shooter)
+    pt, ft = checks.pose(target), checks.footprint(target)
+    for f in faces:
+        if f in shooter.shot_faces:
+            continue
+        if in_arc(ps, fs, pt, ft, reach=None, half_angle=tables.ARC_HALF_ANGLE, face=f):
+            return f
+    return "front"
+
+
+def cover(sc, st, shooter, target, face: str = "front") -> str:
+    """Why the target is in cover [7 C] (HERALD L18, L85), or "": in woods or a town, or behind a
+    wall or defences between it and the shooter."""
+    ter = terrain(sc)
+    p = poly(target)
+    kinds = ter.kinds_at(p)
+    for kind in ("woods", "town"):
+        if kind in kinds and kind in tables.COVER_KINDS:
+            return f"in a {kind}" if kind == "town" else "in the woods"
+    ps, fs = checks.pose(shooter), checks.footprint(shooter)
+    edge = edges(ps, fs)[face]
+    mid = edge.interpolate(0.5, normalized=True)
+    cx, cy = centre(checks.pose(target), checks.footprint(target))
+    line = LineString([(mid.x, mid.y), (cx, cy)])
+    for f in ter.features:
+        if f.kind in ("wall", "defences") and f.kind in tables.COVER_KINDS:
+            if f.geometry.distance(p) <= EDGE_DEPTH and f.geometry.intersects(line):
+                return f"behind {'a wall' if f.kind == 'wall' else 'defences'}"
+    return ""
+
+
+def touching(a, b) -> bool:
+    return checks.base_distance(a, b) <= CONTACT_TOL
+
+
+def legal_targets(sc, st, shooter) -> list[tuple[str, str]]:
+    """(id, face) of every enemy unit or exposed general `shooter` may shoot at now, for the
+    completions and the card check (each face of a Tercio not fired yet)."""
+    if shooter_problem(sc, st, shooter):
+        return []
+    side = owner(shooter)
+    out = []
+    foes = [u for u in sorted(st.units.values(), key=lambda u: u.id) if u.alive and owner(u) != side]
+    foes += [g for g in sorted(st.generals.values(), key=lambda g: g.id) if g.alive and g.side != side]
+    for face in faces_of(shooter):
+        if face in shooter.shot_faces or (not is_tercio(shooter) and shooter.shot):
+            continue
+        for foe in foes:
+            try:
+                check_target(sc, st, shooter, foe, face)
+            except Illegal:
+                continue
+            out.append((foe.id, face))
+    return out
+
+
+def centre_point(obj) -> Point:
+    cx, cy = centre(checks.pose(obj), checks.footprint(obj))
+    return Point(cx, cy)
