@@ -42,6 +42,9 @@ POLICIES = (
         ("auto", "your light horse and mounted dragoons evade infantry when they can (LdN [5 D])"),
         ("never", "they never evade: they stand and fight (LdN [5 D])"),
         ("ask", "be asked each time one may evade (LdN [5 D])")), "auto"),
+    PolicyKind("contactfire", "contact_fire", (
+        ("auto", "your units fire at enemies that came into contact on their front (LdN [7 D])"),
+        ("never", "no contact fire (LdN [7 D])")), "auto"),
     PolicyKind("advance", "advance", (
         ("auto", "your victorious infantry advances into the space left by the loser (LdN [8 E])"),
         ("stay", "your victorious infantry stays where it is (LdN [8 E])"),

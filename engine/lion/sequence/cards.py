@@ -181,6 +181,8 @@ def clear_turn_marks(st: LionState) -> None:
             setattr(u, key, value)
         u.contacted_by = []
         u.shot_faces = []
+        if hasattr(u, "shot_at"):
+            u.shot_at = []
     for g in st.generals.values():
         g.moved = False
     for army in st.armies.values():

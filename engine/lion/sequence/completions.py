@@ -113,6 +113,11 @@ def fight_targets(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]
         touching = [u.id for u in own if checks.base_distance(u, e) <= CONTACT_TOL]
         if touching:
             out.append((_label(sc, st, e, f"touched by {', '.join(touching)}"), e.id))
+    for g in sorted(st.generals.values(), key=lambda g: g.id):
+        if g.alive and side is not None and g.side != side:
+            touching = [u.id for u in own if checks.base_distance(u, g) <= CONTACT_TOL]
+            if touching:
+                out.append((f"{rules.named(sc, g.id)} · general, touched by {', '.join(touching)}", g.id))
     return _match(out, prefix)
 
 
