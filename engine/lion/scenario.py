@@ -770,11 +770,11 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
         if not any(u.side == side and not u.arrives for u in units):
             raise r.fail(f"{where} units", f"the {side} army has no unit on the table", "units")
 
-    _check_groups(r, where, units, armies)
     probe = Scenario(sid, "", "", width, height, features, armies, units, generals, camps,
                      turn_limit, ())
     _check_places(r, where, width, height, armies, features, units, generals, camps,
                   probe.deployment_zone)
+    _check_groups(r, where, units, armies)
 
     specials: list[SpecialRule] = []
     for i, s in enumerate(r.tables(data, "special_rules", where, required=False)):
