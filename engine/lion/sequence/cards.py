@@ -40,11 +40,11 @@ def advance(sc, st: LionState, stream: DiceStream) -> list[Event]:
     from engine.lion.sequence import camps, victory
     events: list[Event] = []
     for _ in range(MAX_STEPS):
-        if st.phase == "over" or st.pending:
+        if st.phase == "over":
             break
         events += camps.update(sc, st)
         events += victory.check(sc, st)
-        if st.phase == "over":
+        if st.phase == "over" or st.pending:
             break
         if st.step == "act":
             if card_passes(sc, st):
