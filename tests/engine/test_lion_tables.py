@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -412,3 +413,33 @@ def test_every_troop_row_cites_its_line():
     for key, t in T.TROOPS.items():
         assert t.line and t.italian, key
         assert t.arm in ("infantry", "cavalry", "artillery", "general"), key
+
+
+def test_rules_index_covers_the_text():
+    """engine/lion/rules_index.toml (read by /rules through engine/core/rulesdoc.py): an entry for
+    sections 1-15, every lettered paragraph, the six events, the summary sheet, the troop chart,
+    the TIRO grid and the cards; it validates (its test prefixes name real tests); a citation like
+    "LdN 7 B" finds its paragraph."""
+    from engine.core import rulesdoc as R
+    idx = R.load_index("lion")
+    ids = {s.id for s in idx.sections}
+    letters = {"4": "ABCDE", "5": "ABCD", "6": "ABC", "7": "ABCDEFG", "8": "ABCDE", "9": "ABC",
+               "10": "A", "11": "ABC", "12": "ABCDEFG", "14": "AB"}
+    expected = {str(n) for n in range(1, 16)} | {f"{n} {c}" for n, cs in letters.items() for c in cs}
+    expected |= {f"15 {n}" for n in range(1, 7)}
+    expected |= {"Tabella riassuntiva", "Tabella delle truppe", "TIRO", "Carte"}
+    assert expected <= ids, sorted(expected - ids)
+    assert R.validate(idx, R.load_decisions("lion"), R.scan_tests()) == []
+    assert idx.lookup("LdN 7 B")[0].section.id == "7 B"
+    assert idx.lookup("fog")[0].section.id == "15 1"
+    if BOOK.exists():                       # the lettered paragraphs are the book's
+        text = BOOK.read_text(encoding="utf-8")
+        section, found = "", set()
+        for line in text.splitlines():
+            m = re.match(r"^(\d{1,2})\. [A-Z]", line)
+            if m:
+                section = m.group(1)
+            m = re.match(r"^-? ?([A-G])\. ", line)
+            if m and section:
+                found.add(f"{section} {m.group(1)}")
+        assert found == {f"{n} {c}" for n, cs in letters.items() for c in cs}
