@@ -201,10 +201,8 @@ def footprint(obj) -> Footprint:
         size = tables.GENERAL_SIZE
     elif not hasattr(obj, "type"):
         size = tables.CAMP_SIZE
-    elif obj.type == "dragoons" and not obj.mounted:
-        size = tables.TROOPS["dismounted_dragoons"].footprint
     else:
-        size = tables.troop(obj.type).footprint
+        size = tables.footprint(obj.type, obj.mounted)
     return Footprint(size.width, size.depth)
 
 
