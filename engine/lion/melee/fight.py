@@ -344,16 +344,17 @@ def apply_results(sc, st, side: str, defender, attackers: list, comparisons: lis
     for a in losing_attackers:
         events += results.apply_loss(sc, st, a, dside, stream, f"lost the melee to {rules.named(sc, defender.id)}")
     # retreats [8 E]
+    # (the attackers first, from the defender where it stood; then the defender from its victor)
     retreats: dict[str, dict] = {}
-    if lost_to and not is_general(defender) and defender.alive and owner(defender) == dside:
-        got, info = results.retreat(sc, st, defender, lost_to[0])
-        events += got
-        retreats[defender.id] = info
     for a in losing_attackers:
         if a.alive and owner(a) == side:
             got, info = results.retreat(sc, st, a, defender)
             events += got
             retreats[a.id] = info
+    if lost_to and not is_general(defender) and defender.alive and owner(defender) == dside:
+        got, info = results.retreat(sc, st, defender, lost_to[0])
+        events += got
+        retreats[defender.id] = info
     # generals at risk [9 C]
     for g, w in general_losers:
         away = _away_from(w, g)
