@@ -373,7 +373,7 @@ def obstacles(sc, st, side: str, exclude: set[str]) -> list[tuple[str, str, obje
             out.append((g.id, "general", poly_of(g)))
     for cs, camp in sorted(st.camps.items()):
         if camp.side != side and camp.captured_by != side:
-            out.append((f"camp-{cs}", "camp", base_polygon(pose_of(camp), Footprint(*tables.CAMP_SIZE))))
+            out.append((f"camp-{cs}", "camp", base_polygon(pose_of(camp), Footprint(tables.CAMP_SIZE.width, tables.CAMP_SIZE.depth))))
     return out
 
 
