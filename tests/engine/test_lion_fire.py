@@ -447,3 +447,35 @@ def test_legal_targets_lists_what_may_be_shot():
     sc, st = scen(), state(shooter(), target(3.0), target(3.0, uid="far", x=120.0))
     assert sight.legal_targets(sc, st, st.units["s"]) == [("t", "front")]
     assert shoot.can_shoot(sc, st, SW) is True
+
+
+def test_odds_of_a_shot_exact():
+    """HERALD L99, engine/lion/odds.py: /odds enumerates the d8: 6, 7 or 8 hits at normal range,
+    3/8 exactly (a second shooter keeps the card in play, so nothing is drawn)."""
+    from fractions import Fraction
+
+    from engine.core.odds import what_if
+    from engine.lion.ruleset import LionRuleset
+    other = Unit("s2", SW, "musketeers", 100.0, 50.0, 0.0)
+    far = Unit("t2", IM, "musketeers", 100.0, 53.0, 180.0)
+    sc, st = scen(), state(shooter(), target(7.0), other, far)
+    odds = what_if(LionRuleset(), sc, st, SW, "shoot s t")
+    assert odds.probability("t: 1 hit") == Fraction(3, 8)
+    assert st.units["t"].hits == 0          # nothing committed
+
+
+def test_odds_of_canister_count_a_d3_as_three_faces():
+    """HERALD L9, L99: the canister d3 is a d6 halved; enumerated as three faces of weight 2, the
+    chances stay exact: a regimental gun's d10 + d3 >= 6 at contact: 1 - P(total <= 5) = 1 - 9/30."""
+    from fractions import Fraction
+
+    from engine.core.odds import what_if
+    from engine.lion.ruleset import LionRuleset
+    other = Unit("s2", SW, "musketeers", 100.0, 50.0, 0.0)
+    far = Unit("t2", IM, "musketeers", 100.0, 53.0, 180.0)
+    sc, st = scen(), state(shooter("regimental_guns"), target(0.0), other, far)
+    odds = what_if(LionRuleset(), sc, st, SW, "shoot s t")
+    # totals <= 5: d10 1-4 with d3 1 (4), d10 1-3 with d3 2 (3), d10 1-2 with d3 3 (2): 9 of 30;
+    # the natural 1 (3 of 30) then tests the explosion: 1/10 * 1/6 of the guns blow up
+    assert odds.probability("t: 1 hit") == 1 - Fraction(9, 30)
+    assert odds.probability("s: destroyed") == Fraction(1, 60)

@@ -421,3 +421,19 @@ def test_fight_targets_for_completions():
     sc, st = scen(), state(defender(), front())
     assert fight.fight_targets(sc, st, SW) == ["d"] and fight.can_fight(sc, st, SW)
     assert results.follow_up_choice(sc, st, st.units["a"]) == "must"
+
+
+def test_odds_of_a_melee_exact():
+    """HERALD L99, engine/lion/odds.py: a cuirassier's d10 against musketeers' d6: the attacker
+    wins 39/60, ties 6/60, loses 15/60 (a second melee keeps the combat card in play)."""
+    from fractions import Fraction
+
+    from engine.core.odds import what_if
+    from engine.lion.ruleset import LionRuleset
+    sc = scen()
+    st = state(defender(), front(), Unit("d2", IM, "musketeers", 100.0, 50.0, 0.0),
+               Unit("b", SW, "reiter", 100.0, 50.0, 180.0))
+    odds = what_if(LionRuleset(), sc, st, SW, "fight d")
+    assert odds.probability("d: 1 hit") == Fraction(13, 20)
+    assert odds.probability("a: 1 hit") == Fraction(1, 4)
+    assert odds.probability("no effect") == Fraction(1, 10)

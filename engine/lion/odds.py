@@ -1,0 +1,100 @@
+"""Lion of the North's part of `/odds`, the exact what-if (engine/core/odds.py; HERALD L99).
+
+What may be asked (ASKABLE): a shot [7] and a melee [8], the two actions whose dice a player
+weighs before acting. The what-if runs the same code as the game (engine/lion/fire/shoot.py,
+engine/lion/melee/fight.py) with every die enumerated, so each outcome comes with its exact
+chance: the shooting die, canister, the explosion test, the cover save and a general's risk roll;
+each combatant's melee dice, the guns' d6 and the generals' d8.
+
+- A d3 is a d6 halved (HERALD L9): its six faces are enumerated as three, each of weight 2.
+- An infantry winner whose side would be asked about its follow-up ([8 E], policy advance ask)
+  is assumed to advance, and the answer says so: the choice is theirs, no die tells it.
+- Nothing in Lion is hidden; but a card drawn after the action (the card passing when its owner
+  has nothing left to do) is a hidden draw and is refused by engine/core/odds.py.
+"""
+from __future__ import annotations
+
+ASKABLE = {
+    "shoot": "shoot <unit> <target> [from <face>]: a shot, with its explosion test, cover save and "
+             "a general's risk (LdN [7], [9 C])",
+    "fight": "fight <enemy> [units]: a melee with its hits, guns, generals, retreats and follow-ups "
+             "(LdN [8], [9])",
+}
+
+D3_MARK = "(d3: a d6 halved"
+
+
+def faces(sides: int, purpose: str) -> list[tuple[int, int]]:
+    """A d3 rolled as a d6 halved rounded up (HERALD L9): faces 1, 3, 5 each stand for two."""
+    if sides == 6 and D3_MARK in purpose:
+        return [(1, 2), (3, 2), (5, 2)]
+    return [(v, 1) for v in range(1, sides + 1)]
+
+
+def follow_up(sc, state, side: str, done: list[str], events):
+    """An infantry follow-up the winner's side would be asked about: assumed "advance"."""
+    from engine.core.commands import Command
+    p = state.pending
+    if p and p.get("kind") == "advance":
+        who = p["side"]
+        return who, Command("react", ("advance",)), (
+            f"assumes {who.title()} advances after the melee when asked (LdN [8 E]): that is their choice")
+    return None
+
+
+def _unit_changes(sc, a, b) -> list[str]:
+    out = []
+    if a.alive and not b.alive:
+        return ["destroyed"]
+    if b.captured_by != a.captured_by:
+        out.append(f"captured by {b.captured_by.title()}" if b.captured_by else "retaken")
+    if b.hits != a.hits:
+        out.append(f"{b.hits} hit{'s' if b.hits != 1 else ''}")
+    if (b.x, b.y, b.facing) != (a.x, a.y, a.facing):
+        out.append("moves")
+    return out
+
+
+def summary(sc, before, after, events, side: str) -> str:
+    """The board's changes: each unit's hits, destruction, capture and move; each general wounded,
+    killed or withdrawing; a decision then waiting."""
+    from engine.lion.rules import named
+    parts: list[str] = []
+    for uid in sorted(before.units):
+        a, b = before.units[uid], after.units.get(uid)
+        if b is None:
+            continue
+        changes = _unit_changes(sc, a, b)
+        if changes:
+            parts.append(f"{named(sc, uid)}: {', '.join(changes)}")
+    for gid in sorted(before.generals):
+        a, b = before.generals[gid], after.generals.get(gid)
+        if b is None:
+            continue
+        if a.alive and not b.alive:
+            parts.append(f"{named(sc, gid)}: killed")
+        elif b.wounded and not a.wounded:
+            parts.append(f"{named(sc, gid)}: wounded")
+        elif (b.x, b.y) != (a.x, a.y):
+            parts.append(f"{named(sc, gid)}: withdraws")
+    p = after.pending
+    if p and p != before.pending:
+        parts.append(f"then {p['side'].title()} decides: {p['kind'].replace('_', ' ')}")
+    return "; ".join(parts) if parts else "no effect"
+
+
+def breakdown(sc, state, side: str, events) -> list[str]:
+    """The roll's calculation as its event records it: the table and band, the die and the
+    modifiers with their reasons."""
+    ev = next((e for e in events if e.kind in ("shoot", "melee")), None)
+    if ev is None:
+        return []
+    if ev.kind == "shoot":
+        i = ev.inputs
+        head = (f"[{ev.section}] {ev.table}: d{i['die']} at {i['distance']} cm, {i['band']} range, "
+                f"{ev.outcome['threshold']} or more to hit")
+        out = [head] + [f"  size down: {s['reason']} ({s['section']})" for s in i.get("die_steps", [])]
+    else:
+        out = [f"[{ev.section}] {ev.table}"]
+    out += [f"  {m.value:+d}  {m.reason} ({m.section})" for m in ev.modifiers]
+    return out
