@@ -258,8 +258,9 @@ def norm_id(text: str) -> str:
 
 
 def strip_citation(text: str, cite: str = "", ruleset: str = "") -> str:
-    """'BC §7 (Antietam: no retreat)' -> '7 antietam: no retreat'; '§4.6' -> '4.6'."""
-    t = str(text).strip()
+    """'BC §7 (Antietam: no retreat)' -> '7 antietam: no retreat'; '§4.6' -> '4.6';
+    'JdG [8.6]' -> '8.6' (the bracketed paragraphs of Jours de Gloire and Lion of the North)."""
+    t = " ".join(str(text).replace("[", " ").replace("]", " ").split())
     if "§" in t:
         t = t.split("§", 1)[1]
     else:

@@ -381,3 +381,12 @@ def test_battlecry_events_never_carry_hand_or_deck():
             said = " ".join(e.narrative.lower() for e in events)
             assert drawn or not g.state.deck                # a card was drawn, unseen
             assert not any(c in said or CARD_TYPES[c].name.lower() in said for c in drawn if c != played)
+
+
+def test_bracketed_citations_of_jdg_and_lion_events_find_their_section():
+    """JdG and Lion events cite paragraphs in brackets ("JdG [8.6]", "LdN [8 C]"): /explain links
+    them to the rules index as it does TACW's "§10.4.7" (they used to find nothing)."""
+    from engine.core.rulesdoc import load_index
+    assert load_index("jdg").section_for("JdG [8.6]").key == "8.6"
+    assert load_index("lion").section_for("LdN [8 C]").key == "8 c"
+    assert load_index("lion").section_for("LdN [7]").title.startswith("Shooting")
