@@ -479,3 +479,22 @@ def test_odds_of_canister_count_a_d3_as_three_faces():
     # the natural 1 (3 of 30) then tests the explosion: 1/10 * 1/6 of the guns blow up
     assert odds.probability("t: 1 hit") == 1 - Fraction(9, 30)
     assert odds.probability("s: destroyed") == Fraction(1, 60)
+
+
+def test_shoot_through_the_dispatcher_on_breitenfeld():
+    """[7 B], [3]: `shoot <unit> <target> dice=6` through rules.apply on the Breitenfeld battle (a
+    Swedish musket 7 cm from Isolani's Croats, placed by hand): normal range, 6 hits, in the new
+    state only (apply works on a copy)."""
+    from engine.lion.scenario import load_scenario
+    from engine.lion.setup import new_state
+    sc = load_scenario("breitenfeld")
+    st = new_state(sc, 5)
+    side = sc.player("A")
+    m = next(u for u in sorted(st.units.values(), key=lambda u: u.id) if u.side == side and u.type == "musketeers")
+    e = st.units["imp-croat1"]
+    e.x, e.y, e.facing = m.x, m.y + 7.0 if m.facing == 0 else m.y - 7.0, (m.facing + 180.0) % 360.0
+    st.card, st.step, st.drawn = "shoot_a", "act", ["shoot_a"]
+    st.deck.remove("shoot_a")
+    after, events = rules.apply(sc, st, side, parse(f"shoot {m.id} imp-croat1 dice=6"))
+    assert events[0].kind == "shoot" and events[0].outcome["hit"] and events[0].inputs["band"] == "normal"
+    assert after.units["imp-croat1"].hits == 1 and st.units["imp-croat1"].hits == 0
