@@ -1,4 +1,4 @@
-"""The army lists of the Thirty Years' War (engine/lion/armies.toml): Herald completion (HERALD L17,
+"""The army lists of the Thirty Years' War (engine/lion/armies.toml): Herald completion (HERALD D17,
 L27; the text has none, digest §7).
 
 `army_lists()` reads the file once; `check_battle(sc)` lists what a battle's units of each nation
@@ -83,7 +83,7 @@ def army_lists() -> dict[str, ArmyList]:
 def check_battle(sc) -> list[str]:
     """What each nation's units and generals of the battle `sc` do against their army list:
     [] when all is within the lists. Each unit counts under its own nation (a Saxon unit in the
-    Swedish army under the Saxon list, HERALD L27)."""
+    Swedish army under the Saxon list, HERALD D27)."""
     lists = army_lists()
     problems: list[str] = []
     by_nation: dict[str, Counter] = {}

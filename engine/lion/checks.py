@@ -1,7 +1,7 @@
 """The dice and the shared checks of Lion of the North: rolls, disorder, quality, hits, losses.
 
-Dice [Tabella riassuntiva]: d3, d4, d6, d8, d10, d12, each a real polyhedron read 1..N (HERALD L9);
-a d3 is a d6 halved rounded up, as clubs roll it (L9): `roll` draws the d6 from the stream and
+Dice [Tabella riassuntiva]: d3, d4, d6, d8, d10, d12, each a real polyhedron read 1..N (HERALD D9);
+a d3 is a d6 halved rounded up, as clubs roll it (D9): `roll` draws the d6 from the stream and
 records both faces. Disorder [9 A] rolls one die smaller, never below a d3; Pike & Shot [12 E]
 and Tercios [12 F] step down after their first and second hit. Elite units add 1 to every die,
 untrained ones subtract 1 [troop chart]. A second hit destroys a unit, a third a Pike & Shot, a
@@ -9,7 +9,7 @@ fourth a Tercio [9 A], [12 E-F]. Losses for demoralisation [11] and victory [14]
 ([11 B-C], [12 A-B]).
 
 Also here, the small geometry every module reads of a base: `pose(obj)`, `footprint(obj)`,
-`base_distance(a, b)`, `in_contact_with_enemy(st, unit)` (HERALD L2, L3).
+`base_distance(a, b)`, `in_contact_with_enemy(st, unit)` (HERALD D2, D3).
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from engine.lion import tables
 
 def roll(stream: DiceStream, die_sides: int, purpose: str, roller: str | None = None) -> tuple[int, DieRoll]:
     """One die of `die_sides` (3, 4, 6, 8, 10, 12) [Tabella riassuntiva]. A d3 is a d6 halved
-    rounded up (HERALD L9): the d6 is drawn (or supplied) and its face kept in the record.
+    rounded up (HERALD D9): the d6 is drawn (or supplied) and its face kept in the record.
     `roller` is the side whose die it is when it is not the commanding side's (physical dice)."""
     if die_sides == 3:
         face = stream.roll(6, f"{purpose} (d3: a d6 halved, rounded up)", roller)
@@ -98,7 +98,7 @@ def hit(sc, st, unit, cause: str, section: str = "LdN [9 A]") -> Event:
     """One level of disorder on `unit` [9 A]: a unit already disordered is destroyed by the next
     hit (a Pike & Shot by its third [12 E], a Tercio by its fourth [12 F]). A unit looting an enemy
     camp counts as disordered [12 A]: an ordinary unit's first hit then counts as its second
-    (HERALD L44). Artillery captured or spiked in melee [9 B] is the melee module's. A general
+    (HERALD D44). Artillery captured or spiked in melee [9 B] is the melee module's. A general
     attached to a destroyed unit is left alone where he stands."""
     from engine.lion.rules import named
     extra = 1 if unit.looting and unit.hits == 0 and tables.disorder_steps(unit.type, 1) else 0
@@ -144,7 +144,7 @@ def weighted_losses(sc, st, side: str) -> dict:
     """`side`'s losses, weighted [11 B-C], [12 A-B]:
     - total: the army's strength, every unit and general as it counts (P&S 2, Tercio 3, the
       commander-in-chief 2, a sub-commander 1), reinforcements still to come included; a camp
-      is never in the total (HERALD L22);
+      is never in the total (HERALD D22);
     - demoralisation: units destroyed (or guns captured by the enemy [9 B]) and generals killed,
       a reinforcement back on the table not counted [12 B], the camp counted while captured, a
       recaptured camp not [12 A];
@@ -187,7 +187,7 @@ def weighted_losses(sc, st, side: str) -> dict:
             "beaten_at": tables.victory_threshold(total)}
 
 
-# -- a base's geometry (HERALD L2, L3) -------------------------------------------------------------
+# -- a base's geometry (HERALD D2, D3) -------------------------------------------------------------
 
 def pose(obj) -> Pose:
     """The Pose of a unit, general or camp (centre of its front edge, facing)."""
@@ -195,7 +195,7 @@ def pose(obj) -> Pose:
 
 
 def footprint(obj) -> Footprint:
-    """The Footprint of a unit (its type's base [2], HERALD L2; dragoons on foot stand on an
+    """The Footprint of a unit (its type's base [2], HERALD D2; dragoons on foot stand on an
     infantry base), a general (2 x 2) or a camp (9 x 6)."""
     if hasattr(obj, "role"):
         size = tables.GENERAL_SIZE
@@ -207,7 +207,7 @@ def footprint(obj) -> Footprint:
 
 
 def base_distance(a, b) -> float:
-    """The shortest distance between two bases (HERALD L3), cm rounded to 0.01."""
+    """The shortest distance between two bases (HERALD D3), cm rounded to 0.01."""
     return distance(pose(a), footprint(a), pose(b), footprint(b))
 
 
@@ -217,7 +217,7 @@ def controller(unit) -> str:
 
 
 def in_contact_with_enemy(st, obj) -> bool:
-    """Any live enemy unit touching `obj` (HERALD L3: distance <= CONTACT_TOL)."""
+    """Any live enemy unit touching `obj` (HERALD D3: distance <= CONTACT_TOL)."""
     side = controller(obj) if hasattr(obj, "captured_by") else obj.side
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if u.alive and controller(u) != side and u is not obj and base_distance(obj, u) <= CONTACT_TOL:

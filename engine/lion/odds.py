@@ -1,4 +1,4 @@
-"""Lion of the North's part of `/odds`, the exact what-if (engine/core/odds.py; HERALD L99).
+"""Lion of the North's part of `/odds`, the exact what-if (engine/core/odds.py; HERALD D99).
 
 What may be asked (ASKABLE): a shot [7] and a melee [8], the two actions whose dice a player
 weighs before acting. The what-if runs the same code as the game (engine/lion/fire/shoot.py,
@@ -6,7 +6,7 @@ engine/lion/melee/fight.py) with every die enumerated, so each outcome comes wit
 chance: the shooting die, canister, the explosion test, the cover save and a general's risk roll;
 each combatant's melee dice, the guns' d6 and the generals' d8.
 
-- A d3 is a d6 halved (HERALD L9): its six faces are enumerated as three, each of weight 2.
+- A d3 is a d6 halved (HERALD D9): its six faces are enumerated as three, each of weight 2.
 - An infantry winner whose side would be asked about its follow-up ([8 E], policy advance ask)
   is assumed to advance, and the answer says so: the choice is theirs, no die tells it.
 - Nothing in Lion is hidden; but a card drawn after the action (the card passing when its owner
@@ -25,7 +25,7 @@ D3_MARK = "(d3: a d6 halved"
 
 
 def faces(sides: int, purpose: str) -> list[tuple[int, int]]:
-    """A d3 rolled as a d6 halved rounded up (HERALD L9): faces 1, 3, 5 each stand for two."""
+    """A d3 rolled as a d6 halved rounded up (HERALD D9): faces 1, 3, 5 each stand for two."""
     if sides == 6 and D3_MARK in purpose:
         return [(1, 2), (3, 2), (5, 2)]
     return [(v, 1) for v in range(1, sides + 1)]

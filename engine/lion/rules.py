@@ -23,7 +23,7 @@ stops the game for a player's answer sets `st.pending = {"kind", "side", "option
 
 A card whose owner has nothing to do is played by Herald: a module may register, per card kind,
 `register_card_check(kind, fn)` with `fn(sc, st, side) -> bool` (whether `side` has anything to do
-on that card); when every check of the kind says no, the card passes by itself (HERALD L43).
+on that card); when every check of the kind says no, the card passes by itself (HERALD D43).
 """
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def register_reaction(kind: str, resume: Handler) -> None:
 
 def register_card_check(kind: str, check: Callable) -> None:
     """`check(sc, st, side) -> bool`: whether `side` has anything to do on its card of `kind`
-    ("shoot", "combat", "move"); a card where every check says no passes by itself (HERALD L43)."""
+    ("shoot", "combat", "move"); a card where every check says no passes by itself (HERALD D43)."""
     CARD_CHECKS.setdefault(kind, []).append(check)
 
 
@@ -97,7 +97,7 @@ def card_letter(card: str) -> str:
 
 def side_of_letter(st: LionState, letter: str) -> str:
     """The side playing as player `letter` ("A"/"B") [3]: the scenario's player A (st.players, set
-    by `start`); a state made without it takes the sides' order (HERALD L40)."""
+    by `start`); a state made without it takes the sides' order (HERALD D40)."""
     if not letter:
         return ""
     if st.players.get(letter):
@@ -359,7 +359,7 @@ def decision_event(p: dict) -> Event:
 
 def start(sc, st: LionState) -> tuple[LionState, list[Event]]:
     """Walk the opening of the battle right after setup: the players' letters [3] from the
-    scenario (HERALD L40), then the first card is drawn."""
+    scenario (HERALD D40), then the first card is drawn."""
     load_action_modules()
     st = st.copy()
     if not st.players:

@@ -53,7 +53,7 @@ class LionRuleset:
         "rule": "LdN [14], scored by Herald: a decisive victory (or the enemy's resignation) gives 4 "
                 "and 0, a partial or Pyrrhic victory 3 and 1, a draw 2 each; the weighted losses "
                 "inflicted minus those suffered [11 B-C] break ties"}
-    # HERALD L57: the text has no campaign rules; [14 A] grades a victory by the winner's own
+    # HERALD D57: the text has no campaign rules; [14 A] grades a victory by the winner's own
     # losses: the decisive one weighs more, as TACW's and JdG's do.
 
     def campaign_score(self, scenario, state: LionState) -> dict[str, tuple[str, int, dict]]:

@@ -4,16 +4,16 @@ upload (issue 15).
 The text (rules/lion-of-the-north.it.txt) has no table size, deployment, terrain set-up, army lists
 or scenarios (digest §7, §9.1): a battle file carries them as Herald completion, and its
 `[provenance]` block says what is history and what is Herald's. The table is 180 x 120 cm by
-default (HERALD L1); a side deploys within 30 cm of its home edge unless its army gives a
-`deployment` polygon (HERALD L24).
+default (HERALD D1); a side deploys within 30 cm of its home edge unless its army gives a
+`deployment` polygon (HERALD D24).
 
 Geometry (engine/lion/state.py): centimetres, origin at the south-west corner, x east, y north; a
 base's place (`x`, `y`) is the centre of its FRONT edge, `facing` a compass bearing in degrees
-(0 = north, 90 = east), the rectangle (tables.TROOPS[type].footprint, HERALD L2) behind it.
+(0 = north, 90 = east), the rectangle (tables.TROOPS[type].footprint, HERALD D2) behind it.
 
 Schema (one file per battle; see `scenarios/*.toml`):
 
-    id, title, date, description, turn_limit (default 12, HERALD L25)
+    id, title, date, description, turn_limit (default 12, HERALD D25)
     [table]        width = 180, height = 120
     [[armies]]     side ("swedish" | "imperial"), name, nation (armies.toml: swedish, imperial,
                    spanish, saxon), discipline (trained | regular | irregular [4 E]), player
@@ -92,7 +92,7 @@ PROVENANCE_KEYS = {"from_text", "herald_completion", "sources", "note"}
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _ARRIVES_RE = re.compile(r"^turn (\d{1,2})$")
-OVERLAP_TOL = 0.01          # cm^2: bases that only touch do not overlap (HERALD L3)
+OVERLAP_TOL = 0.01          # cm^2: bases that only touch do not overlap (HERALD D3)
 EDGE_TOL = 0.005            # cm: a base flush with the table's edge is on the table
 
 
@@ -143,8 +143,8 @@ class ArmySpec:
     nation: str
     discipline: str                 # trained / regular / irregular [4 E]
     player: str                     # "A" / "B" [3]
-    home_edge: str                  # "south" / "north" (HERALD L1)
-    deployment: tuple[tuple[float, float], ...] = ()    # () = the 30 cm strip (HERALD L24)
+    home_edge: str                  # "south" / "north" (HERALD D1)
+    deployment: tuple[tuple[float, float], ...] = ()    # () = the 30 cm strip (HERALD D24)
     note: str = ""
 
 
@@ -263,12 +263,12 @@ class Scenario:
         return next(f for f in self.features if f.id == feature_id)
 
     def home_y(self, side: str) -> float:
-        """The y of a side's home edge (HERALD L1)."""
+        """The y of a side's home edge (HERALD D1)."""
         return 0.0 if self.armies[side].home_edge == "south" else self.height
 
     def deployment_zone(self, side: str) -> Polygon:
         """Where a side deploys: its army's `deployment` polygon, else the strip within 30 cm of
-        its home edge (HERALD L24)."""
+        its home edge (HERALD D24)."""
         a = self.armies[side]
         if a.deployment:
             return Polygon(a.deployment)
@@ -660,7 +660,7 @@ def _in_zone(r: _Reader, poly: Polygon, zone_poly: Polygon, label: str, side: st
     zone_txt = ("its army's deployment polygon" if a.deployment else
                 f"the {tables.DEPLOYMENT_DEPTH:g} cm strip along the {a.home_edge} edge")
     raise r.fail(where, f"{label} is outside the {side} deployment zone ({zone_txt}) by "
-                 f"{outside:.2f} sq cm of its base (HERALD L24)", path)
+                 f"{outside:.2f} sq cm of its base (HERALD D24)", path)
 
 
 def _ground(r: _Reader, u: UnitSpec, poly: Polygon, features: tuple[Feature, ...], where: str,

@@ -26,7 +26,7 @@ def has_option(st: LionState, option_id: str) -> bool:
 
 
 def general_role(sc, general_id: str, options=None) -> str:
-    """The role a scenario's general plays in a game [4 E], [11 B] (HERALD L20): the
+    """The role a scenario's general plays in a game [4 E], [11 B] (HERALD D20): the
     commander-in-chief stays "cinc"; a general the battle names as a wing ("wing") commands a wing
     under the large-army rule and is a sub-commander ("sub") without it; a sub-commander stays one."""
     g = sc.general(general_id)

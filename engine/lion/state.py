@@ -150,7 +150,7 @@ class LionState(GameState):
     # destroyed units brought back by the Reinforcements event: still lost for victory [12 B]
     returned: list[str] = field(default_factory=list)
     # the card letters' sides [3]: {"A": the scenario's player A's side, "B": ...}, set by
-    # engine.lion.rules.start from the scenario (HERALD L40)
+    # engine.lion.rules.start from the scenario (HERALD D40)
     players: dict[str, str] = field(default_factory=dict)
 
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ()

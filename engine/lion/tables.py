@@ -5,10 +5,10 @@ its section ("[7 B]": section 7 paragraph B; "[Tabella riassuntiva]" the summary
 delle truppe]" the troop chart; "[TIRO]" the shooting grid; "[13]" the cards) and the line of
 `rules/lion-of-the-north.it.txt` it was read from ("L236"), with the Italian words beside it. The
 Italian text is the authority; where it is silent or reads two ways, the value is Herald's, marked
-"HERALD L<n>" (engine/lion/DECISIONS.md).
+"HERALD D<n>" (engine/lion/DECISIONS.md).
 
 Distances are centimetres [2] (the text's millimetre bases are converted: 80 mm = 8 cm). Dice are
-real polyhedra d3..d12 (HERALD L9); a die is written by its number of faces (8 = d8).
+real polyhedra d3..d12 (HERALD D9); a die is written by its number of faces (8 = d8).
 
 Pure data and functions: standard library and engine.core only; no I/O, discord, sqlite, Pillow.
 """
@@ -29,13 +29,13 @@ def cite(section: str, lines: str = "") -> str:
 
 # == basing [2] ===================================================================================
 
-# A base's rectangle in cm: frontage (`width`) x `depth` [2] (HERALD L2), the geometry's own type.
+# A base's rectangle in cm: frontage (`width`) x `depth` [2] (HERALD D2), the geometry's own type.
 Size = Footprint
 
 
 # [2] L28-34 "Tipo / Base Fronte x profondità": mm converted to cm. Pike & Shot "80 mm x 20mm" is
 # two infantry bases side by side; the Tercio doubles the depth [2] L38 ("Per i Tercios, raddoppiare
-# la profondità della formazione"); dismounted dragoons stand on an infantry base (HERALD L2).
+# la profondità della formazione"); dismounted dragoons stand on an infantry base (HERALD D2).
 BASES = {
     "infantry": Size(4.0, 2.0),        # L30 "Fanteria 40mm x 20mm"
     "cavalry": Size(4.0, 3.0),         # L31 "Cavalleria 40mm x 30mm"
@@ -61,7 +61,7 @@ class TroopType:
 
     melee_die / shoot_die: faces of the die (0 = does not shoot); max_range in cm (0 = none,
     UNLIMITED for heavy guns); move in cm (0 = never moves); arm: infantry / cavalry / artillery /
-    general; footprint: the base (HERALD L2); attacks: may attack voluntarily (the chart's "Non
+    general; footprint: the base (HERALD D2); attacks: may attack voluntarily (the chart's "Non
     possono attaccare volontariamente"); moves: may move at all; weight: counts as this many units
     for demoralisation and victory [11 C]."""
     key: str
@@ -109,7 +109,7 @@ TROOPS: dict[str, TroopType] = {t.key: t for t in (
               line="[12 E] L120-122; L182; L191", second_die=6, hits=3,
               about_face="stay_disordered", enters_marsh=True,
               note="musket-heavy P&S: 'spara con 1d10 e combatte con 1d10 più 1 eventuale d6' "
-                   "[12 E] L122; range and move of P&S (HERALD L13)"),
+                   "[12 E] L122; range and move of P&S (HERALD D13)"),
     TroopType("tercio", "Tercio", 12, 8, 15, 8, "infantry", BASES["tercio"], weight=3,
               italian="Tercio", line="[12 F] L124; [11 C] L112", second_die=8, hits=4,
               about_face="stay_disordered", enters_marsh=True,
@@ -127,22 +127,22 @@ TROOPS: dict[str, TroopType] = {t.key: t for t in (
     TroopType("mounted_arquebusiers", "Mounted arquebusiers", 6, 6, 5, 20, "cavalry", _CAV,
               italian="Arch. a cavallo (Moschettieri ed archibugeri a cavallo)",
               line="L240; L180; L189; L196", evades=True, about_face="half_move", mounted=True,
-              note="the chart's row 'Dragoni & Arch. a cavallo' (HERALD L14)"),
+              note="the chart's row 'Dragoni & Arch. a cavallo' (HERALD D14)"),
     TroopType("dismounted_dragoons", "Dismounted dragoons", 4, 8, 15, 15, "infantry", _INF,
               italian="Dragoni smontati", line="L241; L174; L181; L188; L189; [12 C] L118",
               melee_die_cover=6, about_face="half_move", occupies_towns=True, enters_marsh=True,
-              note="d4 in the open, d6 in cover; 15 cm as written (HERALD L15)"),
+              note="d4 in the open, d6 in cover; 15 cm as written (HERALD D15)"),
     TroopType("detached_musketeers", "Detached musketeers", 4, 8, 15, 10, "infantry", _INF,
               italian="Moschettieri distaccati", line="[12 G] L125", melee_die_cover=6,
               about_face="half_move", occupies_towns=True, enters_marsh=True,
               note="'combattono come Dragoni smontati': melee d4/d6; shoot and move as musketeers "
-                   "(HERALD L16)"),
+                   "(HERALD D16)"),
     TroopType("croats", "Croats", 6, 0, 0, 24, "cavalry", _CAV,
               italian="Croati (Cavalleria Leggera)", line="L242; L171; L189", light=True,
               evades=True, about_face="half_move", mounted=True),
     TroopType("organ_guns", "Organ guns", 3, 8, 15, 0, "artillery", _ART, attacks=False,
               moves=False, italian="Cannoni ad Organo", line="L243; L181; L187; L197",
-              gun="organ", note="non possono muovere (HERALD L11)"),
+              gun="organ", note="non possono muovere (HERALD D11)"),
     TroopType("regimental_guns", "Regimental guns", 3, 10, 30, 8, "artillery", _ART,
               attacks=False, italian="Cannoni Reggimentali", line="L244; L176; L182; L187; L198",
               gun="regimental", note="may shoot in the move they moved [6 A] L71"),
@@ -163,7 +163,7 @@ TROOPS: dict[str, TroopType] = {t.key: t for t in (
 
 # A general's weight depends on his role [11 B] L111: "il generale in capo conta sempre come 2
 # unità, mentre un sub-comandante conta come 1 unità"; wing generals of the large-army rule count
-# as sub-commanders unless one of them is the C-in-C (HERALD L20).
+# as sub-commanders unless one of them is the C-in-C (HERALD D20).
 GENERAL_WEIGHTS = {"cinc": 2, "sub": 1, "wing": 1}
 GENERAL_ROLES = tuple(GENERAL_WEIGHTS)
 
@@ -199,7 +199,7 @@ SUMMARY_RANGE = {           # "Gittata Massima" L194-200
 }
 
 # Elite / untrained [Tabella delle truppe] L250: "Unità d'Elitè sommano sempre 1 al dado. Unità non
-# addestrate sottraggono sempre 1 al dado." Which rolls: every die the unit itself rolls (HERALD L17).
+# addestrate sottraggono sempre 1 al dado." Which rolls: every die the unit itself rolls (HERALD D17).
 QUALITY_MODIFIER = {"": 0, "elite": 1, "untrained": -1}
 QUALITIES = tuple(QUALITY_MODIFIER)
 QUALITY_APPLIES_TO = ("shoot", "melee", "rally", "cover_save", "loot_exit")
@@ -225,7 +225,7 @@ def effective_type(type_key: str, mounted: bool = True) -> str:
 
 
 def footprint(type_key: str, mounted: bool = True) -> Size:
-    """The base of a unit of that type now (HERALD L2): dismounted dragoons stand on 4 x 2."""
+    """The base of a unit of that type now (HERALD D2): dismounted dragoons stand on 4 x 2."""
     return troop(effective_type(type_key, mounted)).footprint
 
 
@@ -258,7 +258,7 @@ HITS_TO_DESTROY = {"default": 2, "pike_and_shot": 3, "late_pike_and_shot": 3, "t
 STEP_DOWN_FROM = {"default": 1, "pike_and_shot": 1, "late_pike_and_shot": 1, "tercio": 2}
 NO_CONTACT_FROM = {"default": 1, "pike_and_shot": 2, "late_pike_and_shot": 2, "tercio": 3}
 # [12 F] L124 "Un Tercio recupera, al massimo, un fattore di disordine per volta": a Tercio rallies
-# one level; every other unit (P&S included) all its levels (HERALD L21).
+# one level; every other unit (P&S included) all its levels (HERALD D21).
 RALLY_LEVELS = {"tercio": 1}
 
 
@@ -284,15 +284,15 @@ def may_close(type_key: str, hits: int) -> bool:
 
 
 def rally_levels(type_key: str, hits: int) -> int:
-    """Disorder levels a successful rally removes [10 A], [12 F] (HERALD L21)."""
+    """Disorder levels a successful rally removes [10 A], [12 F] (HERALD D21)."""
     return min(hits, RALLY_LEVELS.get(type_key, hits))
 
 
 # == shooting [7], [Tabella riassuntiva] L204-218, [TIRO] L252-257 ==========================
 
-ARC_HALF_ANGLE = 30.0      # [7 A] L77 "L'angolo di tiro è di 30° per lato" (HERALD L5)
+ARC_HALF_ANGLE = 30.0      # [7 A] L77 "L'angolo di tiro è di 30° per lato" (HERALD D5)
 
-# Band boundaries (HERALD L10): L206 "Corta, meno di 5 cm.; Normale, tra 5 e 10 cm.; Lunga, 11cm o
+# Band boundaries (HERALD D10): L206 "Corta, meno di 5 cm.; Normale, tra 5 e 10 cm.; Lunga, 11cm o
 # più" and the grid L254 "0 5 >10": short below 5, normal from 5 to 10 inclusive, long above 10
 # (10.01 is long: the grid's ">10" closes the gap 10-11). Artillery L210 "Corta, meno di 15 cm.;
 # Normale, tra 15 e 45 cm.; Lunga, 46 cm o più", grid L256 "0 15 >45".
@@ -310,13 +310,13 @@ BANDS = ("short", "normal", "long")
 
 
 def fire_class(shooter_arm: str) -> str:
-    """"artillery" for guns (organ guns included, HERALD L11), else "small_arms" ("Fanteria e
+    """"artillery" for guns (organ guns included, HERALD D11), else "small_arms" ("Fanteria e
     Cavalleria", L204)."""
     return "artillery" if shooter_arm == "artillery" else "small_arms"
 
 
 def band(shooter_arm: str, distance: float) -> str:
-    """The range band of a shot [Tabella riassuntiva] L206, L210, [TIRO] L254-256 (HERALD L10):
+    """The range band of a shot [Tabella riassuntiva] L206, L210, [TIRO] L254-256 (HERALD D10):
     small arms short < 5 cm, normal 5-10 cm, long > 10 cm; artillery short < 15, normal 15-45,
     long > 45. Mortars always shoot at long range [12 D]: the caller passes the band itself."""
     if distance < 0:
@@ -351,7 +351,7 @@ CANISTER_DIE = 3           # [7 F] L83, L216 "aggiungere il risultato di 1d3" (n
 DEEP_TARGET_BONUS = 1      # [7 G] L84, L218 medium and heavy guns at a Tercio, not canister
 DEEP_TARGET_GUNS = ("medium", "heavy")
 COVER_SAVE = (6, 5)        # [7 C] L79, L212 "lanciano 1 d6: con 5 e 6 non vengono disordinati"
-COVER_KINDS = ("woods", "wall", "defences", "town")   # L79 woods, walls, defences; town HERALD L18
+COVER_KINDS = ("woods", "wall", "defences", "town")   # L79 woods, walls, defences; town HERALD D18
 GUN_EXPLOSION = (1, 6, 1)  # [7 E] L82 a natural "1", then another d6: "1" = the gun explodes
 VISIBILITY_BANDS = ("short",)   # [15] 1 L160 "Consentito solo il tiro a distanza breve"
 GENERAL_EXPOSED = 10.0     # [9 C] L101 a general may be shot "se dista più di 10 cm da un'unità amica"
@@ -372,7 +372,7 @@ ATTACKERS_PER_FACE = {"default": {"front": 1, "rear": 1, "left": 1, "right": 1},
                       "tercio": {"front": 2, "rear": 2, "left": 2, "right": 2}}
 # ties [8 B] L91 "Se Cavallerie, P&S o Picchieri attaccano in salita e pareggiano ... disordinate";
 # L220 "Se in attacco in salita, o Cavallerie o Picchieri in attacco in boschi: in caso di parità =
-# attaccanti disordinati" (HERALD L19: both read together).
+# attaccanti disordinati" (HERALD D19: both read together).
 TIE_UPHILL_ARMS = ("cavalry",)
 TIE_UPHILL_TYPES = ("pike_and_shot", "late_pike_and_shot", "tercio", "pikemen")
 TIE_WOODS_TYPES = ("pikemen",)                                        # with every cavalry type
@@ -430,7 +430,7 @@ def move_cost(*, demoralised: bool = False, general_away: bool = False,
 
 # == movement [5], [6] ==========================================================================
 
-MAX_TURN = 45.0            # [5 A] L64 "La rotazione massima per turno è di 45°" (HERALD L4)
+MAX_TURN = 45.0            # [5 A] L64 "La rotazione massima per turno è di 45°" (HERALD D4)
 ARTILLERY_PIVOT_MAX = 45.0  # [6 C] L73 "ruotare sul posto al massimo di 45° per mossa"
 WOUNDED_GENERAL_MOVE = 10.0  # [9 C] L101 "potrà muovere al massimo di 10 cm per mossa"
 GENERAL_WITHDRAW = 5.0     # [9 C] L101 "si ritira dalla mischia muovendo 5 cm"
@@ -506,7 +506,7 @@ WEIGHTS = {
     "sub": 1, "wing": 1,                              # [11 B] L111 "un sub-comandante ... 1 unità"
 }
 # [12 A] L116 a camp, when captured, counts as "2 basette se l'esercito è addestrato, 3 se regolare,
-# 5 se irregolare" (only in the losses, never in the base total: HERALD L22).
+# 5 se irregolare" (only in the losses, never in the base total: HERALD D22).
 CAMP_VALUE = {"trained": 2, "regular": 3, "irregular": 5}
 LOOT_EXIT = {"die": 6, "stay": (1, 3), "general_bonus": 1}   # [12 A] L116
 DEMORALISATION_PERCENT = 40   # [11 A] L110 "il 40% (arrotondato per eccesso)"
@@ -529,7 +529,7 @@ def demoralisation_threshold(total: int) -> int:
 
 def victory_threshold(total: int) -> int:
     """Weighted enemy losses that win [14 A] (60% of the enemy's total, rounded up like [11 A]:
-    HERALD L22)."""
+    HERALD D22)."""
     return percent_of(total, VICTORY_PERCENT)
 
 
@@ -619,7 +619,7 @@ class RandomEvent:
     name: str
     italian: str
     text: str                  # Herald's English statement
-    duration: str              # how long it lasts (HERALD L23 for "le prossime due mosse")
+    duration: str              # how long it lasts (HERALD D23 for "le prossime due mosse")
     line: str
     turns: int = 0             # turns it lasts, the current turn counting as the first (0: see text)
     dice: str = ""             # the dice it rolls
@@ -651,7 +651,7 @@ RANDOM_EVENTS = {e.roll: e for e in (
 )}
 VISIBILITY_CLEARS = (4, 6)         # [15] 1 L160 "4-6 = La visibilità torna normale"
 SUNSET_DICE = (2, 6)               # [15] 2 L161 "Lanciare 2d6"
-EVENT_WINNER_DIE = 6               # [15] 3-4 "lanciando ciascuno 1 dado" (HERALD L9: a d6)
+EVENT_WINNER_DIE = 6               # [15] 3-4 "lanciando ciascuno 1 dado" (HERALD D9: a d6)
 EVENT_UNITS_DIE = 4                # [15] 3-4 "lancia 1d4"
 REINFORCEMENT_ZONE = 10.0          # [15] 4 L163 "entro 10 cm dal proprio bordo tavolo"
 REINFORCEMENT_EXCLUDED_ARMS = ("artillery", "general")
@@ -665,9 +665,9 @@ def random_event(roll: int) -> RandomEvent:
         raise ValueError(f"a d6 roll is 1-6, not {roll}") from None
 
 
-# == the table (HERALD L1) =======================================================================
+# == the table (HERALD D1) =======================================================================
 
 TABLE_WIDTH = 180.0
 TABLE_HEIGHT = 120.0
-DEPLOYMENT_DEPTH = 30.0     # HERALD L24: a side deploys within 30 cm of its home edge
-DEFAULT_TURN_LIMIT = 12     # HERALD L25: the game ends after turn 12 if no Sunset ended it
+DEPLOYMENT_DEPTH = 30.0     # HERALD D24: a side deploys within 30 cm of its home edge
+DEFAULT_TURN_LIMIT = 12     # HERALD D25: the game ends after turn 12 if no Sunset ended it

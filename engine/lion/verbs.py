@@ -3,7 +3,7 @@ command language with its section, the part of the turn it belongs to and its op
 kinds. The rule modules register a handler for each (engine/lion/rules.py); `problems()` in
 engine/core/verbs.py checks the two agree (tests/engine/test_lion_verbs.py).
 
-The turn is card-driven [3], [13]: the cards are drawn by Herald one at a time (HERALD L7); each
+The turn is card-driven [3], [13]: the cards are drawn by Herald one at a time (HERALD D7); each
 card hands the game to one player, who acts and then says `next`. A move card [4] rolls the Cpts
 and lets its owner move units and groups (each move paid in Cpts), then the other side's contact
 fire [7 D] runs by itself; a shoot card [7] lets its owner shoot; a combat card [8] lets its owner

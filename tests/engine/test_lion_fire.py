@@ -1,9 +1,9 @@
 """Shooting in Lion of the North [7], [9 A], [9 C], [12 D-G], [15]: engine/lion/fire.
 
-Positions are built by hand on an empty 180 x 120 table (HERALD L1): a shooter facing north
+Positions are built by hand on an empty 180 x 120 table (HERALD D1): a shooter facing north
 (0) with its front edge on y = 50, its target facing south (180) with its front edge on
 y = 50 + d, so the range from the shooter's front edge to the target's nearest point is d cm
-(HERALD L3). Dice are given with a DiceStream's `supplied` results, in the order the rules roll
+(HERALD D3). Dice are given with a DiceStream's `supplied` results, in the order the rules roll
 them; every test checks that all of them were used.
 """
 from __future__ import annotations
@@ -74,7 +74,7 @@ ARTILLERY = [(10.0, "short", 6), (15.0, "normal", 8), (30.0, "normal", 8), (45.0
 @pytest.mark.parametrize("d,band,need", SMALL_ARMS)
 def test_small_arms_threshold_hits_at_the_value(d, band, need):
     """[7 B] "Se il risultato del dado è maggiore o uguale al valore relativo al range, il bersaglio
-    è disordinato": musketeers (d8) hit on the threshold of the band (HERALD L10 boundaries)."""
+    è disordinato": musketeers (d8) hit on the threshold of the band (HERALD D10 boundaries)."""
     sc, st = scen(), state(shooter(), target(d))
     ev = shot_event(fire(sc, st, "shoot s t", [need]))
     assert ev.inputs["band"] == band and ev.outcome["threshold"] == need
@@ -176,7 +176,7 @@ def test_tercio_fires_from_its_side_one_die_lower_at_a_different_enemy():
 
 
 def test_one_shot_per_card():
-    """HERALD L80: one shot per unit per shoot card."""
+    """HERALD D80: one shot per unit per shoot card."""
     sc, st = scen(), state(shooter(), target(3.0), target(3.0, uid="t2", x=56.0))
     fire(sc, st, "shoot s t", [1])
     with pytest.raises(Illegal, match="already shot"):
@@ -212,7 +212,7 @@ def test_deep_target_plus_one_for_medium_guns_at_a_tercio():
 
 def test_gun_explodes_on_a_natural_one_then_a_one():
     """[7 E] "Quando una basetta d'artiglieria ottiene un '1' al dado, lancia un altro d6. Se il
-    risultato è un altro '1', il cannone esplose, ed è rimosso dal gioco" (HERALD L84)."""
+    risultato è un altro '1', il cannone esplose, ed è rimosso dal gioco" (HERALD D84)."""
     sc, st = scen(), state(shooter("medium_guns", deployed=True), target(30.0))
     events = fire(sc, st, "shoot s t", [1, 1])
     boom = next(e for e in events if e.kind == "explosion")
@@ -220,7 +220,7 @@ def test_gun_explodes_on_a_natural_one_then_a_one():
 
 
 def test_gun_natural_one_then_two_holds_even_elite():
-    """[7 E], HERALD L84: the natural 1 tests even for an elite gun (1 + 1); a 2 on the d6 holds."""
+    """[7 E], HERALD D84: the natural 1 tests even for an elite gun (1 + 1); a 2 on the d6 holds."""
     sc, st = scen(), state(shooter("medium_guns", deployed=True, quality="elite"), target(30.0))
     events = fire(sc, st, "shoot s t", [1, 2])
     assert not next(e for e in events if e.kind == "explosion").outcome["exploded"]
@@ -260,7 +260,7 @@ def test_no_save_against_mortars():
 
 
 def test_behind_a_wall_is_cover():
-    """[7 C] "dietro muri o difese" (HERALD L85): a wall just in front of the target covers it."""
+    """[7 C] "dietro muri o difese" (HERALD D85): a wall just in front of the target covers it."""
     wall = Feature("wa", "wall", "Wall", ((40.0, 52.4), (60.0, 52.4)), width=0.6)
     sc, st = scen(wall), state(shooter(), target(3.0))
     events = fire(sc, st, "shoot s t", [5, 6])
@@ -277,7 +277,7 @@ def test_out_of_range_refused_by_how_much():
 
 
 def test_out_of_arc_refused():
-    """[7 A] "L'angolo di tiro è di 30° per lato" (HERALD L5): 8 cm ahead the ray from the front
+    """[7 A] "L'angolo di tiro è di 30° per lato" (HERALD D5): 8 cm ahead the ray from the front
     corner (52, 50) is at x = 52 + 8 tan 30 = 56.62; a target whose west edge is at 58 (10 cm away,
     in range) is outside the arc and refused."""
     sc, st = scen(), state(shooter(), target(8.0, x=60.0))
@@ -286,7 +286,7 @@ def test_out_of_arc_refused():
 
 
 def test_in_arc_at_the_edge_of_the_ray():
-    """HERALD L5: the ray leaves the front corner (52, 50) at 30 degrees: at 10 cm ahead it is
+    """HERALD D5: the ray leaves the front corner (52, 50) at 30 degrees: at 10 cm ahead it is
     5.77 cm further east; a target whose west edge is at 57 cm (5 cm past the corner) is in arc,
     at sqrt(5^2 + 10^2) = 11.18 cm: long range, 7 to hit."""
     sc, st = scen(), state(shooter(), target(10.0, x=59.0))
@@ -314,7 +314,7 @@ def test_woods_between_block():
 
 def test_only_a_wood_edge_base_is_shot_at():
     """[7 A] "Solo le basette che si trovano sul bordo di un bosco ... possono essere colpite": a
-    target deep in the woods is refused; at the edge it may be shot (HERALD L81)."""
+    target deep in the woods is refused; at the edge it may be shot (HERALD D81)."""
     sc, st = scen(woods(30, 52, 70, 90)), state(shooter(), target(8.0))
     with pytest.raises(Illegal, match="inside the woods, not at their edge"):
         fire(sc, st, "shoot s t", [])
@@ -406,7 +406,7 @@ def contact_state(edge_front=True, kind="musketeers", policy=None):
 
 def test_contact_fire_at_a_unit_on_the_front():
     """[7 D] "possono sparare solo le unità che hanno basette nemiche che sono entrate a contatto in
-    questo turno": at short range (5), automatically (HERALD L87); not the unit's card shot."""
+    questo turno": at short range (5), automatically (HERALD D87); not the unit's card shot."""
     sc, st = contact_state()
     stream = DiceStream(7, 0, [5])
     events = shoot.contact_fire_step(sc, st, SW, stream)
@@ -436,7 +436,7 @@ def test_contact_fire_not_when_attacked_in_flank():
 
 
 def test_contact_fire_policy_never():
-    """HERALD L87: the policy contact_fire never skips the step."""
+    """HERALD D87: the policy contact_fire never skips the step."""
     sc, st = contact_state(policy="never")
     events = shoot.contact_fire_step(sc, st, SW, DiceStream(7, 0, []))
     assert st.units["c"].hits == 0 and "does not fire" in events[0].narrative
@@ -450,7 +450,7 @@ def test_legal_targets_lists_what_may_be_shot():
 
 
 def test_odds_of_a_shot_exact():
-    """HERALD L99, engine/lion/odds.py: /odds enumerates the d8: 6, 7 or 8 hits at normal range,
+    """HERALD D99, engine/lion/odds.py: /odds enumerates the d8: 6, 7 or 8 hits at normal range,
     3/8 exactly (a second shooter keeps the card in play, so nothing is drawn)."""
     from fractions import Fraction
 
@@ -465,7 +465,7 @@ def test_odds_of_a_shot_exact():
 
 
 def test_odds_of_canister_count_a_d3_as_three_faces():
-    """HERALD L9, L99: the canister d3 is a d6 halved; enumerated as three faces of weight 2, the
+    """HERALD D9, D99: the canister d3 is a d6 halved; enumerated as three faces of weight 2, the
     chances stay exact: a regimental gun's d10 + d3 >= 6 at contact: 1 - P(total <= 5) = 1 - 9/30."""
     from fractions import Fraction
 

@@ -1,12 +1,12 @@
 """Melee in Lion of the North [8], [9 A-C], [12 E-G]: engine/lion/melee.
 
-Positions by hand on an empty 180 x 120 table (HERALD L1): the defender faces north (0) with its
+Positions by hand on an empty 180 x 120 table (HERALD D1): the defender faces north (0) with its
 front edge on y = 50 (x 48-52 for a 4 cm base, 46-54 for a P&S or Tercio); a front attacker faces
 south (180) with its front edge on the same line; a left-flank attacker faces east (90) with its
 front edge on x = 48. Dice are supplied in the order the rules roll them: each attacker (its melee
 die, then a Tercio's 1d3, a flank 1d3, a general's 1d3), then the defender (its melee die, a second
 die, a Tercio's 1d3, a general's 1d3), then the hits' dice (guns [9 B]), then the generals' d8
-[9 C]. A d3 is a d6 halved rounded up (HERALD L9): face 1-2 -> 1, 3-4 -> 2, 5-6 -> 3.
+[9 C]. A d3 is a d6 halved rounded up (HERALD D9): face 1-2 -> 1, 3-4 -> 2, 5-6 -> 3.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def touching(st, a, b) -> bool:
 
 def test_attacker_wins_defender_disordered_retreats_cavalry_follows():
     """[8 A] "chi ottiene il valore minore viene disordinato"; [8 E] the loser "deve ritirarsi di 5
-    cm, fronte al nemico" and cavalry "deve obbligatoriamente avanzare" (HERALD L93, L94): the
+    cm, fronte al nemico" and cavalry "deve obbligatoriamente avanzare" (HERALD D93, D94): the
     musketeers (d6 3) lose to the cuirassiers (d10 7), fall back to y = 45 still facing north, and
     the cavalry follows them back into contact."""
     sc, st = scen(), state(defender(), front())
@@ -103,7 +103,7 @@ def test_attacker_loses_and_retreats_infantry_follows_by_policy():
 
 
 def test_infantry_winner_advances_by_default_policy_auto():
-    """[8 E], HERALD L94: with the policy advance auto the musketeers advance into contact again."""
+    """[8 E], HERALD D94: with the policy advance auto the musketeers advance into contact again."""
     sc, st = scen(), state(defender(), front())
     st.policies[IM] = {"advance": "auto"}
     melee(sc, st, "fight d", [2, 5])
@@ -132,7 +132,7 @@ def test_tie_no_effect():
 
 def test_tie_cavalry_attacking_uphill_is_disordered():
     """[8 B] "Se Cavallerie, P&S o Picchieri attaccano in salita e pareggiano una mischia, sono
-    considerate disordinate" (HERALD L19): the defender on a hill, the cavalry below."""
+    considerate disordinate" (HERALD D19): the defender on a hill, the cavalry below."""
     sc, st = scen(area("hill", 40, 40, 60, 50.5, level=1)), state(defender(), front())
     ev = roll_event(melee(sc, st, "fight d", [4, 4]))
     assert ev.outcome["comparisons"][0]["tie_rule"] == "attacking uphill"
@@ -140,7 +140,7 @@ def test_tie_cavalry_attacking_uphill_is_disordered():
 
 
 def test_tie_musketeers_uphill_no_effect_cavalry_into_woods_disordered():
-    """HERALD L19: musketeers are not in [8 B]'s list (a tie uphill does nothing); the summary's
+    """HERALD D19: musketeers are not in [8 B]'s list (a tie uphill does nothing); the summary's
     "Cavallerie o Picchieri in attacco in boschi": cavalry tying against a unit in woods lose."""
     sc, st = scen(area("hill", 40, 40, 60, 50.5, level=1)), state(defender(), front("musketeers"))
     melee(sc, st, "fight d", [4, 4])
@@ -161,7 +161,7 @@ def test_disordered_pikes_defend_with_d10():
 
 
 def test_tercio_against_two_rolls_d12_d8_and_d3():
-    """[12 F] "un tercio che combatte contro 2 unità nemiche lancia 1d12, 1d8 ed 1d3" (HERALD L90:
+    """[12 F] "un tercio che combatte contro 2 unità nemiche lancia 1d12, 1d8 ed 1d3" (HERALD D90:
     one total, 6 + 3 + 1 = 10, compared with each attacker): both cuirassiers (5) lose."""
     sc, st = scen(), state(defender("tercio"), front(uid="a1", x=48.0), front(uid="a2", x=52.0))
     st.policies[IM] = {"advance": "stay"}
@@ -208,7 +208,7 @@ def test_late_pike_and_shot_second_die_d6_and_one_attacker_no_second_die():
 def test_flank_attack_d3_and_separate_comparisons():
     """[8 C] engaged on two sides at once: the flank attacker adds 1d3; "L'unità presa sul fianco
     lancia un solo dado che confronta, separatamente, con i dadi degli avversari": the musketeers'
-    5 beats the front musketeers' 3 and loses to the flank cavalry's 4 + 3 = 7 (HERALD L90)."""
+    5 beats the front musketeers' 3 and loses to the flank cavalry's 4 + 3 = 7 (HERALD D90)."""
     sc, st = scen(), state(defender(), front("musketeers"), left())
     st.policies[IM] = {"advance": "stay"}
     ev = roll_event(melee(sc, st, "fight d", [3, 4, 5, 5]))
@@ -232,7 +232,7 @@ def test_single_flank_attacker_gets_no_d3():
 
 
 def test_flanked_defender_losing_twice_is_destroyed():
-    """HERALD L90: each lost comparison is a hit: 7 and 5 + 2 against 2, two hits destroy [9 A]."""
+    """HERALD D90: each lost comparison is a hit: 7 and 5 + 2 against 2, two hits destroy [9 A]."""
     sc, st = scen(), state(defender(), front(), left())
     melee(sc, st, "fight d", [7, 5, 3, 2])
     assert st.units["d"].status == "destroyed"
@@ -286,7 +286,7 @@ def test_dismounted_dragoons_d4_open_d6_in_cover():
 
 def test_second_hit_destroys_and_cavalry_follows_five():
     """[9 A] "Se una basetta già disordinata viene disordinata nuovamente ... essa è distrutta";
-    the cavalry then advances 5 cm into the space left (HERALD L94)."""
+    the cavalry then advances 5 cm into the space left (HERALD D94)."""
     sc, st = scen(), state(defender(hits=1), front())
     melee(sc, st, "fight d", [7, 3])
     assert st.units["d"].status == "destroyed" and st.units["a"].y == 45.0
@@ -307,7 +307,7 @@ def test_pike_and_shot_needs_three_tercio_four(kind, hits, alive):
 # -- guns [9 B], [8 D] -----------------------------------------------------------------------------
 
 def test_gun_first_hit_disorders_and_does_not_retreat():
-    """[9 B] the guns follow [9 A] at the first hit; HERALD L93 they do not retreat."""
+    """[9 B] the guns follow [9 A] at the first hit; HERALD D93 they do not retreat."""
     sc, st = scen(), state(defender("medium_guns", deployed=True), front())
     melee(sc, st, "fight d", [5, 1])
     d = st.units["d"]
@@ -349,7 +349,7 @@ def test_general_with_a_losing_unit(d8, result):
     assert risk.outcome["result"] == result
     g = st.generals["g"]
     assert g.alive == (result != "killed") and g.wounded == (result == "wounded")
-    if result == "no_effect":           # carried back with his unit's retreat (HERALD L96)
+    if result == "no_effect":           # carried back with his unit's retreat (HERALD D96)
         assert g.y == 43.0
 
 
@@ -408,7 +408,7 @@ def test_not_in_contact_refused_and_card_needed():
 
 
 def test_blocked_retreat_is_shorter():
-    """HERALD L93: a friend 2 cm behind the loser stops its retreat there; it loses nothing more."""
+    """HERALD D93: a friend 2 cm behind the loser stops its retreat there; it loses nothing more."""
     friend = Unit("f", IM, "musketeers", 50.0, 46.0, 0.0)        # its front edge at y = 46
     sc, st = scen(), state(defender(), front(), friend)
     events = melee(sc, st, "fight d", [7, 3])
@@ -424,7 +424,7 @@ def test_fight_targets_for_completions():
 
 
 def test_odds_of_a_melee_exact():
-    """HERALD L99, engine/lion/odds.py: a cuirassier's d10 against musketeers' d6: the attacker
+    """HERALD D99, engine/lion/odds.py: a cuirassier's d10 against musketeers' d6: the attacker
     wins 39/60, ties 6/60, loses 15/60 (a second melee keeps the combat card in play)."""
     from fractions import Fraction
 

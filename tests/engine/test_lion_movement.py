@@ -98,7 +98,7 @@ def test_advance_beyond_the_allowance_is_refused_with_both_numbers():
 
 
 def test_one_move_per_turn():
-    """HERALD L8: a unit moves once in a turn."""
+    """HERALD D8: a unit moves once in a turn."""
     st = state()
     put(st, "m1", "musketeers", 30, 10)
     run(st, "move m1 advance 5")
@@ -108,7 +108,7 @@ def test_one_move_per_turn():
 # == the rotation [5 A] ===============================================================================
 
 def test_wheel_45_right_about_the_front_right_corner():
-    """[5 A], HERALD L4: a 45-degree right wheel about the front-right corner (32, 10): the
+    """[5 A], HERALD D4: a 45-degree right wheel about the front-right corner (32, 10): the
     front-centre goes to (32 - 2 cos 45, 10 + 2 sin 45) = (30.59, 11.41); the outer corner's arc
     4 * pi / 4 = 3.14 cm of the allowance."""
     st = state()
@@ -141,7 +141,7 @@ def test_the_45_degrees_are_counted_over_the_turn():
 
 
 def test_units_do_not_pivot():
-    """HERALD L4, [6 C]: only guns pivot on the spot; a unit wheels."""
+    """HERALD D4, [6 C]: only guns pivot on the spot; a unit wheels."""
     st = state()
     put(st, "m1", "musketeers", 30, 10)
     assert "only guns pivot" in refused(st, "move m1 pivot 20 right")
@@ -182,7 +182,7 @@ def test_entering_woods_stops_the_base():
 
 def test_in_the_woods_infantry_loses_1d6():
     """[5 B]: a later turn in the wood, infantry subtracts 1d6: a 4 leaves 6 of 10 cm, and the
-    move goes that far (HERALD L64)."""
+    move goes that far (HERALD D64)."""
     st = state()
     u = put(st, "m1", "musketeers", 70, 45, stopped_in="woods")
     ev = run(st, "move m1 advance 10", dice=[4])
@@ -224,7 +224,7 @@ def test_bridge_carries_the_road_over_the_river():
 
 def test_marsh_refused_to_cavalry_and_town_to_pikemen():
     """[5 B]: only infantry and generals cross marshes; only musketeers, militia and dismounted
-    dragoons enter towns (HERALD L63); artillery never into woods [6 A]."""
+    dragoons enter towns (HERALD D63); artillery never into woods [6 A]."""
     st = state()
     put(st, "c1", "regular_cavalry", 30, 50)
     assert "only infantry and generals cross marshes" in refused(st, "move c1 advance 15")
@@ -275,17 +275,17 @@ def test_enemies_are_never_passed_through():
 
 
 def test_infantry_in_contact_may_not_move():
-    """[8 A], [8 E], HERALD L66: only cavalry in contact with infantry disengages."""
+    """[8 A], [8 E], HERALD D66: only cavalry in contact with infantry disengages."""
     st = state()
     put(st, "m1", "musketeers", 30, 50)
     put(st, "e1", "musketeers", 30, 50, 180.0, side=IM)
     assert "only cavalry in contact with infantry may disengage" in refused(st, "move m1 back 5")
 
 
-# == contact [5], [8 A], HERALD L6 ====================================================================
+# == contact [5], [8 A], HERALD D6 ====================================================================
 
 def test_contact_stops_the_move_and_records_the_front():
-    """[8 A], HERALD L6: the move stops at the enemy's front edge (y 16) and the mover is
+    """[8 A], HERALD D6: the move stops at the enemy's front edge (y 16) and the mover is
     conformed, centred on it (x 31); the enemy records the contact on its front [7 D]."""
     st = state()
     u = put(st, "m1", "musketeers", 30, 10)
@@ -297,7 +297,7 @@ def test_contact_stops_the_move_and_records_the_front():
 
 
 def test_contact_on_a_flank_is_not_front_contact():
-    """HERALD L6: touching the right edge of an enemy facing east (the edge y 15, x 31-33), the
+    """HERALD D6: touching the right edge of an enemy facing east (the edge y 15, x 31-33), the
     mover lies flush against it, its centre on the touch (31.5); no contact fire is owed."""
     st = state()
     u = put(st, "m1", "musketeers", 30, 10)
@@ -454,7 +454,7 @@ def test_no_cpts_no_move():
 # == artillery [6] ====================================================================================
 
 def test_guns_that_never_move():
-    """[6 B]: heavy guns and mortars never move (organ guns neither, HERALD L11)."""
+    """[6 B]: heavy guns and mortars never move (organ guns neither, HERALD D11)."""
     st = state()
     put(st, "h1", "heavy_guns", 30, 10)
     assert "never moves" in refused(st, "move h1 advance 4")

@@ -1,6 +1,6 @@
 """Lion of the North battles (engine/lion/scenario.py, setup.py, armies.py, scenarios/*.toml):
-both battles load and place every base legally (on the 180 x 120 table, HERALD L1; in their
-deployment zone, HERALD L24; no overlaps; groups as unbroken fronts, [4 B]); a club's bad upload
+both battles load and place every base legally (on the 180 x 120 table, HERALD D1; in their
+deployment zone, HERALD D24; no overlaps; groups as unbroken fronts, [4 B]); a club's bad upload
 is refused with a message naming the rule, the place and by how much; new_state builds a state
 that survives to_dict / from_dict. The rectangles are built here by hand from the state's
 conventions (front-edge centre, compass facing, the base behind it) with shapely, not with the
@@ -79,8 +79,8 @@ def test_battles_listed():
 
 @pytest.mark.parametrize("sid", BATTLES)
 def test_battle_loads_with_both_armies(sid):
-    """[3] player A is the Swedes at the south edge (HERALD L1); 20-35 units a side; one C-in-C
-    each [11 B]; a camp each [12 A]; a turn limit (HERALD L25)."""
+    """[3] player A is the Swedes at the south edge (HERALD D1); 20-35 units a side; one C-in-C
+    each [11 B]; a camp each [12 A]; a turn limit (HERALD D25)."""
     sc = load_scenario(sid)
     assert (sc.width, sc.height) == (180, 120)
     assert sc.player("A") == "swedish" and sc.player("B") == "imperial"
@@ -98,7 +98,7 @@ def test_battle_loads_with_both_armies(sid):
 
 @pytest.mark.parametrize("sid", BATTLES)
 def test_every_base_on_the_table_and_in_its_zone(sid):
-    """HERALD L1, L24: every unit, general and camp lies inside the 180 x 120 table and inside its
+    """HERALD D1, D24: every unit, general and camp lies inside the 180 x 120 table and inside its
     army's deployment zone (the 30 cm strip, or the battle's polygon)."""
     sc = load_scenario(sid)
     table = box(0, 0, 180, 120).buffer(0.001)
@@ -156,7 +156,7 @@ def test_units_stand_where_they_may(sid):
 
 @pytest.mark.parametrize("sid", BATTLES)
 def test_battles_keep_to_the_army_lists(sid):
-    """HERALD L17, L27: each nation's units are within its army list (armies.toml)."""
+    """HERALD D17, D27: each nation's units are within its army list (armies.toml)."""
     assert check_battle(load_scenario(sid)) == []
 
 
@@ -175,7 +175,7 @@ def test_army_lists():
 
 def test_breitenfeld_history():
     """Breitenfeld: Saxons (irregular, mostly untrained) on the Swedish left; Tilly's infantry in
-    tercios; Swedes trained, Imperial regular (HERALD L27)."""
+    tercios; Swedes trained, Imperial regular (HERALD D27)."""
     sc = load_scenario("breitenfeld")
     assert sc.armies["swedish"].discipline == "trained"
     assert sc.armies["imperial"].discipline == "regular"
@@ -240,7 +240,7 @@ def test_new_state_places_and_waits():
 
 
 def test_large_armies_option():
-    """[4 E] L60 (HERALD L20): with "large-armies" the battle's wing generals command wings (a die
+    """[4 E] L60 (HERALD D20): with "large-armies" the battle's wing generals command wings (a die
     lower: trained d6, irregular d3); without it they are sub-commanders."""
     from engine.lion.setup import cpt_die_of
     sc = load_scenario("breitenfeld")

@@ -153,7 +153,7 @@ def dice(*values) -> DiceStream:
 
 def test_nine_cards_drawn_without_repeats_then_the_turn_ends(sc, st):
     """[3] the deck is drawn to the end, each card once; [13] nine cards; then the turn ends and
-    the deck is shuffled again (HERALD L7)."""
+    the deck is shuffled again (HERALD D7)."""
     st.deck, st.drawn, st.card, st.step = list(CARDS), [], "", "draw"
     stream = DiceStream(11, 0)
     seen = []
@@ -227,7 +227,7 @@ def test_move_card_rolls_cpts_by_discipline(sc, st):
 
 def test_next_goes_to_contact_fire_then_draws(sc, st):
     """[3] cards 7-8: after the mover's `next`, the other player's contact fire, then the next
-    card (drawn by Herald, HERALD L42); Cpts not spent are lost."""
+    card (drawn by Herald, HERALD D42); Cpts not spent are lost."""
     new, evs = rules.apply(sc, st, SW, parse("next"))
     assert "5 Cpts not spent are lost" in evs[0].narrative
     assert new.armies[SW].cpts == 0
@@ -247,7 +247,7 @@ def test_a_refused_command_leaves_the_state_unchanged(sc, st):
 
 
 def test_a_card_with_nothing_to_do_passes(sc, st, monkeypatch):
-    """HERALD L43: a card whose module says its owner has nothing to do passes by itself."""
+    """HERALD D43: a card whose module says its owner has nothing to do passes by itself."""
     monkeypatch.setitem(rules.CARD_CHECKS, "shoot", [lambda sc, st, side: False])
     st.card, st.step = "shoot_a", "act"
     evs = cards.advance(sc, st, DiceStream(5, 0))
@@ -328,7 +328,7 @@ def test_rally_thresholds(sc, st, discipline, fail, ok):
 
 
 def test_rally_modifiers(sc, st):
-    """[10 A] +1d3 general attached (a d6 halved, HERALD L9), -1 enemy within 10 cm; [11 A] -1
+    """[10 A] +1d3 general attached (a d6 halved, HERALD D9), -1 enemy within 10 cm; [11 A] -1
     demoralised; elite +1."""
     u = st.units["sw-mus1"]
     u.hits = 1
@@ -346,7 +346,7 @@ def test_rally_modifiers(sc, st):
 
 
 def test_rally_under_medium_guns_at_short_range(sc, st):
-    """[10 A] -1 "sotto tiro di artiglieria media o pesante a distanza breve" (HERALD L52): the
+    """[10 A] -1 "sotto tiro di artiglieria media o pesante a distanza breve" (HERALD D52): the
     deployed medium gun 12 cm away, the unit in its arc."""
     u = st.units["sw-mus1"]
     put(u, 60, 88)
@@ -429,7 +429,7 @@ def test_sunset_end_draw_or_partial(sc, st):
 
 
 def test_turn_limit_ends_the_battle(sc, st):
-    """HERALD L25: after the scenario's last turn the battle ends as at sunset [14 B]."""
+    """HERALD D25: after the scenario's last turn the battle ends as at sunset [14 B]."""
     st.turn = 12
     cards.end_turn(sc, st, DiceStream(1, 0), "test")
     assert st.phase == "over" and st.turn == 12
@@ -448,7 +448,7 @@ def test_visibility_event_and_its_test(sc, st):
 
 
 def test_first_sunset_asked_and_ignored_when_both_agree(sc, st):
-    """[15] 2 the first sunset may be ignored if both players agree (HERALD L47): A is asked
+    """[15] 2 the first sunset may be ignored if both players agree (HERALD D47): A is asked
     first, then B."""
     st.card, st.step = "end", "draw"
     events.random_event(sc, st, dice(3, 4), roll=2)
@@ -462,8 +462,8 @@ def test_first_sunset_asked_and_ignored_when_both_agree(sc, st):
 
 
 def test_sunset_kept_then_counts_down(sc, st):
-    """[15] 2: 2d6 turns, the current one counting as the first (HERALD L45); a second sunset
-    event later is never ignored (L46)."""
+    """[15] 2: 2d6 turns, the current one counting as the first (HERALD D45); a second sunset
+    event later is never ignored (D46)."""
     st.policies = {SW: {"sunset": "keep"}}
     events.random_event(sc, st, dice(1, 1), roll=2)
     assert st.weather["sunset_turns"] == 2 and st.pending is None
@@ -494,7 +494,7 @@ def test_surprise_march(sc, st):
 
 def test_reinforcements(sc, st):
     """[15] 4 the winner's 1d4 bases destroyed by the enemy come back within 10 cm of his edge,
-    not guns; still lost for victory, no longer for demoralisation [12 B] (HERALD L48: a P&S is
+    not guns; still lost for victory, no longer for demoralisation [12 B] (HERALD D48: a P&S is
     two bases)."""
     st.units["sw-ps1"].status = "destroyed"
     st.units["sw-mus1"].status = "destroyed"
@@ -521,7 +521,7 @@ def test_reinforcements_chosen_by_the_player(sc, st):
 
 @pytest.mark.parametrize("roll,rain", [(5, "light"), (6, "heavy")])
 def test_rain(sc, st, roll, rain):
-    """[15] 5-6 for the next two moves: this turn and the next (HERALD L23)."""
+    """[15] 5-6 for the next two moves: this turn and the next (HERALD D23)."""
     events.random_event(sc, st, dice(), roll=roll)
     assert st.weather["rain"] == rain
     events.end_of_turn(sc, st)

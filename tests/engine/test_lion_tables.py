@@ -65,7 +65,7 @@ def test_dismounted_dragoons_fight_d4_in_the_open_d6_in_cover():
 
 def test_late_pike_and_shot_from_the_summary_and_12E():
     """[12 E] L122 "l'unità 'spara' con 1d10 e combatte con 1d10 più 1 eventuale d6"; L182 and L191
-    list "Tardi P&S" under d10 (HERALD L13); an ordinary P&S adds 1d8 for a second attacker."""
+    list "Tardi P&S" under d10 (HERALD D13); an ordinary P&S adds 1d8 for a second attacker."""
     late, ps = T.TROOPS["late_pike_and_shot"], T.TROOPS["pike_and_shot"]
     assert (late.shoot_die, late.melee_die, late.second_die) == (10, 10, 6)
     assert ps.second_die == 8
@@ -143,7 +143,7 @@ def test_summary_lists_agree_with_the_chart():
 
 def test_mounted_and_immobile_guns_in_the_move_list():
     """L176 "Cannoni mobili (tutti i calibri)" 8 cm: regimental, light and medium guns; organ,
-    heavy guns and mortars never move (chart L243, L247-248; [6 B] L72; HERALD L11)."""
+    heavy guns and mortars never move (chart L243, L247-248; [6 B] L72; HERALD D11)."""
     assert set(T.SUMMARY_MOVE[8]) >= {"regimental_guns", "light_guns", "medium_guns"}
     for k in ("organ_guns", "heavy_guns", "mortar"):
         assert not T.TROOPS[k].moves and T.TROOPS[k].move == 0 and T.TROOPS[k].arm == "artillery"
@@ -156,10 +156,10 @@ def test_mounted_and_immobile_guns_in_the_move_list():
     ("medium_guns", (3, 3.5)), ("mortar", (3, 3.5)),                        # L32 30 x 35 mm
     ("general", (2, 2)),                                                    # L33 20 x 20 mm
     ("pike_and_shot", (8, 2)), ("late_pike_and_shot", (8, 2)),              # L29 80 x 20 mm
-    ("tercio", (8, 4)), ("dismounted_dragoons", (4, 2)),                    # L38, HERALD L2
+    ("tercio", (8, 4)), ("dismounted_dragoons", (4, 2)),                    # L38, HERALD D2
 ])
 def test_basing(key, size):
-    """[2] L28-34 (mm to cm) and HERALD L2: one rectangle per unit."""
+    """[2] L28-34 (mm to cm) and HERALD D2: one rectangle per unit."""
     fp = T.TROOPS[key].footprint
     assert (fp.width, fp.depth) == size
     assert T.CAMP_SIZE == T.Size(9.0, 6.0)                                  # L34 90 x 60 mm
@@ -187,7 +187,7 @@ def test_die_ladder_and_step_down():
 def test_range_bands(arm, distance, band):
     """[Tabella riassuntiva] L206 "Corta, meno di 5 cm.; Normale, tra 5 e 10 cm.; Lunga, 11cm o
     più", L210 artillery 15 / 45 / 46, and the grid [TIRO] L254-256 "0 5 >10", "0 15 >45": the
-    gaps 10-11 and 45-46 are long (HERALD L10)."""
+    gaps 10-11 and 45-46 are long (HERALD D10)."""
     assert T.band(arm, distance) == band
 
 
@@ -200,8 +200,8 @@ def test_tiro_thresholds():
 
 
 def test_organ_guns_and_mortars_bands():
-    """HERALD L11: organ guns use the artillery bands (short below 15 cm, so within their whole
-    range but its last point); [12 D] L119 mortars "sparano sempre a distanza lunga" (HERALD L12)."""
+    """HERALD D11: organ guns use the artillery bands (short below 15 cm, so within their whole
+    range but its last point); [12 D] L119 mortars "sparano sempre a distanza lunga" (HERALD D12)."""
     assert T.shooting_band("organ_guns", 14) == "short"
     assert T.shooting_band("organ_guns", 15) == "normal"
     assert T.threshold(T.TROOPS["organ_guns"].arm, "short") == 6
@@ -268,7 +268,7 @@ def test_rally():
     assert T.RALLY_TARGET == {"trained": 5, "regular": 6, "irregular": 7}
     assert (T.RALLY_GENERAL_DIE, T.RALLY_ENEMY_NEAR, T.RALLY_PENALTY, T.DEMORALISED_RALLY) == (3, 10.0, -1, -1)
     assert T.rally_levels("tercio", 3) == 1
-    assert T.rally_levels("pike_and_shot", 2) == 2          # HERALD L21
+    assert T.rally_levels("pike_and_shot", 2) == 2          # HERALD D21
     assert T.rally_levels("musketeers", 1) == 1
 
 
@@ -303,7 +303,7 @@ def test_camp_values():
 
 
 def test_percentages_round_up():
-    """[11 A] L110 "il 40% (arrotondato per eccesso)"; [14 A] L151 60% (HERALD L22)."""
+    """[11 A] L110 "il 40% (arrotondato per eccesso)"; [14 A] L151 60% (HERALD D22)."""
     assert T.demoralisation_threshold(31) == 13           # 12.4 up
     assert T.demoralisation_threshold(30) == 12           # exact
     assert T.demoralisation_threshold(41) == 17           # 16.4 up
@@ -344,12 +344,12 @@ def test_attackers_per_face():
 
 
 def test_quality():
-    """[Tabella delle truppe] L250: elite +1, untrained -1 (HERALD L17)."""
+    """[Tabella delle truppe] L250: elite +1, untrained -1 (HERALD D17)."""
     assert T.QUALITY_MODIFIER == {"": 0, "elite": 1, "untrained": -1}
 
 
 def test_about_face_and_evasion():
-    """[5 D] L67 (HERALD L29): light horse, dragoons and musketeers half a move; other cavalry stay;
+    """[5 D] L67 (HERALD D29): light horse, dragoons and musketeers half a move; other cavalry stay;
     pikes and P&S stay disordered; Croats, arquebusiers and mounted dragoons evade."""
     tt = T.TROOPS
     assert {k for k, t in tt.items() if t.about_face == "half_move"} == {
@@ -395,7 +395,7 @@ def test_end_card(roll, result):
 def test_random_events():
     """[15] L160-165: 1 limited visibility (clears on 4-6), 2 sunset (2d6 turns), 3 surprise march
     (1d4 units, triple speed, this turn or the next), 4 reinforcements (1d4 bases within 10 cm of
-    the own edge, no artillery or generals), 5 light rain and 6 heavy rain for two moves (HERALD L23)."""
+    the own edge, no artillery or generals), 5 light rain and 6 heavy rain for two moves (HERALD D23)."""
     keys = [T.random_event(r).key for r in range(1, 7)]
     assert keys == ["limited_visibility", "sunset", "surprise_march", "reinforcements",
                     "light_rain", "heavy_rain"]

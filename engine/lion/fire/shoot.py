@@ -3,29 +3,29 @@
     shoot <unit> <target> [from <face>]     on your shoot card [3], [13]
 
 Procedure, after the text:
-- Who [7], HERALD L80: a live unit of yours (a gun you captured works for you [9 B]) with a
+- Who [7], HERALD D80: a live unit of yours (a gun you captured works for you [9 B]) with a
   shooting die on the troop chart, once per shoot card; a Tercio once from each face, each face at
   a different enemy [12 F]; light and medium guns only deployed [6 A]; nobody in heavy rain
   [15] 6. A unit that moved may shoot; a unit in contact may shoot.
-- At whom [7 A], [9 C] (fire/sight.py, HERALD L81-L82, L86): an enemy unit, or an enemy general
+- At whom [7 A], [9 C] (fire/sight.py, HERALD D81-D82, D86): an enemy unit, or an enemy general
   more than 10 cm from every unit of his own side, in range, in the arc of the face, in sight
   (mortars see over everything [12 D]); in limited visibility only at short range [15] 1.
-- The die [7 B], [9 A], [12 E-G], [15] 5 (HERALD L83): the type's shooting die, one size smaller
+- The die [7 B], [9 A], [12 E-G], [15] 5 (HERALD D83): the type's shooting die, one size smaller
   for each of: disorder (a P&S from its first hit, a Tercio from its second), light rain, a
   Tercio's side or rear face, a P&S that detached its musketeers; never below a d3. Elite +1,
   untrained -1. Artillery (not mortars) firing at a base in contact with it adds 1d3 (canister
   [7 F]); medium and heavy guns firing at a Tercio add 1, not with canister [7 G].
 - The hit [7 B], [TIRO]: the total at least the band's threshold (small arms 5/6/7, artillery
   6/8/10; mortars always long [12 D]). A d6 can never reach 7 (the text's own remark, [9 A]).
-- A gun's natural 1 [7 E] (HERALD L84): another d6, a 1 and the gun explodes and is removed.
-- Cover [7 C] (HERALD L18, L85): a target in woods, a town, or behind a wall or defences rolls a
-  d6 (its quality counts, HERALD L17): 5-6 and it is not disordered; no save against mortars
+- A gun's natural 1 [7 E] (HERALD D84): another d6, a 1 and the gun explodes and is removed.
+- Cover [7 C] (HERALD D18, D85): a target in woods, a town, or behind a wall or defences rolls a
+  d6 (its quality counts, HERALD D17): 5-6 and it is not disordered; no save against mortars
   [12 D].
 - Effect [9 A]: checks.hit (a second hit destroys; P&S three, Tercio four [12 E-F]); a general
   hit rolls 1d8 on the fire table [9 C]: 1-5 nothing, 6-7 wounded (a second wound kills), 8
   killed.
 
-Contact fire [7 D], [3] cards 7-8 (HERALD L87): `contact_fire_step(sc, st, side, stream)`, called
+Contact fire [7 D], [3] cards 7-8 (HERALD D87): `contact_fire_step(sc, st, side, stream)`, called
 by the card sequence after the enemy's move card: every unit of `side` that an enemy touched on
 its front this turn (`Unit.contacted_by`; a Tercio on any face) fires once at the first of them
 (a Tercio once per face), at short range, guns with canister, unless it is touched by an enemy on
@@ -83,7 +83,7 @@ def enemy_target(sc, st, side: str, word: str):
 # -- the die ----------------------------------------------------------------------------------------
 
 def shooting_die(sc, st, u, face: str = "front") -> tuple[int, list[dict]]:
-    """The die `u` shoots with and each size it lost, with its reason and rule (HERALD L83):
+    """The die `u` shoots with and each size it lost, with its reason and rule (HERALD D83):
     disorder [9 A] (P&S from the first hit [12 E], Tercio from the second [12 F]; a looter
     [12 A]), light rain [15] 5, a Tercio's side or rear [12 F], detached musketeers [12 G]."""
     base = troop(u).shoot_die
@@ -152,7 +152,7 @@ def resolve_shot(sc, st, side: str, shooter, target, geo: dict, stream: DiceStre
                     modifiers=mods, dice=dice, table=f"TIRO ({fire_class.replace('_', ' ')})",
                     row=f"{band}: {need} or more", outcome={"hit": hit, "total": total, "natural": value,
                                                               "threshold": need})]
-    # mark the shot (HERALD L80)
+    # mark the shot (HERALD D80)
     if not contact:
         if is_tercio(shooter):
             if len(shooter.shot_at) != len(shooter.shot_faces):
@@ -163,7 +163,7 @@ def resolve_shot(sc, st, side: str, shooter, target, geo: dict, stream: DiceStre
     st.last_action = {"kind": "shoot", "shooter": shooter.id, "target": target.id, "distance": geo["distance"],
                       "band": band, "arc": True, "face": face, "contact": contact, "hit": hit,
                       "from": [shooter.x, shooter.y], "to": [target.x, target.y]}
-    # the gun explodes [7 E] (HERALD L84: the natural 1)
+    # the gun explodes [7 E] (HERALD D84: the natural 1)
     if t.arm == "artillery" and value == 1:
         boom, br = checks.roll(stream, tables.GUN_EXPLOSION[1], f"explosion test of {sname}", roller)
         exploded = boom == tables.GUN_EXPLOSION[2]
@@ -246,12 +246,12 @@ def do_shoot(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event]
     if is_tercio(shooter):
         if face in shooter.shot_faces:
             raise Illegal(f"{sname} already fired from its {face} this turn: a Tercio fires once from "
-                          f"each face (HERALD L80)", "LdN [12 F]")
+                          f"each face (HERALD D80)", "LdN [12 F]")
         if len(shooter.shot_at) == len(shooter.shot_faces) and target.id in shooter.shot_at:
             raise Illegal(f"{sname} already fired at {rules.named(sc, target.id)} from another face: each "
                           f"face fires at a different enemy", "LdN [12 F]")
     elif shooter.shot:
-        raise Illegal(f"{sname} has already shot on this card: one shot per unit (HERALD L80)", "LdN [7]")
+        raise Illegal(f"{sname} has already shot on this card: one shot per unit (HERALD D80)", "LdN [7]")
     geo = sight.check_target(sc, st, shooter, target, face)
     return resolve_shot(sc, st, side, shooter, target, geo, stream)
 
@@ -273,7 +273,7 @@ legal_targets = sight.legal_targets
 
 def contact_policy(st, side: str) -> str:
     """The firing side's policy "contact_fire": "never" skips the step; anything else (auto, the
-    default) fires (HERALD L87)."""
+    default) fires (HERALD D87)."""
     value = (st.policies.get(side) or {}).get("contact_fire")
     if value is None:
         value = rules.POLICY_DEFAULTS.get("contact_fire", "auto")
@@ -320,7 +320,7 @@ def contact_shots(sc, st, u) -> tuple[list[tuple[str, object]], str]:
 
 def contact_fire_step(sc, st, side: str, stream: DiceStream) -> list[Event]:
     """[7 D], [3] cards 7-8: `side` (the player the move card does not name) fires with every
-    unit enemy bases came into contact with this turn, at them (HERALD L87); one event per shot,
+    unit enemy bases came into contact with this turn, at them (HERALD D87); one event per shot,
     and one for a unit that may not fire because it is attacked in flank or rear."""
     events: list[Event] = []
     if contact_policy(st, side) == "never":

@@ -5,16 +5,16 @@ dal tiratore ... Solo le basette che si trovano sul bordo di un bosco possono ti
 di esso, e, allo stesso tempo, possono essere colpite. Non è possibile tirare attraverso boschi,
 colline od altre truppe, tranne che per i mortai. L'angolo di tiro è di 30° per lato".
 
-- Range (HERALD L3): from the firing face's edge to the nearest point of the target, against the
+- Range (HERALD D3): from the firing face's edge to the nearest point of the target, against the
   type's maximum range (tables.TROOPS, "Gittata Massima"); the band by tables.shooting_band
-  (mortars always long [12 D], HERALD L10, L12).
-- Arc (HERALD L5): engine.core.table.geometry.in_arc, 30 degrees outward of each end of the face.
-- Sight (HERALD L81): woods, hills and towns (the terrain's sight blockers) and every other live
+  (mortars always long [12 D], HERALD D10, D12).
+- Arc (HERALD D5): engine.core.table.geometry.in_arc, 30 degrees outward of each end of the face.
+- Sight (HERALD D81): woods, hills and towns (the terrain's sight blockers) and every other live
   unit's base, of either side, block; a hill the shooter or the target stands on does not; a wood
   or town the shooter or the target stands in blocks only beyond EDGE_DEPTH of its base, and a
   base deeper in a wood than EDGE_DEPTH neither shoots out nor is shot at. Generals and camps do
   not block ("altre truppe"). Mortars shoot over everything [12 D].
-- Cover [7 C] (HERALD L18, L85): a target in woods or a town, or behind a wall or defences (one
+- Cover [7 C] (HERALD D18, D85): a target in woods or a town, or behind a wall or defences (one
   within EDGE_DEPTH of its base, crossed by the line from the shooter's face to it).
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from engine.core.table.terrain import Terrain
 
 from engine.lion import checks, rules, tables
 
-EDGE_DEPTH = 1.0          # cm: a base this close to a wood's boundary is at its edge (HERALD L81)
+EDGE_DEPTH = 1.0          # cm: a base this close to a wood's boundary is at its edge (HERALD D81)
 FACE_ORDER = ("front", "left", "right", "rear")
 
 _TERRAIN: dict[int, tuple[object, Terrain]] = {}
@@ -99,7 +99,7 @@ def shooter_problem(sc, st, u) -> tuple[str, str] | None:
 
 
 def faces_of(u) -> tuple[str, ...]:
-    """The faces a unit fires from: the front; all four for a Tercio [12 F] (HERALD L5)."""
+    """The faces a unit fires from: the front; all four for a Tercio [12 F] (HERALD D5)."""
     return FACE_ORDER if is_tercio(u) else ("front",)
 
 
@@ -114,7 +114,7 @@ def general_exposed(st, g) -> tuple[bool, float]:
 
 
 def blockers(sc, st, shooter, target) -> list[tuple[str, object]]:
-    """What stands in the way of a shot (label, polygon), HERALD L81: woods, hills and towns
+    """What stands in the way of a shot (label, polygon), HERALD D81: woods, hills and towns
     (a hill under the shooter or the target left out; a wood or town they stand in cut back by
     EDGE_DEPTH round their bases) and every other live unit."""
     ter = terrain(sc)
@@ -140,7 +140,7 @@ def blockers(sc, st, shooter, target) -> list[tuple[str, object]]:
 
 
 def deep_in_woods(sc, obj) -> bool:
-    """In a wood and not at its edge (HERALD L81): more than EDGE_DEPTH inside."""
+    """In a wood and not at its edge (HERALD D81): more than EDGE_DEPTH inside."""
     ter = terrain(sc)
     p = poly(obj)
     return ter.in_woods(p) and not ter.at_wood_edge(p, depth=EDGE_DEPTH)
@@ -169,7 +169,7 @@ def check_target(sc, st, shooter, target, face: str = "front", *, contact: bool 
                           f"{fmt(t.max_range)} cm maximum range ({t.name})", "LdN [7 A]")
         if not in_arc(ps, fs, pt, ft, reach=None, half_angle=tables.ARC_HALF_ANGLE, face=face):
             raise Illegal(f"{tname} is not in the arc of {sname}'s {face}: 30 degrees each side "
-                          f"(HERALD L5)", "LdN [7 A]")
+                          f"(HERALD D5)", "LdN [7 A]")
         if not mortar:
             for who, obj in ((sname, shooter), (tname, target)):
                 if deep_in_woods(sc, obj):
@@ -192,7 +192,7 @@ def check_target(sc, st, shooter, target, face: str = "front", *, contact: bool 
 def choose_face(sc, st, shooter, target, word: str = "") -> str:
     """The face a shot is fired from: the one named (`from <face>`, a Tercio only [12 F]), else
     the front, else (a Tercio) the first face, in order left, right, rear, whose arc holds the
-    target and which has not fired yet this turn (HERALD L80)."""
+    target and which has not fired yet this turn (HERALD D80)."""
     faces = faces_of(shooter)
     if word:
         if word not in FACE_ORDER:
@@ -214,7 +214,7 @@ def choose_face(sc, st, shooter, target, word: str = "") -> str:
 
 
 def cover(sc, st, shooter, target, face: str = "front") -> str:
-    """Why the target is in cover [7 C] (HERALD L18, L85), or "": in woods or a town, or behind a
+    """Why the target is in cover [7 C] (HERALD D18, D85), or "": in woods or a town, or behind a
     wall or defences between it and the shooter."""
     ter = terrain(sc)
     p = poly(target)

@@ -2,5 +2,5 @@
 attack whom, the contact limits, the roll-off, flank attacks, ties) and what follows (results.py:
 hits, guns spiked or captured, generals at risk, the 5 cm retreat and the follow-up).
 
-Decisions: engine/lion/decisions/fire_melee.md (HERALD L80-L99).
+Decisions: engine/lion/DECISIONS.md (HERALD D80-D99).
 """

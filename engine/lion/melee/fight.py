@@ -3,17 +3,17 @@
     fight <enemy> [with] [<unit>[+<unit>...] ...]     on your combat card [3], [13]
 
 Procedure, after the text:
-- Who [8 A], [8 D] (HERALD L88): the attackers are your units touching the enemy (all of them
+- Who [8 A], [8 D] (HERALD D88): the attackers are your units touching the enemy (all of them
   that have not fought on this card when none are named); a unit fights one melee per combat
   card, and so does the enemy it attacks, so every unit attacking it attacks together. Guns and
   generals never attack (they defend: artillery d3, a general alone d4). A disordered unit
   already in contact may fight ([9 A] forbids closing, not fighting). A unit in a town is
   attacked only by musketeers, militia and dismounted dragoons [5 B]. A general attached to a
   unit is not attacked alone: attack the unit.
-- How many [8 A], [12 E-F] (HERALD L89, tables.ATTACKERS_PER_FACE): one attacker per edge; a P&S
+- How many [8 A], [12 E-F] (HERALD D89, tables.ATTACKERS_PER_FACE): one attacker per edge; a P&S
   two on its front and two on its rear (one if a P&S or Tercio is among them); a Tercio two per
   edge.
-- The roll [8 A-D], [9 A], [12 C], [12 E-G] (HERALD L90, L91): each side rolls its melee die
+- The roll [8 A-D], [9 A], [12 C], [12 E-G] (HERALD D90, D91): each side rolls its melee die
   (dismounted dragoons and detached musketeers d4, d6 in cover), one size smaller when
   disordered (checks.disorder_die: the text's "disordered pikes defend with 1d10 instead of
   1d12"); a P&S or Tercio attacked by two units or more adds its second die (1d8, late P&S 1d6,
@@ -22,10 +22,10 @@ Procedure, after the text:
   different edges (a Tercio has no flanks: only its rear, and only with another edge engaged); a
   general touching his units in the melee and no enemy adds 1d3 to one of them, once per combat
   card; elite +1, untrained -1.
-- The result [8 A], [8 C] (HERALD L90): the defender's one total is compared separately with
+- The result [8 A], [8 C] (HERALD D90): the defender's one total is compared separately with
   each attacker's: the lower is disordered (a hit, melee/results.py), each lost comparison a
   hit. A tie does nothing, except that cavalry, P&S (Tercios) or pikemen attacking uphill, or
-  cavalry or pikemen attacking into woods, are disordered (HERALD L19).
+  cavalry or pikemen attacking into woods, are disordered (HERALD D19).
 - Then [8 E], [9 B-C] (melee/results.py): guns spiked or captured, generals at risk, the loser's
   5 cm retreat facing the enemy, the winner's follow-up.
 
@@ -56,7 +56,7 @@ def phase_key(st) -> str:
 
 
 def edge_of(defender, attacker) -> str | None:
-    """The edge of the defender the attacker touches (HERALD L6), or None."""
+    """The edge of the defender the attacker touches (HERALD D6), or None."""
     return contact_edge(checks.pose(defender), checks.footprint(defender),
                         checks.pose(attacker), checks.footprint(attacker))
 
@@ -72,7 +72,7 @@ def limit_of(defender, edge: str, attackers: list) -> int:
 
 
 def in_cover(sc, obj) -> bool:
-    """Dismounted dragoons "al coperto" [12 C] (HERALD L18): in woods, a town, or touching a wall
+    """Dismounted dragoons "al coperto" [12 C] (HERALD D18): in woods, a town, or touching a wall
     or defences."""
     ter = terrain(sc)
     p = sight.poly(obj)
@@ -99,7 +99,7 @@ def fight_problem(sc, st, side: str, u, enemy) -> str:
     if edge_of(enemy, u) is None:
         d = checks.base_distance(u, enemy)
         return (f"{name} is not in contact with {rules.named(sc, enemy.id)}: {fmt(d)} cm apart "
-                f"(contact is {fmt(CONTACT_TOL)} cm or less, HERALD L3) (LdN [8 A])")
+                f"(contact is {fmt(CONTACT_TOL)} cm or less, HERALD D3) (LdN [8 A])")
     if not is_general(enemy) and in_town(sc, enemy) and not t.occupies_towns:
         return (f"{rules.named(sc, enemy.id)} is in a town: only musketeers, militia and dismounted dragoons "
                 f"attack or defend towns (LdN [5 B])")
@@ -146,7 +146,7 @@ def can_fight(sc, st, side: str) -> bool:
 
 def supporting_general(sc, st, unit, used: set[str]):
     """[8 D] a live general of the unit's side touching it and touching no enemy, who has not
-    given his 1d3 on this combat card (HERALD L91)."""
+    given his 1d3 on this combat card (HERALD D91)."""
     side = owner(unit)
     key = phase_key(st)
     for g in sorted(st.generals.values(), key=lambda g: g.id):
@@ -222,7 +222,7 @@ def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers:
 
 
 def tie_loses(sc, st, attacker, defender) -> str:
-    """[8 B], [Tabella riassuntiva] (HERALD L19): why a tie disorders this attacker ("" if not)."""
+    """[8 B], [Tabella riassuntiva] (HERALD D19): why a tie disorders this attacker ("" if not)."""
     t = troop(attacker)
     ter = terrain(sc)
     ca = centre(checks.pose(attacker), checks.footprint(attacker))
@@ -324,7 +324,7 @@ def apply_results(sc, st, side: str, defender, attackers: list, comparisons: lis
     lost_to = [by_id[c["attacker"]] for c in sorted(comparisons, key=lambda c: EDGE_ORDER.index(c["edge"]))
                if c["loser"] == defender.id]
     losing_attackers = [by_id[c["attacker"]] for c in comparisons if c["loser"] == c["attacker"]]
-    # which winner each loser touched with its front, before anything moves (HERALD L94)
+    # which winner each loser touched with its front, before anything moves (HERALD D94)
     front_of = {}
     if lost_to:
         w = lost_to[0]
@@ -367,7 +367,7 @@ def apply_results(sc, st, side: str, defender, attackers: list, comparisons: lis
             away = info.get("away") or _away_from(w, g)
             events += results.general_risk(sc, st, g, "melee", stream,
                                            f"with {rules.named(sc, loser.id)}, which lost the melee", away, carried)
-    # follow-ups [8 E] (HERALD L94)
+    # follow-ups [8 E] (HERALD D94)
     queue = []
     if lost_to:
         w = lost_to[0]
@@ -416,7 +416,7 @@ def _away_from(winner, obj) -> tuple[float, float]:
 
 
 def _may_follow(st, winner, loser, ignore: set[str] | None = None) -> bool:
-    """HERALD L94: a live unit that moves (no guns, no generals), touching no enemy but the loser
+    """HERALD D94: a live unit that moves (no guns, no generals), touching no enemy but the loser
     (and the `ignore`d losers)."""
     if is_general(winner) or not winner.alive:
         return False

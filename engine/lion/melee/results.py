@@ -4,18 +4,18 @@ risk, the 5 cm retreat facing the enemy and the winner's follow-up.
 - The hit [9 A]: checks.hit (a second hit destroys; a P&S its third, a Tercio its fourth
   [12 E-F]). Artillery already disordered and disordered again in melee [9 B] rolls 1d6 instead:
   1-3 the guns are spiked (destroyed), 4-6 captured: they work for the winner, in good order,
-  and never move again (HERALD L95).
-- Generals [9 C], tables.GENERAL_RISK_MELEE / GENERAL_RISK_FIRE (HERALD L96): a general attached
+  and never move again (HERALD D95).
+- Generals [9 C], tables.GENERAL_RISK_MELEE / GENERAL_RISK_FIRE (HERALD D96): a general attached
   to, or touching, a unit that loses, or attacked alone and losing, rolls 1d8: in melee 1-2 he
   withdraws 5 cm, 3-5 wounded, 6-8 killed; under fire 1-5 nothing, 6-7 wounded, 8 killed; a
   wounded general wounded again is killed.
-- The retreat [8 E] "deve ritirarsi di 5 cm, fronte al nemico" (HERALD L93): the loser turns to
+- The retreat [8 E] "deve ritirarsi di 5 cm, fronte al nemico" (HERALD D93): the loser turns to
   face the winner, its front flush against the edge of the winner it touched (the geometry's
   `conform`), and backs 5 cm straight away from it. The retreat stops short at the first base it
   would touch, at a river or stream outside its crossings and at the table's edge (a blocked
   retreat is a shorter one; nothing more is lost). Artillery does not retreat (the guns stay
   where they are; [6] they barely move). A general attached to the unit goes with it.
-- The follow-up [8 E] (HERALD L94): the winner the loser retreated from, when the loser touched
+- The follow-up [8 E] (HERALD D94): the winner the loser retreated from, when the loser touched
   its front, advances straight ahead as far as the loser went back (5 cm when it was destroyed),
   stopping at the first base it touches (the loser again: they are in contact). Cavalry must;
   infantry as its side's policy "advance" says (auto, stay, ask: a decision `react advance|stay`).
@@ -46,7 +46,7 @@ def general_risk(sc, st, g, kind: str, stream: DiceStream, cause: str,
     """[9 C] a general in a lost melee (`kind` "melee") or hit by fire ("fire") rolls 1d8 on his
     table (tables.GENERAL_RISK_MELEE / GENERAL_RISK_FIRE). Wounded twice is killed. In melee a
     1-2 withdraws him 5 cm along `away` (straight back when None), unless his unit's retreat
-    `carried` him already (HERALD L96)."""
+    `carried` him already (HERALD D96)."""
     table = tables.GENERAL_RISK_MELEE if kind == "melee" else tables.GENERAL_RISK_FIRE
     name = rules.named(sc, g.id)
     value, dr = checks.roll(stream, tables.GENERAL_RISK_DIE, f"risk to {name} ({kind})", g.side)
@@ -74,7 +74,7 @@ def general_risk(sc, st, g, kind: str, stream: DiceStream, cause: str,
 
 
 def generals_with(st, unit) -> list:
-    """The live generals of the unit's side attached to it or touching it (HERALD L96)."""
+    """The live generals of the unit's side attached to it or touching it (HERALD D96)."""
     side = owner(unit)
     out = []
     for g in sorted(st.generals.values(), key=lambda g: g.id):
@@ -86,7 +86,7 @@ def generals_with(st, unit) -> list:
 # -- the hit [9 A-B] --------------------------------------------------------------------------------
 
 def apply_loss(sc, st, loser, winner_side: str, stream: DiceStream, cause: str) -> list[Event]:
-    """One lost comparison in melee on `loser` [9 A], [9 B] (HERALD L95)."""
+    """One lost comparison in melee on `loser` [9 A], [9 B] (HERALD D95)."""
     if troop(loser).arm == "artillery" and loser.hits >= 1:
         name = rules.named(sc, loser.id)
         value, dr = checks.roll(stream, tables.GUN_CAPTURE["die"], f"the guns of {name}", owner(loser))
@@ -110,7 +110,7 @@ def apply_loss(sc, st, loser, winner_side: str, stream: DiceStream, cause: str) 
         dr.effect = "captured"
         return [Event("guns_captured", winner_side, "LdN [9 B]",
                       f"{name}, already disordered, is disordered again in melee ({cause}): d6 {value}: the guns "
-                      f"are captured by {winner_side.title()}: they work for them and never move (HERALD L95)",
+                      f"are captured by {winner_side.title()}: they work for them and never move (HERALD D95)",
                       dice=[dr], table="artillery in melee: 1-3 spiked, 4-6 captured", row=str(value),
                       outcome={"unit": loser.id, "result": "captured", "captured_by": winner_side})]
     return [checks.hit(sc, st, loser, cause, "LdN [8 A], [9 A]")]
@@ -166,12 +166,12 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
 
 
 def retreat(sc, st, loser, winner, distance: float = tables.RETREAT_DISTANCE) -> tuple[list[Event], dict]:
-    """[8 E] the loser retreats `distance` cm facing the winner (HERALD L93). Returns the events
+    """[8 E] the loser retreats `distance` cm facing the winner (HERALD D93). Returns the events
     and {"moved": cm, "away": (dx, dy) unit vector, "carried": [general ids]}."""
     name = rules.named(sc, loser.id)
     if troop(loser).arm == "artillery":
         return [Event("retreat", owner(loser), SECTION_RETREAT,
-                      f"{name} is artillery: the guns do not retreat (HERALD L93)",
+                      f"{name} is artillery: the guns do not retreat (HERALD D93)",
                       outcome={"unit": loser.id, "moved": 0.0})], {"moved": 0.0, "away": None, "carried": []}
     wp, wf = checks.pose(winner), checks.footprint(winner)
     lp, lf = checks.pose(loser), checks.footprint(loser)
@@ -192,9 +192,9 @@ def retreat(sc, st, loser, winner, distance: float = tables.RETREAT_DISTANCE) ->
     if reach >= distance:
         text = f"{name} retreats {fmt(distance)} cm facing {wname}"
     elif reach > 0:
-        text = f"{name} retreats only {fmt(reach)} cm facing {wname}: {why} is in the way (HERALD L93)"
+        text = f"{name} retreats only {fmt(reach)} cm facing {wname}: {why} is in the way (HERALD D93)"
     else:
-        text = f"{name} cannot retreat from {wname}: {why} is in the way; it stays, facing the enemy (HERALD L93)"
+        text = f"{name} cannot retreat from {wname}: {why} is in the way; it stays, facing the enemy (HERALD D93)"
     ev = Event("retreat", owner(loser), SECTION_RETREAT, text,
                inputs={"from": [before.x, before.y, before.facing], "winner": winner.id},
                outcome={"unit": loser.id, "moved": reach, "to": [end.x, end.y, end.facing], "blocked_by": why})
@@ -210,7 +210,7 @@ def enemies_touching(st, obj, but: str = "") -> list:
 
 
 def follow_up_move(sc, st, winner_id: str, distance: float) -> list[Event]:
-    """The winner advances straight ahead up to `distance`, stopping at the first base (HERALD L94)."""
+    """The winner advances straight ahead up to `distance`, stopping at the first base (HERALD D94)."""
     w = st.units.get(winner_id)
     if w is None or not w.alive or distance <= 0:
         return []

@@ -4,6 +4,6 @@ disengagement [8 E]), the guns (artillery.py [6]), dragoons mounting and dismoun
 [12 C]) and the generals (generals.py [4 A], [5], [9 C]).
 
 Each module registers its verbs with engine.lion.rules.register when imported (rules.py's
-`load_action_modules` imports every module of this package). Decisions: engine/lion/decisions/
-movement.md (HERALD L60-L79).
+`load_action_modules` imports every module of this package). Decisions: engine/lion/DECISIONS.md
+(HERALD D60-D79).
 """

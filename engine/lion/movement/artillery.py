@@ -5,12 +5,12 @@ and `about`.
   it). Light and medium guns move 8 cm but shoot only deployed (piazzati); they start limbered
   or deployed and change status only once: "una volta messe in batteria non possono più essere
   mosse e viceversa". `limber` / `deploy` change it: no Cpt, the gun's move for the turn
-  (HERALD L72). Guns never move into contact with the enemy, nor into woods or marsh but along a
+  (HERALD D72). Guns never move into contact with the enemy, nor into woods or marsh but along a
   road (move.py).
-- [6 B] Heavy guns and mortars never move; organ guns neither (troop chart, HERALD L11).
+- [6 B] Heavy guns and mortars never move; organ guns neither (troop chart, HERALD D11).
 - [6 C] Every gun may turn on the spot, up to 45 degrees in a move, or about-face, for a move's
-  Cpt (1, or 2 with the general away, [4 C]; HERALD L73): a pivot about its centre, the gun's
-  move for the turn. A limbered gun that moves turns by a pivot before it advances (HERALD L61).
+  Cpt (1, or 2 with the general away, [4 C]; HERALD D73): a pivot about its centre, the gun's
+  move for the turn. A limbered gun that moves turns by a pivot before it advances (HERALD D61).
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def turn_gun(sc, st, side: str, u, steps, stream: DiceStream, verb: str = "pivot
     rules.need_card(st, side, ("move",))
     who = mv.named(sc, u.id)
     if u.moved:
-        raise Illegal(f"{who} has already moved this turn: one move per unit", "LdN [6 C], HERALD L8")
+        raise Illegal(f"{who} has already moved this turn: one move per unit", "LdN [6 C], HERALD D8")
     if u.captured_by:
         raise Illegal(f"{who} is a captured gun: captured guns never move", "LdN [9 B]")
     if not steps or any(s.kind not in ("pivot", "about") for s in steps) or len(steps) != 1:
@@ -94,7 +94,7 @@ def do_pivot(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event]
     u = rules.unit_of(sc, st, side, cmd.args[0])
     if mv.arm_of(u) != "artillery":
         raise Illegal(f"{mv.named(sc, u.id)} is not a gun: units wheel about a front corner "
-                      "(`move <unit> wheel 30 left`)", "LdN [5 A], [6 C], HERALD L4")
+                      "(`move <unit> wheel 30 left`)", "LdN [5 A], [6 C], HERALD D4")
     try:
         steps = tmoves.parse_steps(["pivot", cmd.args[1], cmd.args[2]])
     except ValueError as e:
@@ -104,7 +104,7 @@ def do_pivot(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event]
 
 def _status(sc, st, side: str, cmd: Command, deploy: bool) -> list[Event]:
     """[6 A] a light or medium gun changes status once: limbered to deployed or back; no Cpt
-    (the text names none), and it is the gun's move for the turn (HERALD L72)."""
+    (the text names none), and it is the gun's move for the turn (HERALD D72)."""
     rules.need_card(st, side, ("move",))
     verb = "deploy" if deploy else "limber"
     if len(cmd.args) != 1:
@@ -120,7 +120,7 @@ def _status(sc, st, side: str, cmd: Command, deploy: bool) -> list[Event]:
     if u.status_changed:
         raise Illegal(f"{who} has changed its status once already: never again", "LdN [6 A]")
     if u.moved:
-        raise Illegal(f"{who} has moved this turn: it changes status instead of moving", "LdN [6 A], HERALD L72")
+        raise Illegal(f"{who} has moved this turn: it changes status instead of moving", "LdN [6 A], HERALD D72")
     u.deployed = deploy
     u.status_changed = True
     u.moved = True

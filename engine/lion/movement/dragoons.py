@@ -5,8 +5,8 @@ turno. Al termine della fase di movimento la basetta di cavalleria viene rimpiaz
 Dragoni smontati ... Per 'rimontare' fare il processo inverso. 'Montare' e 'smontare' non
 richiede Cpts." Play by post has no end of the movement phase to wait for: the order is given on
 the owner's move card, takes effect at once, costs nothing and marks the unit moved, so it moves
-no more this turn (HERALD L74). The base keeps its front edge where it is: a dismounted base is
-4 x 2, a mounted one 4 x 3 (HERALD L2); mounting is refused when the deeper base would lie on
+no more this turn (HERALD D74). The base keeps its front edge where it is: a dismounted base is
+4 x 2, a mounted one 4 x 3 (HERALD D2); mounting is refused when the deeper base would lie on
 another.
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _change(sc, st, side: str, cmd: Command, mount: bool) -> list[Event]:
         for o in sorted(st.units.values(), key=lambda x: x.id):
             if o.alive and o.id != u.id and body.intersection(mv.poly_of(o)).area > mv.EPS_AREA:
                 raise Illegal(f"{who} cannot mount: the horses' base would lie on {mv.named(sc, o.id)}",
-                              "LdN [12 C], HERALD L74")
+                              "LdN [12 C], HERALD D74")
     u.moved = True
     st.last_action = {"kind": "status", "verb": verb, "side": side, "units": [u.id], "paths": [],
                       "from": [[u.x, u.y, u.facing]], "to": [[u.x, u.y, u.facing]], "distance": 0.0,

@@ -9,14 +9,14 @@
   halves it [15] 6; woods, marsh and towns stop him and cut his next move by 1d6 [5 B] (marsh is
   open to generals); water only at bridges and fords.
 - [5 A] his rotation too comes first, at most 45 degrees in a move (a general keeps no count of
-  the turn's degrees: HERALD L71).
+  the turn's degrees: HERALD D71).
 - [5 C] "Generali interpenetrano liberamente unità amiche": he passes through friends, who are
   not disordered; never through enemies, and never into contact with them ([8 D], troop chart:
   "Non possono attaccare volontariamente").
 - Attached (aggregato, [8 D], [10 A]): a general in contact with one of his units; `attach`
   places him against the middle of the unit's rear edge, facing as it does, when that place is
-  within his move in a straight line (HERALD L71); an attached general moves with his unit
-  (move.carry_generals) and leaves it when he moves on his own. One move a turn (HERALD L8).
+  within his move in a straight line (HERALD D71); an attached general moves with his unit
+  (move.carry_generals) and leaves it when he moves on his own. One move a turn (HERALD D8).
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ USAGE = "general <general> <steps> | attach <unit> | detach (LdN [4 A], [5], [8 
 
 
 def attach_pose(sc, g, u) -> Pose:
-    """Against the middle of the unit's rear edge, facing as it does (HERALD L71)."""
+    """Against the middle of the unit's rear edge, facing as it does (HERALD D71)."""
     fx, fy = forward(u.facing)
     depth = mv.fp_of(u).depth
     gd = checks.footprint(g).depth
@@ -67,7 +67,7 @@ def do_general(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Even
         return [Event("general", side, "LdN [8 D]", f"{who} leaves {mv.named(sc, was)}",
                       outcome={"general": g.id, "attached_to": ""})]
     if g.moved:
-        raise Illegal(f"{who} has already moved this turn", "LdN [5], HERALD L8")
+        raise Illegal(f"{who} has already moved this turn", "LdN [5], HERALD D8")
     if mv.enemies_touching(st, g):
         raise Illegal(f"{who} is in contact with the enemy: he cannot ride away", "LdN [8 A], [9 C]")
     ground = mv.Ground(sc)
@@ -97,7 +97,7 @@ def do_general(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Even
     if total > cm + mv.FINE:
         if dice:
             motion = mv.Motion("single", [mv.pose_of(g)], [fp], mv.truncate(steps, cm, fp.width), fp.width)
-            notes.append(f"the dice leave {mv.fmt(cm)} cm: he stops there (HERALD L64)")
+            notes.append(f"the dice leave {mv.fmt(cm)} cm: he stops there (HERALD D64)")
         else:
             raise Illegal(f"the move is {mv.fmt(total)} cm, at most {mv.fmt(cm)}"
                           + (f" ({'; '.join(notes)})" if notes else ""), "LdN [5], [9 C]")
@@ -117,7 +117,7 @@ def do_general(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Even
 
 
 def attach(sc, st, side, g, u, cm, dice, notes, ground) -> list[Event]:
-    """Ride straight to the unit's rear and join it (HERALD L71)."""
+    """Ride straight to the unit's rear and join it (HERALD D71)."""
     who = mv.named(sc, g.id)
     end = attach_pose(sc, g, u)
     dist = rnd(math.hypot(end.x - g.x, end.y - g.y))
@@ -129,7 +129,7 @@ def attach(sc, st, side, g, u, cm, dice, notes, ground) -> list[Event]:
     for o in sorted(st.units.values(), key=lambda x: x.id):
         if o.alive and body.intersection(mv.poly_of(o)).area > mv.EPS_AREA:
             raise Illegal(f"there is no room behind {mv.named(sc, u.id)}: {mv.named(sc, o.id)} is there",
-                          "LdN [8 D], HERALD L71")
+                          "LdN [8 D], HERALD D71")
     from shapely.geometry import LineString
     seg = LineString([(g.x, g.y), (end.x, end.y)]) if (g.x, g.y) != (end.x, end.y) else None
     if seg is not None and ground.water is not None and seg.distance(ground.water) <= mv.FINE:

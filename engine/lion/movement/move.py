@@ -4,7 +4,7 @@ and `about`.
     move <unit>[+<unit>...] <steps> [forced|triple]
       steps (engine.core.table.moves.parse_steps): "wheel 30 left advance 12", "back 5", ...
       forced   forced march: a single unit at double speed for 1 Cpt more [4 D]
-      triple   the Surprise March event: a single unit at triple speed [15] 3 (HERALD L68)
+      triple   the Surprise March event: a single unit at triple speed [15] 3 (HERALD D68)
     charge <unit> <enemy> [forced]   the manoeuvre computed: wheel (what remains of 45 degrees)
                                      to face the enemy, then advance into contact
     about <unit> [advance <cm>]      about-face [5 D]; light horse, dragoons, musketeers then
@@ -13,33 +13,33 @@ and `about`.
 The rules, in the order a move is checked (a move is planned whole before anything changes;
 the dispatcher works on a copy, so a refusal leaves the game untouched):
 - Who [4 A], [8 A], [8 E], [12 A]: the side's move card; a live unit that has not moved this
-  turn (HERALD L8), that may move at all (organ guns, heavy guns, mortars never [6 B]; captured
+  turn (HERALD D8), that may move at all (organ guns, heavy guns, mortars never [6 B]; captured
   guns never [9 B]; deployed light/medium guns never [6 A]: artillery.py), not looting an enemy
   camp [12 A], not in contact with the enemy, except cavalry touching only infantry, which
-  disengages with 2d6 off its move [8 E] (HERALD L66).
-- The rotation [5 A] (HERALD L4): wheels before any other movement, at most 45 degrees in the
+  disengages with 2d6 off its move [8 E] (HERALD D66).
+- The rotation [5 A] (HERALD D4): wheels before any other movement, at most 45 degrees in the
   turn, counted on `Unit.turned`; a wheel's outer corner arc counts against the allowance. Only
-  guns (and generals) pivot on the spot [6 C] (HERALD L61).
+  guns (and generals) pivot on the spot [6 C] (HERALD D61).
 - The allowance [5], [Tabella riassuntiva]: the type's move (tables.TROOPS), x2 forced [4 D], x3
   Surprise March [15] 3, x2 on a road when the base starts and ends on it [5 B], halved in heavy
   rain [15] 6; minus 1d6 / 2d6 when the unit starts in woods, marsh, a town or at a ford [5 B], 2d6
   when disengaging [8 E]. A move longer than the allowance is refused with both numbers; when
-  dice cut the allowance the move goes as far as they allow (HERALD L64).
-- The path [5 B-C], [5], [8 A] (HERALD L62, L63): the move stops where the base's place (the
+  dice cut the allowance the move goes as far as they allow (HERALD D64).
+- The path [5 B-C], [5], [8 A] (HERALD D62, D63): the move stops where the base's place (the
   centre of its front edge) enters woods, marsh, a town or a ford it was not in, off a road; it
   never crosses a river or stream but at a bridge or ford; marsh is for infantry and generals
   only, towns for musketeers, militia and dismounted dragoons (others only along a road, never
   ending there), artillery never into woods or marsh but by road [6 A]. It stops at the first
-  touch of an enemy base (engine.core.table geometry) and is conformed to it (HERALD L6); the
+  touch of an enemy base (engine.core.table geometry) and is conformed to it (HERALD D6); the
   enemy's `contacted_by` records it when its front (any face of a Tercio) is touched, for the
   contact fire [7 D]. Disordered units may not close [9 A] (P&S from their 2nd hit, Tercios from
   their 3rd [12 E-F]), nor a unit in its about-face move [5 D], nor guns and generals ever [6 A],
-  [8 D]. Friends passed through are disordered, never destroyed [5 C] (HERALD L65); enemies are
+  [8 D]. Friends passed through are disordered, never destroyed [5 C] (HERALD D65); enemies are
   never passed through; no base ends on another; no base leaves the table.
 - Evasion [5 D] (the text puts it at the end of D): light horse, mounted arquebusiers and
   mounted dragoons an infantry move would touch may fall back, ending as far from the enemy as
-  they were at the start (HERALD L67): their owner's policy `evade` (auto / never / ask).
-- Groups [4 B] (HERALD L69): units joined by "+", one unbroken front (engine.core.table.moves
+  they were at the start (HERALD D67): their owner's policy `evade` (auto / never / ask).
+- Groups [4 B] (HERALD D69): units joined by "+", one unbroken front (engine.core.table.moves
   group_front) of the arms allowed together (tables.GROUP_MIXES), moving as a block
   (group_walk), or a column (bases one behind the other) whose bases follow the head's path;
   no forced march for groups [4 D].
@@ -172,7 +172,7 @@ def may_enter(obj, kind: str) -> str:
         return "only infantry and generals cross marshes (LdN [5 B])"
     if kind == "town" and not t.occupies_towns:
         return ("only musketeers, militia and dismounted dragoons enter a town; others pass only "
-                "along a road (LdN [5 B], HERALD L63)")
+                "along a road (LdN [5 B], HERALD D63)")
     return ""
 
 
@@ -189,7 +189,7 @@ def in_kind(ground: Ground, obj) -> str:
 # == the steps and their cost =======================================================================
 
 def step_cost(step, radius: float) -> float:
-    """The cm of allowance a step uses (HERALD L4): an advance its length, a wheel the arc of
+    """The cm of allowance a step uses (HERALD D4): an advance its length, a wheel the arc of
     the outer front corner (radius = the frontage), pivots and about-faces nothing."""
     if step.kind in ("advance", "slide"):
         return abs(step.amount)
@@ -224,7 +224,7 @@ def rotation_of(steps) -> float:
 
 def check_rotation(sc, movers, steps) -> float:
     """[5 A] "La rotazione massima per turno è di 45° e dev'essere effettuata prima di qualsiasi
-    altro movimento" (HERALD L4): rotations come first, at most 45 degrees in the turn."""
+    altro movimento" (HERALD D4): rotations come first, at most 45 degrees in the turn."""
     moved = False
     for s in steps:
         if s.kind in ROTATIONS and moved:
@@ -253,7 +253,7 @@ def check_rotation(sc, movers, steps) -> float:
 class Motion:
     """The bases of a move as a function of the allowance used: a single base (moves.walk), a
     line group moving as a block (moves.group_walk), or a column whose bases follow the head
-    (HERALD L69)."""
+    (HERALD D69)."""
     mode: str
     starts: list
     fps: list
@@ -473,7 +473,7 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
         if u <= used + 1e-9:
             result.entered[i] = kind
             result.stopped_by = result.stopped_by or kind
-    # -- conform to the enemy touched (HERALD L6)
+    # -- conform to the enemy touched (HERALD D6)
     if result.contact and result.contact["what"] == "unit":
         i = result.contact["member"]
         target = st.units[result.contact["target"]]
@@ -515,7 +515,7 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
     for i, ep in enumerate(end_polys):
         if not table.buffer(FINE).contains(ep):
             raise Illegal(f"{named(sc, movers[i].id)} would leave the table "
-                          f"({fmt(ground.width)} x {fmt(ground.height)} cm)", "LdN [5], HERALD L1, L76")
+                          f"({fmt(ground.width)} x {fmt(ground.height)} cm)", "LdN [5], HERALD D1, D76")
         for o in sorted(st.units.values(), key=lambda u: u.id):
             if o.alive and o.id not in ids and o.id not in exclude and ep.intersection(poly_of(o)).area > EPS_AREA:
                 raise Illegal(f"{named(sc, movers[i].id)} would end on {named(sc, o.id)}: a move "
@@ -532,12 +532,12 @@ def enemies_touching(st, obj) -> list:
 
 
 def need_mobile(sc, st, u) -> None:
-    """A unit that may move now [5], [6], [9 B], [12 A], HERALD L8."""
+    """A unit that may move now [5], [6], [9 B], [12 A], HERALD D8."""
     t = troop_of(u)
     who = named(sc, u.id)
     if u.moved:
         raise Illegal(f"{who} has already moved this turn: one move per unit (forced march "
-                      "doubles it)", "LdN [4 D], HERALD L8")
+                      "doubles it)", "LdN [4 D], HERALD D8")
     if u.captured_by:
         raise Illegal(f"{who} is a captured gun: captured guns never move", "LdN [9 B]")
     if not t.moves or t.move <= 0:
@@ -570,7 +570,7 @@ def contact_refusal(sc, u, *, about: bool = False) -> str:
 
 
 def group_problem(sc, st, side: str, units: list) -> tuple[str, str]:
-    """(mode, problem): "line" or "column" and "" when the units form a group [4 B] (HERALD L69)."""
+    """(mode, problem): "line" or "column" and "" when the units form a group [4 B] (HERALD D69)."""
     arms = set()
     for u in units:
         a = arm_of(u)
@@ -610,7 +610,7 @@ def nation_of(sc, side: str, u) -> str:
 
 def column_order(units: list) -> list | None:
     """The units head first when they stand one behind the other, same facing, each front edge
-    against the rear edge of the one before it; else None (HERALD L69)."""
+    against the rear edge of the one before it; else None (HERALD D69)."""
     if len(units) < 2:
         return None
     f0 = units[0].facing
@@ -670,7 +670,7 @@ def terrain_dice(sc, st, obj, stream: DiceStream, ground: Ground, side: str) -> 
 # == carrying attached generals =====================================================================
 
 def carry_generals(st, u, before: Pose, after: Pose) -> list[str]:
-    """A general attached to a unit moves with it, keeping his place beside it (HERALD L71)."""
+    """A general attached to a unit moves with it, keeping his place beside it (HERALD D71)."""
     moved = []
     for g in sorted(st.generals.values(), key=lambda g: g.id):
         if g.alive and g.attached_to == u.id:
@@ -804,7 +804,7 @@ def movers_of(sc, st, side: str, word: str) -> list:
 
 def toward_own_edge(sc, st, side: str, steps, movers) -> bool:
     """[11 A] a demoralised army's move straight toward its own table edge: every advance within
-    45 degrees of straight toward the home edge, none backward (HERALD L70)."""
+    45 degrees of straight toward the home edge, none backward (HERALD D70)."""
     if not st.armies[side].demoralised:
         return False
     home = "south"
@@ -843,7 +843,7 @@ def may_evade(sc, st, movers, target_id: str) -> bool:
 
 
 def evade_policy(st, side: str) -> str:
-    """The evader's standing answer: auto (evade when it can), never, ask (HERALD L67)."""
+    """The evader's standing answer: auto (evade when it can), never, ask (HERALD D67)."""
     mine = (st.policies.get(side) or {}).get("evade")
     if mine in ("auto", "never", "ask"):
         return mine
@@ -853,7 +853,7 @@ def evade_policy(st, side: str) -> str:
 
 def evasion(sc, st, side: str, p: Plan, evader_id: str, start_gap: float, ground: Ground) -> dict | None:
     """Where the evader falls back to: straight back along the mover's final facing, keeping its
-    own facing, until it is `start_gap` from the nearest mover again (HERALD L67); None when the
+    own facing, until it is `start_gap` from the nearest mover again (HERALD D67); None when the
     way back is blocked (another base, water, terrain it may not enter, the table's edge)."""
     ev = st.units[evader_id]
     fx, fy = forward(p.ends[p.contact["member"]].facing if p.contact else p.ends[0].facing)
@@ -974,7 +974,7 @@ def prepare(sc, st, side: str, movers: list, steps: list, stream: DiceStream, *,
         if why:
             raise Illegal(why[:why.rfind(" (")], "LdN [4 B]")
         if mode == "column" and any(s.kind == "advance" and s.amount < 0 for s in steps):
-            raise Illegal("a column moves forward, its bases following the head", "LdN [4 B], HERALD L69")
+            raise Illegal("a column moves forward, its bases following the head", "LdN [4 B], HERALD D69")
     if triple:
         army = st.armies[side]
         if army.surprise_march <= 0:
@@ -983,12 +983,12 @@ def prepare(sc, st, side: str, movers: list, steps: list, stream: DiceStream, *,
     for s in steps:
         if s.kind == "pivot" and any(arm_of(m) != "artillery" for m in movers):
             raise Illegal("only guns pivot on the spot; units wheel about a front corner",
-                          "LdN [5 A], [6 C], HERALD L4")
+                          "LdN [5 A], [6 C], HERALD D4")
         if s.kind == "about" and (s is not steps[0]):
             raise Illegal("the about-face is a move of its own: `about <unit>` (then, for light horse, "
                           "dragoons and musketeers, a half move)", "LdN [5 D]")
     if any(arm_of(m) == "artillery" for m in movers) and any(s.kind == "wheel" for s in steps):
-        raise Illegal("guns turn on the spot: pivot up to 45 degrees, then advance", "LdN [6 C], HERALD L61")
+        raise Illegal("guns turn on the spot: pivot up to 45 degrees, then advance", "LdN [6 C], HERALD D61")
     order = Order(side, movers, steps, mode, forced=forced, triple=triple, about=about)
     order.rotation = check_rotation(sc, movers, steps)
     # who is in contact: only cavalry touching nothing but infantry disengages [8 E]
@@ -1001,7 +1001,7 @@ def prepare(sc, st, side: str, movers: list, steps: list, stream: DiceStream, *,
             disengage.append(u)
             continue
         raise Illegal(f"{named(sc, u.id)} is in contact with {named(sc, foes[0].id)}: only cavalry "
-                      "in contact with infantry may disengage", "LdN [8 A], [8 E], HERALD L66")
+                      "in contact with infantry may disengage", "LdN [8 A], [8 E], HERALD D66")
     factor = 3 if triple else 2 if forced else 1
     allow = None
     for u in movers:
@@ -1041,12 +1041,12 @@ def prepare(sc, st, side: str, movers: list, steps: list, stream: DiceStream, *,
 
 def check_allowance(sc, st, order: Order, motion: Motion, ground: Ground) -> Motion:
     """[5 A-B]: the move within the allowance (refused with both numbers); cut short when dice
-    cut it (HERALD L64)."""
+    cut it (HERALD D64)."""
     total = motion.total
     if total <= order.allowance + FINE:
         return motion
     if order.cut:
-        order.notes.append(f"the dice leave {fmt(order.allowance)} cm: the move stops there (HERALD L64)")
+        order.notes.append(f"the dice leave {fmt(order.allowance)} cm: the move stops there (HERALD D64)")
         return Motion(motion.mode, motion.starts, motion.fps,
                       truncate(motion.steps, order.allowance, motion.radius), motion.radius)
     raise Illegal(f"the move is {fmt(total)} cm, at most {fmt(order.allowance)}"
@@ -1135,7 +1135,7 @@ def pay(sc, st, side: str, order: Order, p: Plan) -> list[Event]:
 
 def about_effects(sc, st, order: Order) -> list[Event]:
     """[5 D] pikemen and Pike & Shot (and Tercios) about-face and are disordered (never destroyed
-    by it, HERALD L65)."""
+    by it, HERALD D65)."""
     events = []
     for u in order.movers:
         if troop_of(u).about_face == "stay_disordered" and u.hits == 0:

@@ -11,8 +11,8 @@ il giocatore vuole farle uscire dall'accampamento: con 1,2,3 le unità rimangono
 dell'accampamento e sono considerate come disordinate. La presenza di un generale con l'unità
 somma 1 al risultato del dado."
 
-Herald reads the table after every command (`update`, HERALD L53): a unit "in" a camp is one
-whose base touches or overlaps the camp's 9 x 6 cm rectangle (L3's contact);
+Herald reads the table after every command (`update`, HERALD D53): a unit "in" a camp is one
+whose base touches or overlaps the camp's 9 x 6 cm rectangle (D3's contact);
 - the owner's first infantry or cavalry unit in its camp garrisons it; a garrison holds it (the
   enemy must beat the garrison in melee first);
 - an enemy infantry or cavalry unit in an ungarrisoned camp captures it: every enemy unit then in
@@ -35,7 +35,7 @@ HOLDING_ARMS = ("infantry", "cavalry")
 
 
 def in_camp(camp, unit) -> bool:
-    """The unit's base touches or overlaps the camp (HERALD L3, L53)."""
+    """The unit's base touches or overlaps the camp (HERALD D3, D53)."""
     return checks.base_distance(camp, unit) <= CONTACT_TOL
 
 
@@ -46,7 +46,7 @@ def holders(st: LionState, camp) -> list:
 
 
 def update(sc, st: LionState) -> list[Event]:
-    """Garrison, capture and recapture, as the bases stand now [12 A] (HERALD L53)."""
+    """Garrison, capture and recapture, as the bases stand now [12 A] (HERALD D53)."""
     events: list[Event] = []
     for side in sorted(st.camps):
         camp = st.camps[side]
@@ -110,7 +110,7 @@ def camp_looted_by(st: LionState, unit) -> str:
 def do_leave(sc, st: LionState, side: str, cmd, stream: DiceStream) -> list[Event]:
     """`leave <unit>` on your move card [12 A]: a d6 (+1 with a general attached, the unit's
     quality [troop chart]); 1-3 it stays in the camp, disordered, and does not move this card
-    (HERALD L54); 4+ it stops looting and may move."""
+    (HERALD D54); 4+ it stops looting and may move."""
     rules.need_card(st, side, ("move",), sc)
     if not cmd.args:
         raise Illegal("usage: leave <unit>: a unit of yours looting an enemy camp", "LdN [12 A]")
@@ -118,7 +118,7 @@ def do_leave(sc, st: LionState, side: str, cmd, stream: DiceStream) -> list[Even
     if not unit.looting:
         raise Illegal(f"{named(sc, unit.id)} is not looting an enemy camp", "LdN [12 A]")
     if unit.moved:
-        raise Illegal(f"{named(sc, unit.id)} has already moved or tried to leave on this card", "LdN [12 A], HERALD L8")
+        raise Illegal(f"{named(sc, unit.id)} has already moved or tried to leave on this card", "LdN [12 A], HERALD D8")
     value, dr = checks.roll(stream, tables.LOOT_EXIT["die"], f"{unit.id} leaves the camp", side)
     mods = []
     if any(g.alive and g.side == side and g.attached_to == unit.id for g in st.generals.values()):

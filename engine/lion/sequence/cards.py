@@ -4,19 +4,19 @@
 carte sono esaurite il turno termina ed il mazzo viene rimescolato." [13] The nine cards: each
 player's move, shoot, combat and rally cards, and the end card.
 
-Herald's walk (`advance`, called after every command, HERALD L7, L42):
+Herald's walk (`advance`, called after every command, HERALD D7, D42):
 - between cards (step "draw") the next card is drawn from those not yet drawn this turn, with a
   seeded draw (no one knows the order); when none is left the turn ends;
 - a move card [4 A]: its owner's Cpts are rolled at once, then he moves (step "act") until he
   says `next`; then the other player's contact fire [3] cards 7-8, [7 D] (step "contact_fire",
   performed by engine.lion.fire.shoot.contact_fire_step);
 - a shoot or combat card: its owner acts until `next` (a card where he has nothing to do passes
-  by itself: rules.register_card_check, HERALD L43);
+  by itself: rules.register_card_check, HERALD D43);
 - a rally card [10]: Herald rolls for every disordered unit of its owner (sequence/rally.py);
 - the end card [13]: a d6: 1-4 the turn goes on, 5 a random event [15] then the turn goes on,
   6 the turn ends: the deck is shuffled again.
 At the end of a turn the per-turn marks are cleared, the weather's countdowns run (rain [15] 5-6,
-surprise march [15] 3, sunset [15] 2), the scenario's turn limit is checked (HERALD L25), and at
+surprise march [15] 3, sunset [15] 2), the scenario's turn limit is checked (HERALD D25), and at
 the start of the next turn limited visibility is tested [15] 1.
 """
 from __future__ import annotations
@@ -69,7 +69,7 @@ def advance(sc, st: LionState, stream: DiceStream) -> list[Event]:
 
 def card_passes(sc, st: LionState) -> bool:
     """Whether the owner of the current card has nothing to do on it: every check registered
-    for its kind says so (none registered: he is asked, HERALD L43)."""
+    for its kind says so (none registered: he is asked, HERALD D43)."""
     found = rules.CARD_CHECKS.get(card_kind(st.card), [])
     if not found:
         return False
@@ -78,7 +78,7 @@ def card_passes(sc, st: LionState) -> bool:
 
 
 def draw_card(sc, st: LionState, stream: DiceStream, card: str | None = None) -> list[Event]:
-    """Draw the next card from those left this turn (HERALD L7: a seeded draw; `card` forces one,
+    """Draw the next card from those left this turn (HERALD D7: a seeded draw; `card` forces one,
     for tests) and begin it [3], [13]."""
     if card is None:
         deck = [c for c in CARDS if c in st.deck]          # a fixed order to draw from
@@ -119,7 +119,7 @@ def draw_card(sc, st: LionState, stream: DiceStream, card: str | None = None) ->
 
 def finish_card(sc, st: LionState, stream: DiceStream) -> list[Event]:
     """The owner has done with his card: a move card goes on to the other player's contact fire
-    [3] cards 7-8, [7 D] (Cpts not spent are lost, HERALD L42); any other card is over."""
+    [3] cards 7-8, [7 D] (Cpts not spent are lost, HERALD D42); any other card is over."""
     if card_kind(st.card) == "move":
         owner = card_owner(st)
         st.armies[owner].cpts = 0
@@ -190,13 +190,13 @@ def clear_turn_marks(st: LionState) -> None:
 
 
 def turn_limit(sc) -> int:
-    """The scenario's last turn, or Herald's default (HERALD L25)."""
+    """The scenario's last turn, or Herald's default (HERALD D25)."""
     return int(getattr(sc, "turn_limit", 0) or tables.DEFAULT_TURN_LIMIT)
 
 
 def end_turn(sc, st: LionState, stream: DiceStream, why: str) -> list[Event]:
     """The turn ends [3], [13]: per-turn marks cleared, countdowns run ([15] 2, 3, 5, 6, HERALD
-    L23, L45), the sunset or the scenario's turn limit may end the battle [14 B], else the deck is
+    D23, D45), the sunset or the scenario's turn limit may end the battle [14 B], else the deck is
     shuffled again and the next turn begins with the visibility test [15] 1."""
     from engine.lion.sequence import events as random_events
     from engine.lion.sequence import victory
@@ -207,7 +207,7 @@ def end_turn(sc, st: LionState, stream: DiceStream, why: str) -> list[Event]:
     if st.weather.get("sunset_turns") == 0:
         events += victory.end_by_time(sc, st, "the sun has set (LdN [15] 2)")
     elif st.turn >= turn_limit(sc):
-        events += victory.end_by_time(sc, st, f"turn {st.turn} was the battle's last (HERALD L25)")
+        events += victory.end_by_time(sc, st, f"turn {st.turn} was the battle's last (HERALD D25)")
     st.deck = list(CARDS)
     st.drawn = []
     st.card = ""

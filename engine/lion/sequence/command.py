@@ -50,11 +50,11 @@ def roll_cpts(sc, st, side: str, stream: DiceStream) -> Event:
 def general_in_command(sc, st, side: str, unit_ids: list[str]) -> tuple[bool, str]:
     """[4 C] whether a general commands the move at the ordinary cost: one of `side`'s live
     generals not in contact with enemy bases and within 40 cm of the unit (for a group, of its
-    nearest member, HERALD L41). Returns (ok, why not)."""
+    nearest member, HERALD D41). Returns (ok, why not)."""
     generals = [g for g in sorted(st.generals.values(), key=lambda g: g.id) if g.side == side and g.alive]
     if unit_ids and sc is not None:
         from engine.lion.setup import commander_of, has_option
-        if has_option(st, "large-armies"):          # [4 E] each command's own general (HERALD L41)
+        if has_option(st, "large-armies"):          # [4 E] each command's own general (HERALD D41)
             try:
                 mine = commander_of(sc, st, unit_ids[0])
             except (KeyError, StopIteration):

@@ -7,9 +7,9 @@ rain, 6 heavy rain (tables.RANDOM_EVENTS). What lasts is kept in `st.weather` an
   it), -1 on the Cpt rolls (command.roll_cpts); at the start of every later turn a d6: 4-6 it
   clears (`start_of_turn`);
 - sunset [15] 2: `weather["sunset_turns"] = 2d6`, the turns left, the current one counting as the
-  first (HERALD L45): the battle ends at the end of the turn that brings it to 0 (cards.end_turn);
+  first (HERALD D45): the battle ends at the end of the turn that brings it to 0 (cards.end_turn);
   the first sunset of a battle may be ignored if both players agree (policy `sunset`, or asked):
-  `weather["sunset_ignored"]`; a sunset while one runs changes nothing (HERALD L46);
+  `weather["sunset_ignored"]`; a sunset while one runs changes nothing (HERALD D46);
 - surprise march [15] 3: a die each (d6, ties rolled again), the winner's 1d4 on
   `army.surprise_march` single units that may triple their speed this turn or the next
   (`army.surprise_turns` = 2; the movement module spends them);
@@ -17,7 +17,7 @@ rain, 6 heavy rain (tables.RANDOM_EVENTS). What lasts is kept in `st.weather` an
   generals) back within 10 cm of his own edge (policy `reinforcements`: Herald places them, or the
   player chooses which and where); they are listed in `st.returned` [12 B];
 - light rain / heavy rain [15] 5-6: `weather["rain"] = "light" / "heavy"`, `weather["rain_turns"]`
-  = 2 (the rest of this turn and the next, HERALD L23): firearms one die lower / no fire and half
+  = 2 (the rest of this turn and the next, HERALD D23): firearms one die lower / no fire and half
   speed (the fire and movement modules read it).
 """
 from __future__ import annotations
@@ -82,12 +82,12 @@ def visibility_test(sc, st: LionState, stream: DiceStream) -> list[Event]:
 def sunset(sc, st: LionState, stream: DiceStream) -> list[Event]:
     """[15] 2 "Tramonto: Lanciare 2d6; il risultato indica tra quanti turni termina la partita.
     La prima volta che ciò si verifica, se i giocatori sono d'accordo, può essere ignorato." The
-    turns count the current one as the first (HERALD L45); a sunset while one is running changes
-    nothing (HERALD L46)."""
+    turns count the current one as the first (HERALD D45); a sunset while one is running changes
+    nothing (HERALD D46)."""
     if "sunset_turns" in st.weather:
         return [Event("weather", "", "LdN [15] 2",
                       f"The sun is already setting: the battle ends in {st.weather['sunset_turns']} "
-                      "turn(s), as before (HERALD L46)", outcome={"sunset_turns": st.weather["sunset_turns"]})]
+                      "turn(s), as before (HERALD D46)", outcome={"sunset_turns": st.weather["sunset_turns"]})]
     n, dice = checks.roll_2d6(stream, "sunset: turns left")
     events = [Event("weather", "", "LdN [15] 2", f"Sunset: 2d6 = {n}", dice=dice, outcome={"turns": n})]
     if not st.weather.get("sunset_seen"):
@@ -109,7 +109,7 @@ def set_sunset(st: LionState, n: int) -> list[Event]:
 def sunset_agreement(sc, st: LionState) -> list[Event]:
     """The first sunset may be ignored "se i giocatori sono d'accordo" [15] 2: each player's
     standing answer (policy `sunset`: keep, ignore, ask), player A first; one `keep` and the
-    sunset stands; both `ignore` and it is ignored (HERALD L47)."""
+    sunset stands; both `ignore` and it is ignored (HERALD D47)."""
     offer = st.weather.get("sunset_offer") or {}
     n = offer.get("turns", 0)
     for side in players(st):
@@ -150,7 +150,7 @@ def resume_sunset(sc, st: LionState, side: str, answer: str, more: list[str], st
 
 def die_off(st: LionState, stream: DiceStream, what: str) -> tuple[str, list[Event]]:
     """[15] 3-4 "lanciando ciascuno 1 dado. Il più alto vince, rilanciare in caso di parità"
-    (a d6 each, HERALD L9)."""
+    (a d6 each, HERALD D9)."""
     events = []
     a, b = players(st)
     for attempt in range(1, 50):
@@ -184,7 +184,7 @@ def surprise_march(sc, st: LionState, stream: DiceStream) -> list[Event]:
 
 def bases_of(unit) -> int:
     """How many bases a unit stands on [2]: a Pike & Shot two side by side, a Tercio two P&S one
-    behind the other (four), any other unit one (HERALD L48: the d4 of [15] 4 counts bases)."""
+    behind the other (four), any other unit one (HERALD D48: the d4 of [15] 4 counts bases)."""
     if unit.type == "tercio":
         return 4
     if "pike_and_shot" in unit.type:
@@ -275,7 +275,7 @@ def resume_reinforcements(sc, st: LionState, side: str, answer: str, more: list[
 
 
 def home_edge(sc, st: LionState, side: str) -> str:
-    """"south" or "north": the army's home edge (HERALD L1: player A's is the south)."""
+    """"south" or "north": the army's home edge (HERALD D1: player A's is the south)."""
     try:
         return sc.armies[side].home_edge
     except (AttributeError, KeyError):
@@ -353,7 +353,7 @@ def bring_back(sc, st: LionState, unit, pose) -> Event:
     unit.status = "active"
     unit.hits = 0
     unit.looting = False
-    unit.moved = True                  # it arrives: no move this turn (HERALD L48)
+    unit.moved = True                  # it arrives: no move this turn (HERALD D48)
     if unit.id not in st.returned:
         st.returned.append(unit.id)
     st.armies[unit.side].reinforcements -= bases_of(unit)
@@ -391,7 +391,7 @@ def place_all(sc, st: LionState, side: str) -> list[Event]:
 
 def light_rain(sc, st: LionState, stream: DiceStream) -> list[Event]:
     """[15] 5 "Pioggia leggera: per le prossime due mosse le armi da fuoco sparano lanciando 1
-    dado minore di quanto normale." (HERALD L23: the rest of this turn and the next.)"""
+    dado minore di quanto normale." (HERALD D23: the rest of this turn and the next.)"""
     st.weather["rain"] = "light"
     st.weather["rain_turns"] = tables.RANDOM_EVENTS[5].turns
     return [Event("weather", "", "LdN [15] 5", "Light rain: firearms shoot one die lower, this turn and the next",
@@ -400,7 +400,7 @@ def light_rain(sc, st: LionState, stream: DiceStream) -> list[Event]:
 
 def heavy_rain(sc, st: LionState, stream: DiceStream) -> list[Event]:
     """[15] 6 "Pioggia forte: Per le prossime due mosse le armi da fuoco non sparano e le velocità
-    di marcia sono ridotte della metà." (HERALD L23.)"""
+    di marcia sono ridotte della metà." (HERALD D23.)"""
     st.weather["rain"] = "heavy"
     st.weather["rain_turns"] = tables.RANDOM_EVENTS[6].turns
     return [Event("weather", "", "LdN [15] 6", "Heavy rain: no firearms fire and moves are halved, this turn and the next",
@@ -415,7 +415,7 @@ HANDLERS = {"limited_visibility": visibility, "sunset": sunset, "surprise_march"
 
 def end_of_turn(sc, st: LionState) -> list[Event]:
     """The countdowns at the end of a turn: rain and surprise march (the current turn counts as
-    the first of their two, HERALD L23), the sunset's turns left (HERALD L45)."""
+    the first of their two, HERALD D23), the sunset's turns left (HERALD D45)."""
     events = []
     if "rain_turns" in st.weather:
         st.weather["rain_turns"] -= 1
@@ -439,7 +439,7 @@ def end_of_turn(sc, st: LionState) -> list[Event]:
 
 def start_of_turn(sc, st: LionState, stream: DiceStream) -> list[Event]:
     """The start of a turn: the visibility test [15] 1, then units arriving this turn (the
-    scenario's `arrives = "turn N"`) come on at their places when clear (HERALD L49)."""
+    scenario's `arrives = "turn N"`) come on at their places when clear (HERALD D49)."""
     events = []
     if st.weather.get("visibility"):
         events += visibility_test(sc, st, stream)
@@ -463,12 +463,12 @@ def arrivals(sc, st: LionState) -> list[Event]:
         blocked = [o.id for o in sorted(st.units.values(), key=lambda o: o.id)
                    if o.alive and base_polygon(checks.pose(o), checks.footprint(o)).intersects(poly)]
         if blocked:
-            events.append(Event("arrival", u.side, "HERALD L49",
+            events.append(Event("arrival", u.side, "HERALD D49",
                                 f"{named(sc, u.id)} cannot come on: {', '.join(blocked)} stand(s) where it enters; "
                                 "it tries again next turn"))
             continue
         u.status = "active"
-        events.append(Event("arrival", u.side, "HERALD L49", f"{named(sc, u.id)} arrives at ({u.x:g}, {u.y:g})",
+        events.append(Event("arrival", u.side, "HERALD D49", f"{named(sc, u.id)} arrives at ({u.x:g}, {u.y:g})",
                             outcome={"unit": u.id}))
     return events
 

@@ -95,7 +95,7 @@ def label(sc, obj) -> str:
 
 
 def measure_answer(sc, st: LionState, side: str | None, args: tuple[str, ...]) -> str:
-    """[1] distances in cm (HERALD L3); [7 A] the arc (30 degrees a side, L5) and line of sight."""
+    """[1] distances in cm (HERALD D3); [7 A] the arc (30 degrees a side, D5) and line of sight."""
     from engine.core.table.geometry import clear_line, front_distance, in_arc
     if len(args) != 2:
         raise Illegal("usage: measure <from> <to>: two units, generals or camps (camp-<side>)", "LdN [1]")

@@ -7,11 +7,11 @@ trovino a contatto con unità nemiche. Lanciare 1d8 per ciascuna unità; essa sa
 tiro di artiglieria media o pesante a distanza breve, è possibile tentare la riorganizzazione
 sottraendo 1 al dado." [11 A] a demoralised army subtracts 1. [troop chart] elite +1, untrained
 -1. [12 F] a Tercio recovers one level at a time; every other unit (Pike & Shot included) all its
-levels (HERALD L21, tables.rally_levels).
+levels (HERALD D21, tables.rally_levels).
 
 A try costs nothing and a failure changes nothing, so Herald rolls for every unit that may try
-(HERALD L50: the rally card asks no choice). A unit looting an enemy camp is not rallied: it
-counts as disordered until it leaves the camp [12 A] (HERALD L51).
+(HERALD D50: the rally card asks no choice). A unit looting an enemy camp is not rallied: it
+counts as disordered until it leaves the camp [12 A] (HERALD D51).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ THREATENING_GUNS = ("medium", "heavy")
 
 
 def discipline_of(sc, st: LionState, unit) -> str:
-    """The unit's own discipline when the scenario gives one ([4 E] L60), else its army's."""
+    """The unit's own discipline when the scenario gives one ([4 E], line 60 of the text), else its army's."""
     try:
         own = sc.unit(unit.id).discipline
     except (AttributeError, KeyError):
@@ -35,7 +35,7 @@ def discipline_of(sc, st: LionState, unit) -> str:
 
 
 def may_rally(st: LionState, unit, side: str) -> bool:
-    """[10 A] a disordered unit of `side` not in contact with the enemy (looters excluded, L51)."""
+    """[10 A] a disordered unit of `side` not in contact with the enemy (looters excluded, D51)."""
     return (unit.alive and checks.controller(unit) == side and unit.hits > 0 and not unit.looting
             and not checks.in_contact_with_enemy(st, unit))
 
@@ -74,7 +74,7 @@ def sight_blockers(sc, st: LionState, a, b) -> list:
 def guns_threatening(sc, st: LionState, unit) -> str:
     """[10 A] "sotto tiro di artiglieria media o pesante a distanza breve": an enemy medium gun
     (deployed, [6 A]) or heavy gun that has the unit in its arc [7 A] at short range (under 15 cm,
-    [Tabella riassuntiva]) with a clear line of sight; "" when none (HERALD L52)."""
+    [Tabella riassuntiva]) with a clear line of sight; "" when none (HERALD D52)."""
     from engine.core.table.geometry import clear_line, front_distance, in_arc
     side = checks.controller(unit)
     for g in sorted(st.units.values(), key=lambda u: u.id):

@@ -10,12 +10,12 @@ sub-commander 1, a captured camp 2/3/5 [12 A]; returned reinforcements count for
 [14 A] "Il giocatore che per primo elimina il 60% delle unità nemiche è il vincitore": decisive
 when he lost under 30% himself, partial from 30 to 40%, Pyrrhic above 40% (tables.victory_level).
 [14 B] a battle ended by the sunset without a 60% victory is a draw, unless only one army is
-demoralised: the other then wins a partial victory. The scenario's turn limit (HERALD L25) ends it
+demoralised: the other then wins a partial victory. The scenario's turn limit (HERALD D25) ends it
 the same way.
 
 Herald checks after every command (`check`, from cards.advance): demoralisation first, then
 victory. Both sides reaching 60% with the same command: the one that took the larger share of the
-enemy wins; the same share is a draw (HERALD L55).
+enemy wins; the same share is a draw (HERALD D55).
 """
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def check(sc, st: LionState) -> list[Event]:
     if len(beaten) == 2:
         share = {side: losses[side]["victory"] / losses[side]["total"] for side in SIDES}
         if share[SIDES[0]] == share[SIDES[1]]:
-            return events + finish(st, None, "both armies lost 60% at once, the same share: a draw (HERALD L55)",
+            return events + finish(st, None, "both armies lost 60% at once, the same share: a draw (HERALD D55)",
                                    losses, "draw")
         beaten = [max(SIDES, key=lambda s: share[s])]
     loser = beaten[0]
@@ -93,7 +93,7 @@ def finish(st: LionState, winner: str | None, why: str, losses: dict, level: str
 
 
 def end_by_time(sc, st: LionState, why: str) -> list[Event]:
-    """[14 B] the battle ends by the sunset (or the scenario's last turn, HERALD L25) with no 60%
+    """[14 B] the battle ends by the sunset (or the scenario's last turn, HERALD D25) with no 60%
     victory: a draw, unless only one army is demoralised: the other wins a partial victory."""
     if st.phase == "over":
         return []
