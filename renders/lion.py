@@ -1,6 +1,6 @@
 """Lion of the North board image: scenario + state -> PNG bytes (Pillow only; issue 15).
 
-A top-down picture of the open table (180 x 120 cm, HERALD L1) that draws what the state says and
+A top-down picture of the open table (180 x 120 cm, HERALD D1) that draws what the state says and
 decides nothing. Every base is a true-scale rectangle where engine.core.table.geometry puts it
 (`base_polygon` of the unit's pose and footprint, the same shapes the rules measure): `Unit.x, y`
 is the centre of its FRONT edge, `facing` a compass bearing (0 = north = up on the picture,
@@ -382,13 +382,23 @@ def _draw_units(pen: _Pen, scenario, state, units, hits_focus: set[str]) -> None
         _pips(pen, u, pose, fp)
 
 
+def _pip_radius(fp: Footprint) -> float:
+    return max(0.28, min(0.36, fp.depth * 0.16))
+
+
+def base_point_cm(pose: Pose, across: float, back: float) -> tuple[float, float]:
+    """The table point `across` cm right of a base's front centre and `back` cm behind it."""
+    fx, fy = forward(pose.facing)
+    return pose.x + fy * across - fx * back, pose.y - fx * across - fy * back
+
+
 def _pips(pen: _Pen, u, pose: Pose, fp: Footprint) -> None:
     """One red pip per hit taken along the inside of the rear edge ([9 A], [12 E-F])."""
     n = int(u.hits or 0)
     if n <= 0:
         return
     s = pen.v.s
-    r = max(0.32, min(0.45, fp.depth * 0.2))
+    r = _pip_radius(fp)
     rpx = max(r * s, 4.5 * SS)
     fx, fy = forward(pose.facing)
     rx, ry = fy, -fx
@@ -422,7 +432,7 @@ def _draw_generals(pen: _Pen, scenario, state) -> None:
 
 
 def _draw_contacts(pen: _Pen, state, la: dict) -> set[str]:
-    """The touching edges of a melee or a move's contact, thick red on white ([8 A], L6)."""
+    """The touching edges of a melee or a move's contact, thick red on white ([8 A], D6)."""
     s = pen.v.s
     involved = set()
     for a, b in _melee_pairs(la):
@@ -549,6 +559,40 @@ def _draw_label(d: ImageDraw.ImageDraw, box, text: str, tags, fnt, tfnt) -> None
         x += w + 4
 
 
+def _fit_label(label: str, largest: int, wide: float, high: float):
+    """(font px, lines) of a type label inside a base `wide` x `high` px: one line, or two split
+    at the hyphen ("ART" over "-h") when that is larger; None below 7 px."""
+    options = [[label]] + ([[label.split("-")[0], "-" + label.split("-", 1)[1]]] if "-" in label else [])
+    best = None
+    for rows in options:
+        size = largest
+        while size >= 7:
+            f = font(size, True)
+            if max(text_width(r, f) for r in rows) <= wide * 0.88 and size * (1.05 * len(rows)) <= high * 0.8:
+                break
+            size -= 1
+        if size >= 7 and (best is None or size > best[0] + 1):
+            best = (size, rows)
+    return best
+
+
+def _feature_name_boxes(scenario, v: TableView) -> list[tuple[float, float, float, float]]:
+    """Where the terrain layer wrote the features' names (unit ids keep clear of them)."""
+    from .lion_art import feature_name_size, label_spot, scenario_key
+    size = feature_name_size(v.s)
+    fnt = font(size, True)
+    sk = scenario_key(scenario)
+    out = []
+    for f in scenario.features:
+        if f.kind not in ("town", "woods", "hill", "marsh") or not f.name:
+            continue
+        x, y = v.px(*label_spot(sk, f.id))
+        text = f.name + (f" (hill {f.level})" if f.kind == "hill" else "")
+        w = text_width(text, fnt)
+        out.append((x - w / 2, y - size * 0.6, x + w / 2, y + size * 0.6))
+    return out
+
+
 def _text_sizes(v: TableView) -> tuple[int, int]:
     """(id font px, largest type-label px) of a view: legible at DISPLAY_W for a crop."""
     if v.kind == "full":
@@ -586,29 +630,29 @@ def _draw_text(img: Image.Image, v: TableView, scenario, state, units, generals,
     for obj, pts, _, _, fp in items:
         if not hasattr(obj, "type"):
             continue
-        body, front, dark = unit_colours(scenario, obj)
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        cxp, cyp = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        body, front, _ = unit_colours(scenario, obj)
+        # the label sits between the front band and the pips (centred when there are none)
+        band = min(fp.depth * 0.3, 0.7)
+        rear = fp.depth - (2 * _pip_radius(fp) + 0.2 if obj.hits else 0.0)
+        lx, ly = base_point_cm(_pose(obj), 0.0, (band + rear) / 2 if obj.hits else (band + fp.depth) / 2)
+        cxp, cyp = v.px(lx, ly)
+        if not (tx0 <= cxp <= tx1 and ty0 <= cyp <= ty1):
+            continue
         # the inner box of the base on screen: an axis-aligned base fits its frontage or depth
         ang = obj.facing % 180
-        wide = fp.width * v.s if ang < 45 or ang > 135 else fp.depth * v.s
-        high = fp.depth * v.s if ang < 45 or ang > 135 else fp.width * v.s
+        upright = ang < 45 or ang > 135
+        wide = (fp.width if upright else fp.depth) * v.s
+        high = ((rear - band) if obj.hits else fp.depth - band) * v.s if upright else fp.width * v.s
         label = type_label(obj)
-        size = type_px
-        while size >= 7:
+        ink = (30, 30, 30) if sum(body) > 600 else ((255, 255, 255) if sum(front) > 600 else front)
+        lines = _fit_label(label, type_px, wide, high)
+        if lines:
+            size, rows = lines
             f = font(size, True)
-            if text_width(label, f) <= wide * 0.86 and size <= high * 0.62:
-                break
-            size -= 1
-        if size >= 7:
-            ink = front if obj.type != "tercio" else front
-            fcol = dark if sum(body) > 600 else (255, 255, 255)
-            if sum(body) > 600:
-                ink = (30, 30, 30)
-            else:
-                ink = (255, 255, 255) if sum(front) > 600 else front
-            del fcol
-            d.text((cxp, cyp + high * 0.08), label, font=font(size, True), fill=ink, anchor="mm")
+            for i, row in enumerate(rows):
+                d.text((cxp, cyp + (i - (len(rows) - 1) / 2) * size * 1.05), row, font=f, fill=ink, anchor="mm")
+    for b in _feature_name_boxes(scenario, v):
+        boxes.add(b, 0.8)
     # ids and tags: placed where they overlap least (the action's units first)
     focus = set(_ids(la.get("units"))) | {p for pair in _melee_pairs(la) for p in pair}
     for shot in _shots(la):

@@ -326,7 +326,7 @@ def _feature_names(img: Image.Image, scenario, s: float, box) -> None:
     text is drawn whole on every tile it touches, clipped by the tile)."""
     bx0, by0, _, _ = box
     H = scenario.height
-    size = int(round(min(26, max(11, 1.45 * s))))
+    size = feature_name_size(s)
     fnt = font(size, True)
     d = ImageDraw.Draw(img)
     sk = scenario_key(scenario)
@@ -337,6 +337,16 @@ def _feature_names(img: Image.Image, scenario, s: float, box) -> None:
         x, y = c[0] * s - bx0, (H - c[1]) * s - by0
         text = f.name + (f" (hill {f.level})" if f.kind == "hill" else "")
         outlined_text(d, (x, y), text, fnt, fill=(255, 255, 240), outline=LABEL_INK, width=max(2, size // 8))
+
+
+def feature_name_size(s: float) -> int:
+    """The features' names' font px at `s` px/cm."""
+    return int(round(min(26, max(11, 1.45 * s))))
+
+
+def label_spot(sk: ScenarioKey, feature_id: str) -> tuple[float, float]:
+    """Where a feature's name is written (table cm)."""
+    return _label_spot(sk, feature_id)
 
 
 def _start_bases(scenario) -> list[Polygon]:

@@ -124,7 +124,7 @@ def test_with_nothing_in_focus_the_crop_is_the_whole_table_1100_wide(breitenfeld
 # --- bases where the geometry puts them ----------------------------------------------------------------
 @pytest.mark.parametrize("facing", [0.0, 45.0, 90.0, 200.0])
 def test_a_base_is_drawn_where_the_geometry_puts_it_with_its_front_band(breitenfeld, state, facing):
-    """HERALD L2: a cavalry base 4 x 3 behind its front edge's centre; the body (Swedish blue)
+    """HERALD D2: a cavalry base 4 x 3 behind its front edge's centre; the body (Swedish blue)
     inside, the front band (yellow) just behind the front edge, the open ground just outside."""
     u = lone(state, SWEDE, 90.0, 60.0, facing)
     img = decode(lion.render_board(breitenfeld, state))
@@ -230,7 +230,7 @@ def test_a_move_path_is_drawn_along_its_track(breitenfeld, state):
 
 
 def test_a_shot_draws_the_arc_and_the_measured_line(breitenfeld, state):
-    """fire's last_action: the shooter's arc ([7], L5: 30 degrees outward of the front corners)
+    """fire's last_action: the shooter's arc ([7], D5: 30 degrees outward of the front corners)
     tints the ground inside it and nowhere else; the line shooter -> target is drawn."""
     lone(state, "sw-horn-musk", 90.0, 60.0, 0.0)
     lone(state, "imp-ter-tilly", 90.0, 72.0, 180.0)
@@ -265,7 +265,7 @@ def test_the_crop_contains_the_action_and_is_at_most_1100_wide(breitenfeld, stat
 
 
 def test_a_melee_contact_is_outlined(breitenfeld, state):
-    """melee's last_action (defender, attackers): the touching edges drawn red ([8 A], L6)."""
+    """melee's last_action (defender, attackers): the touching edges drawn red ([8 A], D6)."""
     lone(state, SWEDE, 90.0, 60.0, 0.0)                   # its front edge y = 60, x 88..92
     lone(state, "imp-furst1", 90.0, 60.0, 180.0)          # front to front
     v = lion.board_view(breitenfeld)
