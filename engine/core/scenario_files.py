@@ -192,3 +192,94 @@ def key_line(text: str, path: str, exact: bool = False) -> int | None:
         else:
             steps.pop()
     return None
+
+
+# -- field readers and the bundled battles ---------------------------------------------------
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+NUMBER = (int, float)          # a TOML integer or float, read as a float (open-table positions)
+
+
+def type_name(kind: type | tuple) -> str:
+    if isinstance(kind, tuple):
+        return "a number"
+    return {"str": "a string", "int": "an integer", "bool": "true/false", "list": "a list",
+            "dict": "a table"}.get(kind.__name__, kind.__name__)
+
+
+class FieldReader:
+    """Field readers for a scenario's TOML that name the place (and line) of what is wrong, for a
+    ruleset's `error` class (its ScenarioError). `where` is what a person reads ("units[3]"),
+    `path` the TOML path `key_line` finds the line of."""
+
+    def __init__(self, text: str, source: str, error: type[Exception]):
+        self.text, self.source, self.error = text, source, error
+
+    def fail(self, where: str, msg: str, path: str = "") -> Exception:
+        return self.error(f"{where}: {msg}" + (line_note(self.text, path) if path else ""))
+
+    def keys(self, table: dict, allowed: Iterable[str], where: str, path: str) -> None:
+        check_keys(table, allowed, where, self.error, suggest=True, text=self.text, path=path)
+
+    def check(self, value: Any, kind: type | tuple, where: str, path: str) -> Any:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise self.fail(where, f"expected {type_name(kind)}, got {value!r}", path)
+        if kind is NUMBER:
+            if value != value or value in (float("inf"), float("-inf")):
+                raise self.fail(where, f"expected a finite number, got {value!r}", path)
+            return float(value)
+        return value
+
+    def need(self, d: dict, key: str, kind, where: str, path: str) -> Any:
+        if key not in d:
+            raise self.fail(where, f"missing '{key}'", path)
+        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
+
+    def opt(self, d: dict, key: str, kind, where: str, path: str, default: Any) -> Any:
+        if key not in d:
+            return default
+        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
+
+    def int_in(self, d: dict, key: str, lo: int, hi: int, where: str, path: str,
+               default: int | None = None) -> int:
+        v = (self.need(d, key, int, where, path) if default is None
+             else self.opt(d, key, int, where, path, default))
+        if not lo <= v <= hi:
+            raise self.fail(f"{where}.{key}", f"{v} is not {lo}..{hi}", f"{path}.{key}")
+        return v
+
+    def ident(self, value: Any, where: str, path: str) -> str:
+        if not isinstance(value, str) or not ID_RE.match(value):
+            raise self.fail(where, f"{value!r} is not an id (lower-case letters, digits, '-' "
+                            "and '_', up to 40 characters)", path)
+        return value
+
+    def one_of(self, value: Any, allowed, where: str, path: str) -> str:
+        if value not in allowed:
+            match = close_match(str(value), allowed)
+            hint = f" (did you mean '{match}'?)" if match else ""
+            raise self.fail(where, f"{value!r} is not one of {', '.join(allowed)}{hint}", path)
+        return value
+
+    def tables(self, d: dict, key: str, where: str, required: bool = True) -> list[dict]:
+        if key not in d and not required:
+            return []
+        items = self.need(d, key, list, where, key)
+        for i, item in enumerate(items):
+            self.check(item, dict, f"{where} {key}[{i}]", f"{key}[{i}]")
+        return items
+
+
+def bundled_ids(directory) -> list[str]:
+    """The battles shipped in a ruleset's `scenarios/` folder (file names without .toml)."""
+    return sorted(p.stem for p in directory.glob("*.toml"))
+
+
+def read_bundled(directory, scenario_id: str, game: str, error: type[Exception]) -> tuple[str, str]:
+    """The text and file name of a bundled battle, or `error` naming the known ones."""
+    if not ID_RE.match(scenario_id or ""):
+        raise error(f"no {game} scenario {scenario_id!r}")
+    path = directory / f"{scenario_id}.toml"
+    if not path.exists():
+        raise error(f"no {game} scenario '{scenario_id}' (known: {', '.join(bundled_ids(directory)) or 'none'})")
+    return path.read_text(encoding="utf-8"), path.name

@@ -59,7 +59,8 @@ from typing import Any
 
 from engine.core.facing import VERTEX_NAMES
 from engine.core.hexgrid import HexGrid
-from engine.core.scenario_files import check_keys, close_match, line_note, read_toml
+from engine.core.scenario_files import (FieldReader, bundled_ids, close_match, read_bundled,
+                                        read_toml)
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 MAX_SCENARIO_BYTES = 160 * 1024
@@ -118,7 +119,6 @@ MARKER_KEYS = {"id", "side", "kind", "name", "uses", "initiative", "activates",
                "max_activations", "removes_formations", "trigger", "text"}
 PROVENANCE_KEYS = {"from_text", "herald_completion", "sources", "note"}
 
-_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -415,66 +415,11 @@ class Scenario:
 
 # -- reading --------------------------------------------------------------------------------
 
-def _type_name(kind: type) -> str:
-    return {"str": "a string", "int": "an integer", "bool": "true/false", "list": "a list",
-            "dict": "a table"}.get(kind.__name__, kind.__name__)
-
-
-class _Reader:
-    """Field readers that name the place (and line) of what is wrong."""
+class _Reader(FieldReader):
+    """Field readers that name the place (and line) of what is wrong, as a ScenarioError."""
 
     def __init__(self, text: str, source: str):
-        self.text, self.source = text, source
-
-    def fail(self, where: str, msg: str, path: str = "") -> ScenarioError:
-        return ScenarioError(f"{where}: {msg}" + (line_note(self.text, path) if path else ""))
-
-    def keys(self, table: dict, allowed: set[str], where: str, path: str) -> None:
-        check_keys(table, allowed, where, ScenarioError, suggest=True, text=self.text, path=path)
-
-    def check(self, value: Any, kind: type, where: str, path: str) -> Any:
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(where, f"expected {_type_name(kind)}, got {value!r}", path)
-        return value
-
-    def need(self, d: dict, key: str, kind: type, where: str, path: str) -> Any:
-        if key not in d:
-            raise self.fail(where, f"missing '{key}'", path)
-        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
-
-    def opt(self, d: dict, key: str, kind: type, where: str, path: str, default: Any) -> Any:
-        if key not in d:
-            return default
-        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
-
-    def int_in(self, d: dict, key: str, lo: int, hi: int, where: str, path: str,
-               default: int | None = None) -> int:
-        v = (self.need(d, key, int, where, path) if default is None
-             else self.opt(d, key, int, where, path, default))
-        if not lo <= v <= hi:
-            raise self.fail(f"{where}.{key}", f"{v} is not {lo}..{hi}", f"{path}.{key}")
-        return v
-
-    def ident(self, value: Any, where: str, path: str) -> str:
-        if not isinstance(value, str) or not _ID_RE.match(value):
-            raise self.fail(where, f"{value!r} is not an id (lower-case letters, digits, '-' "
-                            "and '_', up to 40 characters)", path)
-        return value
-
-    def one_of(self, value: Any, allowed, where: str, path: str) -> str:
-        if value not in allowed:
-            match = close_match(str(value), allowed)
-            hint = f" (did you mean '{match}'?)" if match else ""
-            raise self.fail(where, f"{value!r} is not one of {', '.join(allowed)}{hint}", path)
-        return value
-
-    def tables(self, d: dict, key: str, where: str, required: bool = True) -> list[dict]:
-        if key not in d and not required:
-            return []
-        items = self.need(d, key, list, where, key)
-        for i, item in enumerate(items):
-            self.check(item, dict, f"{where} {key}[{i}]", f"{key}[{i}]")
-        return items
+        super().__init__(text, source, ScenarioError)
 
 
 def _named(table: dict) -> str:
@@ -990,16 +935,11 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
 
 
 def list_scenarios() -> list[str]:
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+    return bundled_ids(SCENARIO_DIR)
 
 
 @lru_cache(maxsize=8)
 def load_scenario(scenario_id: str) -> Scenario:
     """A bundled scenario by id (the file name without .toml). Cached: do not mutate it."""
-    if not _ID_RE.match(scenario_id or ""):
-        raise ScenarioError(f"no Jours de Gloire scenario {scenario_id!r}")
-    path = SCENARIO_DIR / f"{scenario_id}.toml"
-    if not path.exists():
-        raise ScenarioError(f"no Jours de Gloire scenario '{scenario_id}' "
-                            f"(known: {', '.join(list_scenarios()) or 'none'})")
-    return parse_scenario(path.read_text(encoding="utf-8"), source=path.name)
+    text, name = read_bundled(SCENARIO_DIR, scenario_id, "Jours de Gloire", ScenarioError)
+    return parse_scenario(text, source=name)

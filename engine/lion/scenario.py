@@ -41,7 +41,6 @@ later), overlap no other base, and stand where they may stand ([5 B], [6 A]).
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -51,7 +50,8 @@ from typing import Any
 from shapely.geometry import LineString, Polygon, box
 from shapely.validation import explain_validity
 
-from engine.core.scenario_files import check_keys, close_match, line_note, read_toml
+from engine.core.scenario_files import (NUMBER, FieldReader, bundled_ids, close_match,
+                                        read_bundled, read_toml)
 from engine.core.table.geometry import Pose, base_polygon
 from engine.core.table.moves import group_front
 from engine.lion import tables
@@ -297,51 +297,11 @@ def camp_rect(c: CampSpec) -> Polygon:
 
 # -- reading ---------------------------------------------------------------------------------
 
-def _type_name(kind: type | tuple) -> str:
-    if isinstance(kind, tuple):
-        return "a number"
-    return {"str": "a string", "int": "an integer", "bool": "true/false", "list": "a list",
-            "dict": "a table"}.get(kind.__name__, kind.__name__)
-
-
-NUMBER = (int, float)
-
-
-class _Reader:
-    """Field readers that name the place (and line) of what is wrong."""
+class _Reader(FieldReader):
+    """Field readers that name the place (and line) of what is wrong, as a ScenarioError."""
 
     def __init__(self, text: str, source: str):
-        self.text, self.source = text, source
-
-    def fail(self, where: str, msg: str, path: str = "") -> ScenarioError:
-        return ScenarioError(f"{where}: {msg}" + (line_note(self.text, path) if path else ""))
-
-    def keys(self, table: dict, allowed: set[str], where: str, path: str) -> None:
-        check_keys(table, allowed, where, ScenarioError, suggest=True, text=self.text, path=path)
-
-    def check(self, value: Any, kind: type | tuple, where: str, path: str) -> Any:
-        bad = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
-        if bad:
-            raise self.fail(where, f"expected {_type_name(kind)}, got {value!r}", path)
-        if kind is NUMBER and not math.isfinite(value):
-            raise self.fail(where, f"expected a finite number, got {value!r}", path)
-        return float(value) if kind is NUMBER else value
-
-    def need(self, d: dict, key: str, kind, where: str, path: str) -> Any:
-        if key not in d:
-            raise self.fail(where, f"missing '{key}'", path)
-        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
-
-    def opt(self, d: dict, key: str, kind, where: str, path: str, default: Any) -> Any:
-        if key not in d:
-            return default
-        return self.check(d[key], kind, f"{where}.{key}", f"{path}.{key}" if path else key)
-
-    def ident(self, value: Any, where: str, path: str) -> str:
-        if not isinstance(value, str) or not _ID_RE.match(value):
-            raise self.fail(where, f"{value!r} is not an id (lower-case letters, digits, '-' "
-                            "and '_', up to 40 characters)", path)
-        return value
+        super().__init__(text, source, ScenarioError)
 
     def one_of(self, value: Any, allowed, where: str, path: str, what: str = "") -> str:
         if value not in allowed:
@@ -805,16 +765,11 @@ def r_side(generals: tuple[GeneralSpec, ...], gid: str) -> str:
 
 
 def list_scenarios() -> list[str]:
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+    return bundled_ids(SCENARIO_DIR)
 
 
 @lru_cache(maxsize=8)
 def load_scenario(scenario_id: str) -> Scenario:
     """A bundled battle by id (the file name without .toml). Cached: do not mutate it."""
-    if not _ID_RE.match(scenario_id or ""):
-        raise ScenarioError(f"no Lion of the North scenario {scenario_id!r}")
-    path = SCENARIO_DIR / f"{scenario_id}.toml"
-    if not path.exists():
-        raise ScenarioError(f"no Lion of the North scenario '{scenario_id}' "
-                            f"(known: {', '.join(list_scenarios()) or 'none'})")
-    return parse_scenario(path.read_text(encoding="utf-8"), source=path.name)
+    text, name = read_bundled(SCENARIO_DIR, scenario_id, "Lion of the North", ScenarioError)
+    return parse_scenario(text, source=name)
