@@ -90,7 +90,6 @@ SPECIAL_KEYS = {"id", "text"}
 HISTORY_KEYS = {"text", "result", "sources"}
 PROVENANCE_KEYS = {"from_text", "herald_completion", "sources", "note"}
 
-_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _ARRIVES_RE = re.compile(r"^turn (\d{1,2})$")
 OVERLAP_TOL = 0.01          # cm^2: bases that only touch do not overlap (HERALD D3)
 EDGE_TOL = 0.005            # cm: a base flush with the table's edge is on the table
