@@ -146,10 +146,12 @@ def deep_in_woods(sc, obj) -> bool:
     return ter.in_woods(p) and not ter.at_wood_edge(p, depth=EDGE_DEPTH)
 
 
-def check_target(sc, st, shooter, target, face: str = "front", *, contact: bool = False) -> dict:
+def check_target(sc, st, shooter, target, face: str = "front", *, contact: bool = False,
+                 explain: bool = True) -> dict:
     """The shot's geometry, or Illegal naming the rule and by how much [7 A], [12 D], [12 F],
     [15] 1, [9 C]: {"distance", "band", "threshold", "face"}. `contact`: contact fire [7 D], at an
-    enemy touching the face (no arc, sight or range to check)."""
+    enemy touching the face (no arc, sight or range to check). `explain=False` (the searches of
+    `legal_targets`) skips naming which blocker hides the target, the costly part of a refusal."""
     t = troop(shooter)
     sname, tname = rules.named(sc, shooter.id), rules.named(sc, target.id)
     if owner(target) == owner(shooter):
@@ -177,7 +179,8 @@ def check_target(sc, st, shooter, target, face: str = "front", *, contact: bool 
                                   f"wood's edge shoot out of it or are shot at", "LdN [7 A]")
             blocks = blockers(sc, st, shooter, target)
             if not clear_line(ps, fs, pt, ft, [g for _, g in blocks], face):
-                alone = [label for label, g in blocks if not clear_line(ps, fs, pt, ft, [g], face)]
+                alone = [label for label, g in blocks if not clear_line(ps, fs, pt, ft, [g], face)] \
+                    if explain else []
                 what = alone[0] if alone else "the terrain and troops between them"
                 raise Illegal(f"{sname} cannot see {tname}: {what} blocks the line of sight "
                               f"(no shooting through woods, hills or other troops)", "LdN [7 A]")
@@ -252,7 +255,7 @@ def legal_targets(sc, st, shooter) -> list[tuple[str, str]]:
             continue
         for foe in foes:
             try:
-                check_target(sc, st, shooter, foe, face)
+                check_target(sc, st, shooter, foe, face, explain=False)
             except Illegal:
                 continue
             out.append((foe.id, face))
