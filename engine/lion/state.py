@@ -91,6 +91,7 @@ class General:
     attached_to: str = ""         # the unit it is attached to (aggregato) ("" = alone)
     moved: bool = False           # moved this turn
     supported: str = ""           # the combat card ("turn:card") he last gave his 1d3 in melee [8 D]
+    fought: str = ""              # the combat card ("turn:card") he was attacked alone on: once a phase [8 A]
 
     @property
     def alive(self) -> bool:
@@ -121,6 +122,7 @@ class Army:
     surprise_march: int = 0       # single units that may still triple their speed (event 3) [15]
     surprise_turns: int = 0       # turns the allowance lasts ("this turn or the next")
     reinforcements: int = 0       # destroyed bases it may bring back (event 4) [15]
+    pools: dict[str, int] = field(default_factory=dict)   # large armies [4 E]: Cpts left per command general
 
 
 @dataclass

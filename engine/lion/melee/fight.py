@@ -118,6 +118,9 @@ def target_problem(sc, st, side: str, enemy) -> str:
         if enemy.attached_to:
             return (f"{name} is attached to {rules.named(sc, enemy.attached_to)}: attack the unit, he shares "
                     f"its fate (LdN [9 C])")
+        if getattr(enemy, "fought", "") == phase_key(st):
+            return (f"{name} has already been attacked on this card: a general alone fights one melee "
+                    f"per phase, like a unit (LdN [8 A], HERALD D120)")
         return ""
     if enemy.fought:
         return (f"{name} has already fought a melee on this card: a unit fights one melee per phase, "
@@ -302,6 +305,8 @@ def resolve_melee(sc, st, side: str, defender, attackers: list, stream: DiceStre
         a.fought = True
     if not is_general(defender):
         defender.fought = True
+    else:
+        defender.fought = phase_key(st)     # a lone general: once per combat card (HERALD D120)
     st.last_action = {"kind": "melee", "defender": defender.id, "attackers": [a.id for a in attackers],
                       "edges": edges, "comparisons": comparisons}
     events += apply_results(sc, st, side, defender, attackers, comparisons, stream)
