@@ -70,7 +70,7 @@ def turn_gun(sc, st, side: str, u, steps, stream: DiceStream, verb: str = "pivot
     if st.armies[side].cpts < 1:
         raise Illegal(f"no Cpts left on this card ({st.armies[side].cpts_rolled} rolled)", "LdN [4 A]")
     cost, reason = command.move_cost(sc, st, side, [u.id])
-    pay = command.spend(st, side, cost, f"turning {who}")
+    pay = command.spend(st, side, cost, f"turning {who}", sc=sc, unit_ids=[u.id])
     pay.narrative += f" ({reason})"
     before = (rnd(u.x), rnd(u.y), norm_angle(u.facing))
     u.x, u.y, u.facing = w.end.x, w.end.y, w.end.facing

@@ -1128,7 +1128,7 @@ def pay(sc, st, side: str, order: Order, p: Plan) -> list[Event]:
     cost, reason = command.move_cost(sc, st, side, [m.id for m in order.movers],
                                      forced=order.forced or order.triple, toward_own_edge=toward)
     what = ("the about-face of " if order.about else "the move of ") + " + ".join(named(sc, m.id) for m in order.movers)
-    ev = command.spend(st, side, cost, what)
+    ev = command.spend(st, side, cost, what, sc=sc, unit_ids=[m.id for m in order.movers])
     ev.narrative += f" ({reason})"
     return [ev]
 

@@ -30,6 +30,9 @@ def roll_cpts(sc, st, side: str, stream: DiceStream) -> Event:
     """[4 A], [4 E]: the move card's owner rolls his Cpts with his discipline's die; limited
     visibility takes 1 off the roll ([15] 1), never below 0. The Cpts left are stored on the army."""
     army = st.armies[side]
+    army.pools = {}
+    if sc is not None and _large(st):
+        return roll_pools(sc, st, side, stream)
     die = cpt_die(army.discipline)
     value, dr = checks.roll(stream, die, f"{side.title()} Cpts", side)
     mods = []
@@ -45,6 +48,65 @@ def roll_cpts(sc, st, side: str, stream: DiceStream) -> Event:
                  f"{side.title()} ({army.discipline}) rolls d{die}: {value}{mod_text} = {total} Cpt{'s' if total != 1 else ''}",
                  base=value, modifiers=mods, dice=[dr], table=f"Cpt dice: {army.discipline} d{die}",
                  row=army.discipline, outcome={"cpts": total})
+
+
+def _large(st) -> bool:
+    from engine.lion.setup import has_option
+    return has_option(st, "large-armies")
+
+
+def commands(sc, st, side: str) -> list[str]:
+    """[4 E] L60 the large-army rule's commands of `side`: the commander-in-chief's (the centre,
+    with the reserves and the sub-commanders' units), then each wing general's, by id. A command
+    whose general is dead still rolls (HERALD D121)."""
+    gens = sorted((g for g in st.generals.values() if g.side == side and g.role in ("cinc", "wing")),
+                  key=lambda g: (g.role != "cinc", g.id))
+    return [g.id for g in gens]
+
+
+def pool_of(sc, st, side: str, unit_id: str) -> str:
+    """The command whose Cpts pay for a unit's move under the large-army rule [4 E] (HERALD
+    D121): its own command's general when he is a wing general, else the commander-in-chief's
+    (the centre, which has the reserves and the sub-commanders under it)."""
+    from engine.lion.setup import commander_of
+    keys = commands(sc, st, side)
+    try:
+        mine = commander_of(sc, st, unit_id)
+    except (KeyError, StopIteration, AttributeError):
+        mine = ""
+    if mine in keys:
+        return mine
+    return keys[0] if keys else ""
+
+
+def roll_pools(sc, st, side: str, stream: DiceStream) -> Event:
+    """[4 E] L60 "Determinato quale dei tre generali è il Comandante in capo, questi lancerà il
+    dado corrispondente al tipo di esercito, mentre i generali delle ali avranno a disposizione un
+    Dado pari ad un livello inferiore ... (esercito addestrato D6, esercito regolare D4, esercito
+    irregolare D3)": each command rolls its own die (the general's own discipline's, HERALD D27);
+    limited visibility takes 1 off each roll ("tutti i lanci", [15] 1). Each unit pays from its
+    own command's pool (pool_of, HERALD D121)."""
+    from engine.lion.setup import cpt_die_of
+    army = st.armies[side]
+    dice, parts, mods = [], [], []
+    vis = st.weather.get("visibility")
+    for gid in commands(sc, st, side):
+        die = cpt_die_of(sc, st, gid)
+        value, dr = checks.roll(stream, die, f"{side.title()} Cpts of {gid}'s command", side)
+        total = max(0, value + (tables.VISIBILITY_CPT_MODIFIER if vis else 0))
+        army.pools[gid] = total
+        dr.effect = f"{total} Cpt{'s' if total != 1 else ''} for {gid}'s command"
+        dice.append(dr)
+        parts.append(f"{gid} d{die}: {value}" + (f" {tables.VISIBILITY_CPT_MODIFIER:+d}" if vis else "")
+                     + f" = {total}")
+    if vis:
+        mods.append(Modifier(tables.VISIBILITY_CPT_MODIFIER, "limited visibility: -1 to each Cpt roll",
+                             "LdN [15] 1"))
+    army.cpts = army.cpts_rolled = sum(army.pools.values())
+    return Event("cpts", side, "LdN [4 A], [4 E]",
+                 f"{side.title()} ({army.discipline}, large armies) rolls for each command: " + "; ".join(parts),
+                 modifiers=mods, dice=dice, table="Cpt dice: the C-in-C the army's, wings one lower",
+                 row=army.discipline, outcome={"cpts": army.cpts, "pools": dict(army.pools)})
 
 
 def general_in_command(sc, st, side: str, unit_ids: list[str]) -> tuple[bool, str]:
@@ -107,9 +169,24 @@ def move_cost(sc, st, side: str, unit_ids, *, forced: bool = False,
     return cost, reason
 
 
-def spend(st, side: str, cost: int, what: str) -> Event:
-    """Pay `cost` Cpts for `what` [4 A]; Illegal when fewer are left."""
+def spend(st, side: str, cost: int, what: str, *, sc=None, unit_ids=()) -> Event:
+    """Pay `cost` Cpts for `what` [4 A]; Illegal when fewer are left. Under the large-army rule
+    [4 E] the Cpts come from the pool of the first unit's command (pool_of, HERALD D121)."""
     army = st.armies[side]
+    if army.pools and unit_ids:
+        key = pool_of(sc, st, side, list(unit_ids)[0])
+        if key in army.pools:
+            left = army.pools[key]
+            if cost > left:
+                raise Illegal(f"{what} costs {cost} Cpt{'s' if cost != 1 else ''}, {left} left in "
+                              f"{key}'s command (each command pays from its own roll)", "LdN [4 E], [4 C]")
+            army.pools[key] = left - cost
+            army.cpts -= cost
+            return Event("cpts_spent", side, "LdN [4 C], [4 E]",
+                         f"{side.title()} spends {cost} Cpt{'s' if cost != 1 else ''} of {key}'s command on "
+                         f"{what}: {army.pools[key]} left there",
+                         base=cost, outcome={"cost": cost, "left": army.cpts, "pool": key,
+                                             "pool_left": army.pools[key]})
     if cost > army.cpts:
         raise Illegal(f"{what} costs {cost} Cpt{'s' if cost != 1 else ''}, {army.cpts} left of "
                       f"{army.cpts_rolled} rolled", "LdN [4 C]")
