@@ -83,8 +83,8 @@ TABLE_KEYS = {"width", "height"}
 ARMY_KEYS = {"side", "name", "nation", "discipline", "player", "home_edge", "deployment", "note"}
 FEATURE_KEYS = {"id", "kind", "name", "points", "width", "level", "note"}
 UNIT_KEYS = {"id", "side", "name", "type", "x", "y", "facing", "quality", "mounted", "deployed",
-             "discipline", "nation", "command", "arrives", "group", "note"}
-GENERAL_KEYS = {"id", "side", "name", "role", "x", "y", "facing", "discipline", "note"}
+             "discipline", "nation", "command", "arrives", "group", "note", "detached_from"}
+GENERAL_KEYS = {"id", "side", "name", "role", "x", "y", "facing", "discipline", "note", "arrives"}
 CAMP_KEYS = {"side", "x", "y", "facing", "name"}
 SPECIAL_KEYS = {"id", "text"}
 HISTORY_KEYS = {"text", "result", "sources"}
@@ -165,6 +165,7 @@ class UnitSpec:
     command: str = ""               # the general whose command it is (large armies [4 E])
     note: str = ""
     group: str = ""                 # the battle's label of the group it starts in [4 B]
+    detached_from: str = ""         # detached musketeers: the P&S or Tercio that detached them [12 G]
 
     @property
     def troop(self) -> tables.TroopType:
@@ -188,6 +189,12 @@ class GeneralSpec:
     facing: float
     discipline: str = ""            # "" = the army's [4 E] L60
     note: str = ""
+    arrives: str = ""               # "" on the table at the start; "turn N" (with his units, HERALD D122)
+
+    @property
+    def arrival_turn(self) -> int:
+        m = _ARRIVES_RE.match(self.arrives)
+        return int(m.group(1)) if m else 0
 
 
 @dataclass(frozen=True)
@@ -510,8 +517,37 @@ def _parse_units(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
             facing=facing, quality=quality, mounted=mounted, deployed=deployed, arrives=arrives,
             discipline=_discipline(r, u, w, path), nation=nation,
             command=r.opt(u, "command", str, w, path, ""), note=r.opt(u, "note", str, w, path, ""),
-            group=r.ident(u["group"], f"{w}.group", f"{path}.group") if "group" in u else ""))
+            group=r.ident(u["group"], f"{w}.group", f"{path}.group") if "group" in u else "",
+            detached_from=r.opt(u, "detached_from", str, w, path, "")))
+    _check_detachments(r, where, out)
     return tuple(out)
+
+
+DETACHING_TYPES = ("pike_and_shot", "late_pike_and_shot", "tercio")
+
+
+def _check_detachments(r: _Reader, where: str, units: list[UnitSpec]) -> None:
+    """[12 G] L125 "unità di P&S, prima della partita, possono distaccare ciascuna fino ad un'unità
+    di moschettieri": a `detached_musketeers` unit names the P&S (or Tercio) of its side that
+    detached it; each detaches at most one (HERALD D123)."""
+    by_id = {u.id: u for u in units}
+    seen: dict[str, str] = {}
+    for i, u in enumerate(units):
+        path = f"units[{i}].detached_from"
+        w = f"{where} units[{i}] ({u.id}).detached_from"
+        if u.detached_from and u.type != "detached_musketeers":
+            raise r.fail(w, f"only detached musketeers name the unit that detached them [12 G], not "
+                         f"{u.type}", path)
+        if u.type != "detached_musketeers" or not u.detached_from:
+            continue
+        parent = by_id.get(u.detached_from)
+        if parent is None or parent.side != u.side or parent.type not in DETACHING_TYPES:
+            raise r.fail(w, f"{u.detached_from!r} is not a Pike & Shot or Tercio of the {u.side} army: "
+                         "only they detach musketeers [12 G]", path)
+        if u.detached_from in seen:
+            raise r.fail(w, f"{u.detached_from} has detached {seen[u.detached_from]} already: each P&S "
+                         "detaches at most one unit of musketeers [12 G]", path)
+        seen[u.detached_from] = u.id
 
 
 def _parse_generals(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
@@ -526,8 +562,16 @@ def _parse_generals(r: _Reader, data: dict, where: str, armies: dict[str, ArmySp
                         "side")
         role = r.one_of(r.need(g, "role", str, w, path), ROLES, f"{w}.role", f"{path}.role", "role")
         x, y, facing = _place(r, g, w, path)
+        arrives = r.opt(g, "arrives", str, w, path, "")
+        if arrives and not _ARRIVES_RE.match(arrives):
+            raise r.fail(f"{w}.arrives", f"{arrives!r}: write \"turn N\" (or leave it out for a "
+                         "general on the table at the start)", f"{path}.arrives")
+        if arrives and role == "cinc":
+            raise r.fail(f"{w}.arrives", "the commander-in-chief is on the table at the start "
+                         "(HERALD D122)", f"{path}.arrives")
         out.append(GeneralSpec(gid, side, r.need(g, "name", str, w, path), role, x, y, facing,
-                               _discipline(r, g, w, path), r.opt(g, "note", str, w, path, "")))
+                               _discipline(r, g, w, path), r.opt(g, "note", str, w, path, ""),
+                               arrives))
     for side in armies:
         chiefs = [g.id for g in out if g.side == side and g.role == "cinc"]
         if len(chiefs) != 1:

@@ -75,9 +75,14 @@ def new_state(sc, seed: int | str, options=None) -> LionState:
             id=u.id, side=u.side, type=u.type, x=rnd(u.x), y=rnd(u.y), facing=norm_angle(u.facing),
             quality=u.quality, status="waiting" if u.arrives else "active",
             mounted=u.mounted if u.type == "dragoons" else True, deployed=u.deployed)
+    for u in sc.units:                              # [12 G] the parent shoots and fights a die lower
+        parent = getattr(u, "detached_from", "")
+        if parent and parent in st.units:
+            st.units[parent].detached_musketeers = True
     for g in sc.generals:
         st.generals[g.id] = General(id=g.id, side=g.side, role=general_role(sc, g.id, chosen),
-                                    x=rnd(g.x), y=rnd(g.y), facing=norm_angle(g.facing))
+                                    x=rnd(g.x), y=rnd(g.y), facing=norm_angle(g.facing),
+                                    status="waiting" if getattr(g, "arrives", "") else "active")
     for c in sc.camps:
         st.camps[c.side] = Camp(side=c.side, x=rnd(c.x), y=rnd(c.y), facing=norm_angle(c.facing))
     for side in sorted(sc.armies):

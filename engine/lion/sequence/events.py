@@ -470,6 +470,37 @@ def arrivals(sc, st: LionState) -> list[Event]:
         u.status = "active"
         events.append(Event("arrival", u.side, "HERALD D49", f"{named(sc, u.id)} arrives at ({u.x:g}, {u.y:g})",
                             outcome={"unit": u.id}))
+    events += general_arrivals(sc, st)
+    return events
+
+
+def general_arrivals(sc, st: LionState) -> list[Event]:
+    """A general of the scenario with `arrives = "turn N"` comes on at the start of turn N at his
+    place in the file, like the units he arrives with (HERALD D49, D122): Pappenheim at Lützen.
+    When a base stands there he waits a turn. Until then he commands nothing (he is not alive)
+    but counts in his army's total [11 B] (HERALD D22)."""
+    from engine.core.table.geometry import base_polygon
+    events = []
+    for g in sorted(st.generals.values(), key=lambda g: g.id):
+        if g.status != "waiting":
+            continue
+        try:
+            turn = sc.general(g.id).arrival_turn
+        except (AttributeError, KeyError, StopIteration):
+            continue
+        if not turn or turn > st.turn:
+            continue
+        poly = base_polygon(checks.pose(g), checks.footprint(g))
+        blocked = [o.id for o in sorted(st.units.values(), key=lambda o: o.id)
+                   if o.alive and base_polygon(checks.pose(o), checks.footprint(o)).intersects(poly)]
+        if blocked:
+            events.append(Event("arrival", g.side, "HERALD D122",
+                                f"{named(sc, g.id)} cannot come on: {', '.join(blocked)} stand(s) where he enters; "
+                                "he tries again next turn"))
+            continue
+        g.status = "active"
+        events.append(Event("arrival", g.side, "HERALD D122", f"{named(sc, g.id)} arrives at ({g.x:g}, {g.y:g})",
+                            outcome={"general": g.id}))
     return events
 
 
