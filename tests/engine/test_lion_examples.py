@@ -379,3 +379,44 @@ def test_12G_a_battle_detaches_musketeers_from_a_pike_and_shot():
     assert shooting_die(sc, st, st.units[ps.id])[0] == 6
     with pytest.raises(ScenarioError, match="detached det1 already"):
         parse_scenario(text + detachment("det1", ps.x) + detachment("det2", ps.x + 5), "test")
+
+
+def test_12A_looters_leave_on_4_6_a_general_adds_1():
+    """[12 A] L116 "devono lanciare un d6 ...: con 1,2,3 le unità rimangono all'interno
+    dell'accampamento e sono considerate come disordinate. La presenza di un generale con l'unità
+    somma 1 al risultato del dado" (HERALD D54): a 3 alone stays (and may not move on the card); a
+    3 with a general attached is 4 and leaves."""
+    from engine.lion.state import Camp
+    def looting(with_general):
+        u = Unit("c", IM, "regular_cavalry", 50.0, 15.0, 180.0, looting=True)
+        gens = [General("w", IM, "cinc", 50.0, 18.02, 180.0, attached_to="c" if with_general else "")]
+        sc, st = scen(), state(u, card="move_b", generals=gens)
+        st.camps[SW] = Camp(SW, 50.0, 15.0, 180.0, captured_by=IM, looters=["c"])
+        st.armies[IM].cpts = st.armies[IM].cpts_rolled = 3
+        return sc, st
+    sc, st = looting(False)
+    after, ev = run(sc, st, IM, "leave c dice=3")
+    assert after.units["c"].looting and not the(ev, "leave_camp").outcome["left"]
+    sc, st = looting(True)
+    after, ev = run(sc, st, IM, "leave c dice=3")
+    assert not after.units["c"].looting and the(ev, "leave_camp").outcome["total"] == 4
+
+
+def test_11A_a_demoralised_army_pays_one_cpt_straight_to_its_own_edge():
+    """[11 A] L110 "muovere un'unità od un gruppo di unità 'costa' 2 Cpts ... Tuttavia, se l'unità
+    o il gruppo di unità muove direttamente verso il proprio bordo tavolo, senza terminare a
+    contatto con unità nemiche, ciò 'costa' solo 1 Cpt" (HERALD D70): demoralised Swedes (home
+    edge south) pay 1 for musketeers facing south that advance 5, 2 for musketeers advancing north,
+    3 for those 45 cm from their general."""
+    back = Unit("b", SW, "musketeers", 50.0, 40.0, 180.0)
+    fwd = Unit("f", SW, "musketeers", 70.0, 40.0, 0.0)
+    far = Unit("x", SW, "musketeers", 140.0, 40.0, 0.0)
+    sc, st = scen(), state(back, fwd, far, card="move_a", generals=[General("g", SW, "cinc", 60.0, 30.0, 0.0)])
+    st.armies[SW].demoralised = True
+    st.armies[SW].cpts = st.armies[SW].cpts_rolled = 6
+    st, ev = run(sc, st, SW, "move b advance 5")
+    assert the(ev, "cpts_spent").outcome["cost"] == 1
+    st, ev = run(sc, st, SW, "move f advance 5")
+    assert the(ev, "cpts_spent").outcome["cost"] == 2
+    st, ev = run(sc, st, SW, "move x advance 5")
+    assert the(ev, "cpts_spent").outcome["cost"] == 3 and st.armies[SW].cpts == 0
