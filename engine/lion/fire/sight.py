@@ -254,6 +254,9 @@ def legal_targets(sc, st, shooter) -> list[tuple[str, str]]:
         if face in shooter.shot_faces or (not is_tercio(shooter) and shooter.shot):
             continue
         for foe in foes:
+            if is_tercio(shooter) and len(shooter.shot_at) == len(shooter.shot_faces) \
+                    and foe.id in shooter.shot_at:
+                continue            # each face at a different enemy [12 F] (shoot.do_shoot refuses it)
             try:
                 check_target(sc, st, shooter, foe, face, explain=False)
             except Illegal:
