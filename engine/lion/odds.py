@@ -9,8 +9,9 @@ each combatant's melee dice, the guns' d6 and the generals' d8.
 - A d3 is a d6 halved (HERALD D9): its six faces are enumerated as three, each of weight 2.
 - An infantry winner whose side would be asked about its follow-up ([8 E], policy advance ask)
   is assumed to advance, and the answer says so: the choice is theirs, no die tells it.
-- Nothing in Lion is hidden; but a card drawn after the action (the card passing when its owner
-  has nothing left to do) is a hidden draw and is refused by engine/core/odds.py.
+- Nothing in Lion is hidden but the order of the cards: the what-if stops once the action is done,
+  before the card may pass and the next one be drawn (sequence/cards.py, HERALD D110), so the
+  last shot or melee of a card is asked like any other and no draw is ever made.
 """
 from __future__ import annotations
 

@@ -18,12 +18,17 @@ Herald's walk (`advance`, called after every command, HERALD D7, D42):
 At the end of a turn the per-turn marks are cleared, the weather's countdowns run (rain [15] 5-6,
 surprise march [15] 3, sunset [15] 2), the scenario's turn limit is checked (HERALD D25), and at
 the start of the next turn limited visibility is tested [15] 1.
+
+While a what-if runs (`/odds`, engine/core/odds.py: engine.core.dice.WHAT_IF is set) the walk stops
+once the action asked about is done: before asking whether the card passes, and between cards
+before the next card is drawn or the turn ends (HERALD D110): the draw is hidden information, and
+the question is the action's, so its outcome is read there.
 """
 from __future__ import annotations
 
 import importlib
 
-from engine.core.dice import DiceStream
+from engine.core.dice import WHAT_IF, DiceStream
 from engine.core.events import Event
 
 from engine.lion import checks, rules, tables
@@ -47,6 +52,8 @@ def advance(sc, st: LionState, stream: DiceStream) -> list[Event]:
         if st.phase == "over" or st.pending:
             break
         if st.step == "act":
+            if WHAT_IF.get() is not None:
+                break       # a what-if's action is done: whether the card passes is no part of it (D110)
             if card_passes(sc, st):
                 events.append(Event("card_passed", card_owner(st), "LdN [3]",
                                     f"{card_owner(st).title()} has nothing to do on the {card_name(st)}: it passes",
@@ -60,6 +67,8 @@ def advance(sc, st: LionState, stream: DiceStream) -> list[Event]:
                 break
             st.step = "draw"
             continue
+        if WHAT_IF.get() is not None:
+            break           # a what-if ends before the next card is drawn (HERALD D110)
         if not st.deck:
             events += end_turn(sc, st, stream, "all nine cards have been drawn (LdN [3])")
             continue
