@@ -24,6 +24,7 @@ class LionRuleset:
     id = "lion"
     name = "Lion of the North"
     playable = False
+    action_view = "crop"        # an action's board is cropped to it (renders/lion.py size="crop")
     sides = SIDES
     commands = COMMANDS
     policies = POLICIES
@@ -121,6 +122,15 @@ class LionRuleset:
     def query(self, scenario, state: LionState, side: str | None, command: Command) -> str:
         from engine.lion.sequence import queries
         return queries.answer(scenario, state, side, command.verb, tuple(command.args))
+
+    def public_command(self, scenario, state: LionState, side: str | None, text: str, events):
+        """One log entry as everyone sees it (engine/core/public.py): nothing in Lion is secret."""
+        from engine.lion import public
+        return public.public_command(scenario, state, side, text, events)
+
+    def public_state(self, scenario, state: LionState, viewer: str | None = None) -> LionState:
+        from engine.lion import public
+        return public.view(scenario, state, viewer)
 
     def status(self, scenario, state: LionState, viewer: str | None = None) -> str:
         return status_text(scenario, state)
