@@ -77,31 +77,91 @@ def manoeuvre(sc, st: LionState, side, prefix: str, context: dict, head: str) ->
     return [(w, w) for w in options if w.startswith(prefix)]
 
 
-def targets_in_arc(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
-    """Enemies in the shooter's arc and range [7 A], nearest first."""
-    shooter = st.units.get(str(context.get("unit", "")))
+def _cheap_targets(st: LionState, side, shooter) -> list[tuple[float, object]]:
+    """(distance, enemy) of the enemies in `shooter`'s front arc and range [7 A], nearest first:
+    the quick look that lists shooters (the sight is checked for the chosen one)."""
+    t = _troop(shooter)
+    if not t.shoot_die:
+        return []
+    faces = [f for f in (("front", "left", "right", "rear") if shooter.type == "tercio" else ("front",))
+             if f not in shooter.shot_faces]                     # a Tercio fires from each face [12 F]
+    ps, fs = checks.pose(shooter), checks.footprint(shooter)
     out = []
     for e in _enemy(st, side):
-        if shooter is None:
-            out.append((_label(sc, st, e), e.id))
+        pe, fe = checks.pose(e), checks.footprint(e)
+        for face in faces:
+            d = front_distance(ps, fs, pe, fe, face)
+            if d <= t.max_range and in_arc(ps, fs, pe, fe, half_angle=tables.ARC_HALF_ANGLE, face=face):
+                out.append((d, e))
+                break
+    return sorted(out, key=lambda pair: (pair[0], pair[1].id))
+
+
+def shooters(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]:
+    """Your units that may still fire on this card [7], [12 F] with an enemy in arc and range."""
+    out = []
+    for u in _own(st, side):
+        t = _troop(u)
+        if not t.shoot_die or u.captured_by:
             continue
-        t = _troop(shooter)
-        ps, fs, pe, fe = checks.pose(shooter), checks.footprint(shooter), checks.pose(e), checks.footprint(e)
-        d = front_distance(ps, fs, pe, fe)
-        if t.shoot_die and d <= t.max_range and in_arc(ps, fs, pe, fe, half_angle=tables.ARC_HALF_ANGLE):
-            out.append((d, _label(sc, st, e, f"{d:g} cm, {tables.shooting_band(t.key, d)} range"), e.id))
-    if shooter is not None:
-        out = [(lab, val) for _, lab, val in sorted(out)]
+        if u.shot and not (u.type == "tercio" and len(u.shot_faces) < 4):
+            continue
+        near = _cheap_targets(st, side, u)
+        if near:
+            rng = "unlimited range" if t.max_range == tables.UNLIMITED else f"{t.max_range:g} cm"
+            extra = f"d{t.shoot_die}, {rng}, nearest {near[0][0]:g} cm"
+            out.append((_label(sc, st, u, extra), u.id))
     return _match(out, prefix)
 
 
+def targets_in_arc(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
+    """The enemies the shooter may fire at now, in arc, range and sight [7 A], [9 C] (the fire
+    module's own search, engine.lion.fire.sight.legal_targets), nearest first."""
+    shooter = st.units.get(str(context.get("unit", "")))
+    if shooter is None:
+        return _match([(_label(sc, st, e), e.id) for e in _enemy(st, side)], prefix)
+    from engine.lion.fire.sight import legal_targets
+    t = _troop(shooter)
+    ps, fs = checks.pose(shooter), checks.footprint(shooter)
+    out = []
+    for tid, face in legal_targets(sc, st, shooter):
+        e = st.units.get(tid) or st.generals.get(tid)
+        d = front_distance(ps, fs, checks.pose(e), checks.footprint(e), face)
+        band = tables.shooting_band(t.key, d)
+        where = f"{d:g} cm, {band} range" + (f", from its {face}" if face != "front" else "")
+        label = _label(sc, st, e, where) if tid in st.units else f"{rules.named(sc, tid)} · general, {where}"
+        out.append((d, label, tid))
+    seen, pairs = set(), []
+    for _, label, tid in sorted(out):
+        if tid not in seen:
+            seen.add(tid)
+            pairs.append((label, tid))
+    return _match(pairs, prefix)
+
+
+def reach(st: LionState, u) -> tuple[float, float]:
+    """How far `u` may move on this card: its move, and at most (forced march [4 D], or a
+    surprise march [15] 3 while its army has one left) double or triple it."""
+    move = _troop(u).move
+    army = st.armies.get(u.side)
+    most = 3 if army is not None and getattr(army, "surprise_march", 0) else 2
+    return move, move * most
+
+
 def charge_targets(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
-    """Enemies ahead of the charger, nearest first."""
+    """Enemies within the charger's reach [5], [4 D] (its move, or a forced or surprise march),
+    nearest first; the move itself finds the path and stops at first touch."""
     unit = st.units.get(str(context.get("unit", "")))
     out = []
+    if unit is None:
+        return _match([(_label(sc, st, e), e.id) for e in _enemy(st, side)], prefix)
+    move, most = reach(st, unit)
     for e in _enemy(st, side):
-        d = checks.base_distance(unit, e) if unit is not None else 0.0
-        out.append((d, _label(sc, st, e, f"{d:g} cm") if unit is not None else _label(sc, st, e), e.id))
+        d = checks.base_distance(unit, e)
+        if d > most:
+            continue
+        how = "" if d <= move else (" (forced march)" if d <= 2 * move else " (surprise march)")
+        out.append((d, _label(sc, st, e, f"{d:g} cm{how}"), e.id))
     return _match([(lab, val) for _, lab, val in sorted(out)], prefix)
 
 
@@ -183,8 +243,7 @@ def _complete(sc, st, side, kind, prefix, context, head):
     if kind == "looter":
         return _match([(_label(sc, st, u), u.id) for u in own if u.looting], prefix)
     if kind == "shooter":
-        return _match([(_label(sc, st, u, f"d{_troop(u).shoot_die}, {_troop(u).max_range:g} cm"), u.id)
-                       for u in own if _troop(u).shoot_die], prefix)
+        return shooters(sc, st, side, prefix)
     if kind == "shoot_target":
         return targets_in_arc(sc, st, side, prefix, context)
     if kind == "fight_target":
