@@ -18,6 +18,7 @@ Nothing here knows a ruleset: a ruleset hands its declaration over as its `comma
 """
 from __future__ import annotations
 
+import keyword
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -409,6 +410,9 @@ def problems(commands: CommandSet, handled: Iterable[str] = ()) -> list[str]:
         for o in v.options:
             if not NAME_RE.match(o.name) or not 1 <= len(o.description) <= MAX_DESCRIPTION:
                 out.append(f"{where} {o.name}: bad option name or description")
+            elif not o.name.isidentifier() or keyword.iskeyword(o.name):
+                out.append(f"{where} {o.name}: an option's name is a Python keyword or no identifier "
+                           "(the slash command's parameter)")
             if o.needed and seen_optional:
                 out.append(f"{where} {o.name}: required after optional")
             if not o.needed:

@@ -129,8 +129,8 @@ VERBS = (
          phase="info", reply="query"),
     Verb("measure", "Distance between two bases, and whether the first sees the second in arc",
          "LdN [1], [7 A]", (
-             Option("from", "A unit, general or camp (camp-<side>)", "base"),
-             Option("to", "Another unit, general or camp", "base", context=("from",))),
+             Option("base", "A unit, general or camp (camp-<side>)", "base"),
+             Option("to", "Another unit, general or camp", "base", context=("base",))),
          phase="info", reply="query"),
 )
 

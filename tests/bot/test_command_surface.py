@@ -38,7 +38,9 @@ class StandIn:
         self.sides = ("a", "b")
 
 
-STAND_INS = {"lion": StandIn("lion", "Lion of the North", "lion"),
+# Lion of the North (issue 15) declares its own verbs: its real group stands in the tree whether or
+# not it is offered to players yet (`playable`); the Italian Wars still a stand-in.
+STAND_INS = {"lion": rulesets(include_unfinished=True)["lion"],
              "italianwars": StandIn("italianwars", "Italian Wars", "iw")}
 
 
@@ -79,8 +81,10 @@ def limits(payload: list[dict]) -> list[str]:
 
 def five_ruleset_tree(bot) -> list[dict]:
     """The bot's real tree plus the stand-ins' groups, serialized as a sync would send it."""
+    present = {c.name for c in bot.tree.get_commands()}
     for rs in STAND_INS.values():
-        bot.tree.add_command(ruleset_group(rs))
+        if rs.commands.group not in present:        # a ruleset made playable is in the tree already
+            bot.tree.add_command(ruleset_group(rs))
     return [cmd.to_dict(bot.tree) for cmd in bot.tree._get_all_commands()]
 
 
@@ -136,11 +140,37 @@ def test_every_engine_verb_is_declared_and_every_declared_verb_is_handled():
     import engine.jdg.rules as jdg_rules
     jdg_rules.load_action_modules()
     assert problems(rs["jdg"].commands, set(jdg_rules.HANDLERS)) == []
+    import engine.lion.rules as lion_rules
+    lion_rules.load_action_modules()
+    lion = rulesets(include_unfinished=True)["lion"]
+    assert problems(lion.commands, set(lion_rules.HANDLERS)) == []
+
+
+async def test_lion_of_the_norths_group_is_its_declaration(bot):
+    """Issue 15: /lion is built from engine/lion/verbs.py alone: at most 25 subcommands, no
+    phase groups, descriptions within 100 characters, the units, groups and targets completed
+    from the game, the Tercio's face and the directions as fixed choices."""
+    payload = {c["name"]: c for c in five_ruleset_tree(bot)}
+    lion = payload["lion"]
+    subs = {o["name"]: o for o in lion["options"]}
+    assert all(o["type"] == 1 for o in subs.values()) and len(subs) <= 25
+    assert {"next", "move", "charge", "shoot", "fight", "react", "measure", "units", "resign"} <= set(subs)
+    assert "done" not in subs                       # an alias of next, for the CLI and /act only
+    opts = {v: {o["name"]: o for o in subs[v]["options"]} for v in ("move", "shoot", "fight", "charge", "measure")}
+    assert opts["move"]["units"]["autocomplete"] and opts["move"]["steps"]["autocomplete"]
+    assert opts["move"]["forced"]["type"] == 5 and not opts["move"]["forced"]["required"]
+    assert opts["shoot"]["target"]["autocomplete"]
+    assert [c["value"] for c in opts["shoot"]["face"]["choices"]] == ["front", "left", "right", "rear"]
+    assert opts["fight"]["target"]["autocomplete"] and not opts["fight"]["units"]["required"]
+    assert opts["charge"]["target"]["autocomplete"]
+    assert opts["measure"]["base"]["autocomplete"] and opts["measure"]["to"]["autocomplete"]
+    assert limits([lion]) == []
 
 
 def test_declaration_problems_are_found():
     bad = CommandSet("BC!", "x", (
-        Verb("fire", "y" * 101, "", (Option("a", "x", required=False), Option("b", "x", context=("c",)))),
+        Verb("fire", "y" * 101, "", (Option("a", "x", required=False), Option("b", "x", context=("c",)),
+                                     Option("from", "x", required=False))),
         Verb("fire", "ok", "§1")))
     found = problems(bad, {"fire", "move"})
     assert "group name 'BC!'" in found
@@ -148,6 +178,7 @@ def test_declaration_problems_are_found():
     assert "/BC! fire: no rule section" in found
     assert "/BC! fire b: required after optional" in found
     assert "/BC! fire b: context 'c' is not an option" in found
+    assert "/BC! fire from: an option's name is a Python keyword or no identifier (the slash command's parameter)" in found
     assert "/BC!: a verb declared twice" in found
     assert "/BC!: the engine handles 'move' but it is not declared" in found
 
@@ -171,6 +202,17 @@ async def test_a_new_ruleset_needs_no_bot_code():
     verb0 = club["options"][0]["options"][0]
     assert [o["name"] for o in verb0["options"]] == ["unit", "how", "dice"]
     assert limits([club]) == []
+
+
+def test_lion_of_the_north_has_no_code_in_bot_or_the_shared_renderers():
+    """Issue 15: Lion is a package under engine/ with its own drawing (renders/lion*.py); the bot
+    and the renderers' shared modules never name it."""
+    from pathlib import Path
+    root = Path(__file__).parents[2]
+    named = [str(p.relative_to(root)) for folder in ("bot", "renders") for p in (root / folder).rglob("*.py")
+             if not p.name.startswith("lion") and any(w in p.read_text(encoding="utf-8").lower()
+                                                     for w in ("engine.lion", '"lion"', "'lion'"))]
+    assert named == []
 
 
 def test_jours_de_gloire_has_no_code_in_bot_or_the_shared_renderers():

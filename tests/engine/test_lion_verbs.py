@@ -45,7 +45,7 @@ def test_each_verb_builds_the_line_the_cli_reads():
         "shoot im-ter1 sw-mus1 from left"
     assert line_for(COMMANDS.verb("fight"), {"target": "im-pk1", "units": "sw-ps1 sw-cav1"}) == \
         "fight im-pk1 sw-ps1 sw-cav1"
-    assert line_for(COMMANDS.verb("measure"), {"from": "sw-mus1", "to": "camp-imperial"}) == \
+    assert line_for(COMMANDS.verb("measure"), {"base": "sw-mus1", "to": "camp-imperial"}) == \
         "measure sw-mus1 camp-imperial"
 
 
