@@ -92,10 +92,10 @@ def breakdown(sc, state, side: str, events) -> list[str]:
         return []
     if ev.kind == "shoot":
         i = ev.inputs
-        head = (f"[{ev.section}] {ev.table}: d{i['die']} at {i['distance']} cm, {i['band']} range, "
+        head = (f"{ev.section} {ev.table}: d{i['die']} at {i['distance']:g} cm, {i['band']} range, "
                 f"{ev.outcome['threshold']} or more to hit")
         out = [head] + [f"  size down: {s['reason']} ({s['section']})" for s in i.get("die_steps", [])]
     else:
-        out = [f"[{ev.section}] {ev.table}"]
+        out = [f"{ev.section} {ev.table}"]
     out += [f"  {m.value:+d}  {m.reason} ({m.section})" for m in ev.modifiers]
     return out
