@@ -28,6 +28,7 @@ on that card); when every check of the kind says no, the card passes by itself (
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from typing import Callable
 
@@ -343,6 +344,11 @@ def _apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, li
             events += advance(sc, st, stream)
         if st.pending and st.pending != before:
             events.append(decision_event(st.pending))
+        # the picture's record and a decision as JSON keeps them (tuples become lists): the state
+        # equals its own round trip, so a saved game replays bit for bit (DESIGN principle 1)
+        st.last_action = json.loads(json.dumps(st.last_action))
+        if st.pending:
+            st.pending = json.loads(json.dumps(st.pending))
         return events
 
     return run_command(state, cmd, body)
