@@ -44,12 +44,16 @@ def lion_ruleset():
     return rulesets(include_unfinished=True)["lion"]
 
 
-@pytest.fixture
-def lion(bot):
+def with_lion(bot):
     """The bot's tree with /lion (the group a playable ruleset gets at start-up)."""
     if not any(c.name == "lion" for c in bot.tree.get_commands()):
         bot.tree.add_command(ruleset_group(lion_ruleset()))
     return bot
+
+
+@pytest.fixture
+def lion(bot):
+    return with_lion(bot)
 
 
 def mirror(lines=(), seed: int = SEED) -> Game:
