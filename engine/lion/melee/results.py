@@ -165,6 +165,13 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
     return reach, why
 
 
+def _turn_overlaps(st, obj, pose: Pose, fp, exclude: set[str]) -> bool:
+    """Whether `obj` placed at `pose` would stand on another live base (HERALD D100)."""
+    poly = base_polygon(pose, fp)
+    return any(poly.intersection(base_polygon(checks.pose(u), checks.footprint(u))).area > 0.01
+               for u in sorted(st.units.values(), key=lambda u: u.id) if u.alive and u.id not in exclude)
+
+
 def retreat(sc, st, loser, winner, distance: float = tables.RETREAT_DISTANCE) -> tuple[list[Event], dict]:
     """[8 E] the loser retreats `distance` cm facing the winner (HERALD D93). Returns the events
     and {"moved": cm, "away": (dx, dy) unit vector, "carried": [general ids]}."""
@@ -178,6 +185,8 @@ def retreat(sc, st, loser, winner, distance: float = tables.RETREAT_DISTANCE) ->
     edge = contact_edge(wp, wf, lp, lf)
     if edge is not None:
         start = conform(lp, lf, wp, wf, edge)
+        if _turn_overlaps(st, loser, start, lf, {loser.id, winner.id}):
+            start = lp          # it cannot turn there without standing on a base: HERALD D100
     else:
         start = lp
     fx, fy = forward(start.facing)
