@@ -47,3 +47,24 @@ def waiting_line(decision: PendingDecision) -> str:
     hint = answer_hint(decision.answers)
     return (f"Waiting for {side}: {prompt}" + (f" ({decision.section})" if decision.section else "")
             + (f". Answer: `{hint}`" if hint else ""))
+
+
+def answer_pending(pending: dict | None, side: str, args: list[str], resumers: dict, section: str):
+    """The `react` verb of a ruleset that keeps its decision as `state.pending = {"kind", "side",
+    "options", "section", ...}` and a resumer per kind: checks that a decision waits, that `side`
+    owes it and that the answer is one of its options; returns (resumer, answer, the words after
+    it). `section` is cited when the decision names none."""
+    from .errors import CannotParse, Illegal
+    if not pending:
+        raise Illegal("no decision is waiting", section)
+    if pending["side"] != side:
+        raise Illegal(f"the decision is {pending['side'].title()}'s", pending.get("section", section))
+    if not args:
+        raise CannotParse("usage: react " + "|".join(pending.get("options", [])))
+    answer = args[0].lower()
+    if pending.get("options") and answer not in pending["options"]:
+        raise Illegal(f"answer one of: {', '.join(pending['options'])}", pending.get("section"))
+    resume = resumers.get(pending["kind"])
+    if resume is None:
+        raise Illegal(f"no rule answers a '{pending['kind']}' decision", pending.get("section"))
+    return resume, answer, list(args[1:])

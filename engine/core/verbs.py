@@ -457,3 +457,27 @@ def policy_completions(policies: Iterable[PolicyKind], mine: dict, kind: str, pr
         return [(f"{v}: {text}", v) for v, text in p.values if prefix in v]
     return None
 
+
+
+def set_policy(policies: Iterable[PolicyKind], st: Any, side: str, args: list[str]) -> Any:
+    """The `policy` verb of a ruleset whose standing answers are declared PolicyKinds: `policy
+    show` lists the side's answers, `policy <kind> <value>` sets one in `st.policies`. Returns the
+    event; a wrong kind or value is refused naming the allowed ones."""
+    from .errors import CannotParse, Illegal
+    from .events import Event
+    section = "DESIGN pending decisions"
+    policies = tuple(policies)
+    kinds = {p.kind: p for p in policies}
+    if not args or args[0] == "show":
+        mine = st.policies.get(side, {})
+        text = ", ".join(f"{p.kind} {mine.get(p.key, p.default)}" for p in policies)
+        return Event("policy", side, section, f"{side.title()}'s standing answers: {text}")
+    kind = kinds.get(args[0].lower())
+    if kind is None or len(args) < 2:
+        raise CannotParse("usage: policy <kind> <value>; kinds: " + ", ".join(kinds))
+    value = args[1].lower()
+    allowed = [v for v, _ in kind.values]
+    if value not in allowed:
+        raise Illegal(f"policy {kind.kind}: one of {', '.join(allowed)}", section)
+    st.policies.setdefault(side, {})[kind.key] = value
+    return Event("policy", side, section, f"{side.title()}: policy {kind.kind} {value}: {dict(kind.values)[value]}")

@@ -37,7 +37,8 @@ from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.game import run_command
-from engine.core.verbs import refuse_extra_words
+from engine.core.pending import answer_pending
+from engine.core.verbs import refuse_extra_words, set_policy
 
 from engine.lion.state import SIDES, LionState
 from engine.lion.verbs import COMMANDS, POLICIES, QUERIES
@@ -229,38 +230,12 @@ def general_of(sc, st: LionState, side: str, word: str):
 # -- the answers to pending decisions ---------------------------------------------------------------
 
 def do_react(sc, st: LionState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
-    p = st.pending
-    if not p:
-        raise Illegal("no decision is waiting", "LdN [3]")
-    if p["side"] != side:
-        raise Illegal(f"the decision is {p['side'].title()}'s", p.get("section", "LdN [3]"))
-    if not cmd.args:
-        raise CannotParse("usage: react " + "|".join(p.get("options", [])))
-    answer = cmd.args[0].lower()
-    if p.get("options") and answer not in p["options"]:
-        raise Illegal(f"answer one of: {', '.join(p['options'])}", p.get("section"))
-    resume = REACTIONS.get(p["kind"])
-    if resume is None:
-        raise Illegal(f"no rule answers a '{p['kind']}' decision", p.get("section"))
-    return resume(sc, st, side, answer, list(cmd.args[1:]), stream)
+    resume, answer, more = answer_pending(st.pending, side, list(cmd.args), REACTIONS, "LdN [3]")
+    return resume(sc, st, side, answer, more, stream)
 
 
 def do_policy(sc, st: LionState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
-    kinds = {p.kind: p for p in POLICIES}
-    if not cmd.args or cmd.args[0] == "show":
-        mine = st.policies.get(side, {})
-        text = ", ".join(f"{p.kind} {mine.get(p.key, p.default)}" for p in POLICIES)
-        return [Event("policy", side, "DESIGN pending decisions", f"{side.title()}'s standing answers: {text}")]
-    kind = kinds.get(cmd.args[0].lower())
-    if kind is None or len(cmd.args) < 2:
-        raise CannotParse("usage: policy <kind> <value>; kinds: " + ", ".join(kinds))
-    value = cmd.args[1].lower()
-    allowed = [v for v, _ in kind.values]
-    if value not in allowed:
-        raise Illegal(f"policy {kind.kind}: one of {', '.join(allowed)}", "DESIGN pending decisions")
-    st.policies.setdefault(side, {})[kind.key] = value
-    what = dict(kind.values)[value]
-    return [Event("policy", side, "DESIGN pending decisions", f"{side.title()}: policy {kind.kind} {value}: {what}")]
+    return [set_policy(POLICIES, st, side, list(cmd.args))]
 
 
 def do_resign(sc, st: LionState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
