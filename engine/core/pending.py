@@ -68,3 +68,23 @@ def answer_pending(pending: dict | None, side: str, args: list[str], resumers: d
     if resume is None:
         raise Illegal(f"no rule answers a '{pending['kind']}' decision", pending.get("section"))
     return resume, answer, list(args[1:])
+
+
+def decision_of(pending: dict | None) -> PendingDecision | None:
+    """The PendingDecision of a ruleset's `state.pending` dict ({"kind", "side", "options",
+    "labels", "prompt", "section", "default"}): each option answered by `react <option>`."""
+    if not pending:
+        return None
+    labels = pending.get("labels", {})
+    answers = tuple(Answer(labels.get(o, o.replace("_", " ").capitalize()), f"react {o}")
+                    for o in pending.get("options", []))
+    return PendingDecision(pending["kind"], pending["side"],
+                           pending.get("prompt", pending["kind"].replace("_", " ")), answers,
+                           pending.get("section", ""))
+
+
+def default_answer_of(pending: dict | None) -> str | None:
+    """The answer a deadline gives for such a decision: its `default`, else its first option."""
+    if not pending:
+        return None
+    return f"react {pending.get('default', (pending.get('options') or ['none'])[0])}"

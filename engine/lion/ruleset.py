@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.core.commands import Command
 from engine.core.game import register
-from engine.core.pending import Answer, PendingDecision
+from engine.core.pending import PendingDecision, decision_of, default_answer_of
 from engine.core.verbs import policy_completions
 
 from engine.lion import rules
@@ -86,20 +86,10 @@ class LionRuleset:
         return rules.apply(scenario, state, side, command)
 
     def pending(self, state: LionState) -> PendingDecision | None:
-        p = state.pending
-        if not p:
-            return None
-        labels = p.get("labels", {})
-        answers = tuple(Answer(labels.get(o, o.replace("_", " ").capitalize()), f"react {o}")
-                        for o in p.get("options", []))
-        return PendingDecision(p["kind"], p["side"], p.get("prompt", p["kind"].replace("_", " ")),
-                               answers, p.get("section", ""))
+        return decision_of(state.pending)
 
     def default_answer(self, state: LionState) -> str | None:
-        p = state.pending
-        if not p:
-            return None
-        return f"react {p.get('default', (p.get('options') or ['none'])[0])}"
+        return default_answer_of(state.pending)
 
     def to_act(self, state: LionState) -> str | None:
         """Who must act: the side a decision waits for, else the current card's owner (the other
