@@ -150,6 +150,26 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
         w, oid = got
         reach = rnd(w.used)
         why = rules.named(sc, oid) if not oid.startswith("camp-") else f"the {oid[5:]} camp"
+    # a base touching it where it starts is no obstacle to first_touch: walk the way in short
+    # steps and stop before the first place it would stand on a base (HERALD D100)
+    def stands_on(d: float) -> str:
+        end = tmoves.walk(start, fp, [tmoves.Step("advance", sign * d)]).end if d > 0 else start
+        poly = base_polygon(end, fp)
+        return next((oid for oid, o in obstacles if poly.intersection(o).area > 0.01), "")
+    if reach > 0 and not stands_on(0.0):
+        d = 0.0
+        while d < reach:
+            nxt = min(reach, d + 0.25)
+            oid = stands_on(nxt)
+            if oid:
+                lo, hi = d, nxt
+                for _ in range(20):
+                    mid = (lo + hi) / 2.0
+                    lo, hi = (mid, hi) if not stands_on(mid) else (lo, mid)
+                reach = rnd(lo)
+                why = rules.named(sc, oid) if not oid.startswith("camp-") else f"the {oid[5:]} camp"
+                break
+            d = nxt
     if not _clear(sc, start, fp, reach, sign):
         lo, hi = 0.0, reach
         for _ in range(30):
