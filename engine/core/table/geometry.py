@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import nearest_points, unary_union
@@ -138,22 +139,53 @@ def centre(pose: Pose, fp: Footprint) -> tuple[float, float]:
     return pose.x - fx * fp.depth / 2.0, pose.y - fy * fp.depth / 2.0
 
 
+# The shapes of a base are built once for its numbers and shared (shapely geometries are
+# immutable): a rules check measures the same few dozen bases against each other hundreds of
+# times. Keyed on the numbers themselves, so a base that moves simply has another key.
+_SHAPES: dict[tuple, object] = {}
+_SHAPES_MAX = 50_000
+
+
+def _shape_key(kind: str, pose: Pose, fp: Footprint, *more) -> tuple:
+    return (kind, float(pose.x), float(pose.y), float(pose.facing), float(fp.width), float(fp.depth)) + more
+
+
+def _remember(key: tuple, value):
+    if len(_SHAPES) >= _SHAPES_MAX:
+        _SHAPES.clear()
+    _SHAPES[key] = value
+    return value
+
+
 def base_polygon(pose: Pose, fp: Footprint) -> Polygon:
     """The base's rectangle: the front edge centred on the pose, `depth` behind it."""
+    key = _shape_key("poly", pose, fp)
+    got = _SHAPES.get(key)
+    if got is not None:
+        return got
     c = _corners(pose, fp)
-    return Polygon([c["front_left"], c["front_right"], c["rear_right"], c["rear_left"]])
+    return _remember(key, Polygon([c["front_left"], c["front_right"], c["rear_right"], c["rear_left"]]))
 
 
 def edges(pose: Pose, fp: Footprint) -> dict[str, LineString]:
     """The four edges as segments: front (left to right), rear (left to right), left (front to
     rear), right (front to rear)."""
-    c = _corners(pose, fp)
-    return {
-        "front": LineString([c["front_left"], c["front_right"]]),
-        "rear": LineString([c["rear_left"], c["rear_right"]]),
-        "left": LineString([c["front_left"], c["rear_left"]]),
-        "right": LineString([c["front_right"], c["rear_right"]]),
-    }
+    key = _shape_key("edges", pose, fp)
+    got = _SHAPES.get(key)
+    if got is None:
+        c = _corners(pose, fp)
+        got = _remember(key, (
+            ("front", LineString([c["front_left"], c["front_right"]])),
+            ("rear", LineString([c["rear_left"], c["rear_right"]])),
+            ("left", LineString([c["front_left"], c["rear_left"]])),
+            ("right", LineString([c["front_right"], c["rear_right"]])),
+        ))
+    return dict(got)
+
+
+def reach_radius(fp: Footprint) -> float:
+    """How far any point of a base lies from its centre at most: half its diagonal."""
+    return math.hypot(fp.width, fp.depth) / 2.0
 
 
 def face_bearing(pose: Pose, face: str = "front") -> float:
@@ -193,6 +225,23 @@ def front_distance(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, face: str =
     return rnd(edges(pa, fa)[face].distance(base_polygon(pb, fb)))
 
 
+def distance_floor(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint) -> float:
+    """A cheap lower bound of `distance` (no shapely): the centres' distance less both half
+    diagonals. When it exceeds a limit by more than the rounding (0.01), so does `distance`."""
+    ax, ay = centre(pa, fa)
+    bx, by = centre(pb, fb)
+    return math.hypot(ax - bx, ay - by) - reach_radius(fa) - reach_radius(fb)
+
+
+def front_distance_floor(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, face: str = "front") -> float:
+    """A cheap lower bound of `front_distance` (no shapely): from the face's middle to b's
+    centre, less half the face's length and b's half diagonal."""
+    (lx, ly), (rx_, ry_) = _face_ends(pa, fa, face)
+    bx, by = centre(pb, fb)
+    half = math.hypot(rx_ - lx, ry_ - ly) / 2.0
+    return math.hypot((lx + rx_) / 2.0 - bx, (ly + ry_) / 2.0 - by) - half - reach_radius(fb)
+
+
 def touching(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, tol: float = CONTACT_TOL) -> bool:
     """The two bases touch (or overlap): their rectangles are at most `tol` apart."""
     return base_polygon(pa, fa).distance(base_polygon(pb, fb)) <= tol
@@ -208,6 +257,14 @@ def arc_polygon(pose: Pose, fp: Footprint, reach: float | None, half_angle: floa
     _check_face(face)
     if not 0.0 <= half_angle < 90.0:
         raise ValueError(f"the half-angle of an arc must be at least 0 and under 90, not {half_angle}")
+    key = _shape_key("arc", pose, fp, None if reach is None else float(reach), float(half_angle), face)
+    got = _SHAPES.get(key)
+    if got is None:
+        got = _remember(key, _arc_polygon(pose, fp, reach, half_angle, face))
+    return got
+
+
+def _arc_polygon(pose: Pose, fp: Footprint, reach: float | None, half_angle: float, face: str) -> Polygon:
     (lx, ly), (rx_, ry_) = _face_ends(pose, fp, face)
     out = face_bearing(pose, face)
     long = BIG if reach is None else max(float(reach), 0.0) / math.cos(math.radians(half_angle)) + 1.0
@@ -322,7 +379,132 @@ def clear_line(a_pose: Pose, a_fp: Footprint, b_pose: Pose, b_fp: Footprint,
     points of a's face edge (its ends included) against SIGHT_PER_EDGE (8) points per edge of
     b's outline (32, its corners included). A gap narrower than the spacing may be missed.
     The caller chooses the blockers (woods, hills, other bases...): a blocker containing a or b
-    still blocks here; leave it out if the rule says it should not."""
+    still blocks here; leave it out if the rule says it should not.
+
+    The answer is `clear_line_exact`'s (shapely's relate on the blockers' union), found faster:
+    against the convex four-sided blockers (bases) each segment is first judged by arithmetic
+    with a margin (THROUGH_MARGIN): one running that deep inside a base is crossed; one that
+    far clear of every base (and meeting no other blocker) is clear; shapely judges the rest."""
+    _check_face(face)
+    geoms = [g for g in blockers if g is not None and not g.is_empty]
+    if not geoms:
+        return True
+    src = np.array(sight_points(a_pose, a_fp, face), dtype=float)
+    dst = np.array(outline_points(b_pose, b_fp), dtype=float)
+    starts = np.repeat(src, len(dst), axis=0)
+    ends = np.tile(dst, (len(src), 1))
+    dots = (starts == ends).all(axis=1)
+    quads = [_convex_quad(g) for g in geoms]
+    rings = [r for r in quads if r is not None]
+    others = [g for g, r in zip(geoms, quads) if r is None]
+    crossed = np.zeros(len(starts), dtype=bool)
+    if rings:
+        through, apart = _against_quads(starts, ends, np.array(rings))
+        crossed = through & ~dots
+        if crossed.all():
+            return False
+        free = apart & ~crossed
+        if free.any():
+            if not others:
+                return True             # a segment well clear of every blocker crosses none
+            rest = unary_union(others)
+            shapely.prepare(rest)
+            cand = _segments(starts[free], ends[free], dots[free])
+            if not shapely.intersects(cand, rest).all():
+                return True
+    keep = ~crossed
+    segs = _segments(starts[keep], ends[keep], dots[keep])
+    block = unary_union(geoms)
+    shapely.prepare(block)
+    if not shapely.intersects(segs, block).all():
+        return True                     # a segment meeting no blocker at all crosses none
+    return not bool(shapely.relate_pattern(segs, block, "T********").all())
+
+
+THROUGH_MARGIN = 1e-6       # cm: this deep inside a base, or this far clear of it, whatever the rounding
+
+
+def _segments(starts, ends, dots) -> list:
+    """The segments as shapely geometries (a point where a segment's ends coincide)."""
+    out = list(shapely.linestrings(np.stack([starts[~dots], ends[~dots]], axis=1))) if (~dots).any() else []
+    return out + (list(shapely.points(starts[dots])) if dots.any() else [])
+
+
+_QUADS: dict[int, tuple] = {}
+
+
+def _convex_quad(g):
+    """The corners of a convex four-sided polygon without holes (a base), anticlockwise, as a
+    list of four (x, y); None for any other geometry. Remembered per geometry object (kept
+    with its answer, so its id is not reused while remembered)."""
+    got = _QUADS.get(id(g))
+    if got is not None and got[0] is g:
+        return got[1]
+    if len(_QUADS) >= _SHAPES_MAX:
+        _QUADS.clear()
+    ring = _quad_corners(g)
+    _QUADS[id(g)] = (g, ring)
+    return ring
+
+
+def _quad_corners(g):
+    if g.geom_type != "Polygon" or len(g.interiors):
+        return None
+    c = list(g.exterior.coords)
+    if len(c) != 5:
+        return None
+    c = [(float(x), float(y)) for x, y in c[:4]]
+    turns = []
+    for k in range(4):
+        (x0, y0), (x1, y1), (x2, y2) = c[k], c[(k + 1) % 4], c[(k + 2) % 4]
+        turns.append((x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1))
+    if all(t > 0 for t in turns):
+        return c
+    if all(t < 0 for t in turns):
+        return c[::-1]
+    return None
+
+
+def _against_quads(starts, ends, rings) -> tuple:
+    """For each segment (rows of `starts`, `ends`) against the convex anticlockwise quads
+    `rings` (M, 4, 2): (through, apart). through: some open part of the segment lies more than
+    THROUGH_MARGIN inside one of them (it surely crosses that interior); apart: it is more
+    than THROUGH_MARGIN clear of all of them along a separating axis (a quad's edge normal or
+    the segment's own normal), so it surely meets none."""
+    eps = THROUGH_MARGIN
+    nxt = np.roll(rings, -1, axis=1)
+    edge = nxt - rings                                         # (M, 4, 2)
+    normal = np.stack([-edge[..., 1], edge[..., 0]], axis=-1)  # inward: the interior is on the left
+    normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+    off = (rings * normal).sum(axis=-1)                        # (M, 4): v . n
+    hs = starts @ normal.reshape(-1, 2).T - off.reshape(-1)     # (N, M*4): how far inside each edge
+    he = ends @ normal.reshape(-1, 2).T - off.reshape(-1)
+    n, m = len(starts), len(rings)
+    hs, he = hs.reshape(n, m, 4), he.reshape(n, m, 4)
+    # through: the parameters t in [0, 1] where s + t (e - s) is eps inside every edge
+    a = hs - eps
+    b = he - hs
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(b != 0, -a / np.where(b != 0, b, 1.0), 0.0)
+    lo = np.maximum(np.where(b > 0, t, -np.inf).max(axis=2), 0.0)
+    hi = np.minimum(np.where(b < 0, t, np.inf).min(axis=2), 1.0)
+    never = ((b == 0) & (a <= 0)).any(axis=2)
+    through = ((hi - lo > 1e-9) & ~never).any(axis=1)
+    # apart: both ends eps outside one edge, or the quad eps to one side of the segment's line
+    by_edge = ((hs < -eps) & (he < -eps)).any(axis=2)
+    d = ends - starts
+    length = np.hypot(d[:, 0], d[:, 1])
+    perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.where(length > 0, length, 1.0)[:, None]
+    side = (rings.reshape(-1, 2) @ perp.T).T.reshape(n, m, 4) - (starts * perp).sum(axis=1)[:, None, None]
+    by_line = ((side > eps).all(axis=2) | (side < -eps).all(axis=2)) & (length > 0)[:, None]
+    apart = (by_edge | by_line).all(axis=1)
+    return through, apart
+
+
+def clear_line_exact(a_pose: Pose, a_fp: Footprint, b_pose: Pose, b_fp: Footprint,
+                     blockers: list, face: str = "front") -> bool:
+    """`clear_line` judged by shapely alone for every segment (the reference its fast path is
+    tested against)."""
     _check_face(face)
     geoms = [g for g in blockers if g is not None and not g.is_empty]
     src = sight_points(a_pose, a_fp, face)

@@ -309,16 +309,23 @@ def _first_touch(members: list[tuple[Pose, Footprint]], steps: list[Step], obsta
     for k, step in enumerate(steps):
         motions, _, _, _ = _plan(list(zip(cur, fps)), step)
         best = None
+        swept: dict[tuple[int, float], object] = {}     # each member's swept areas, built once a step
+
+        def area(i: int, u: float):
+            got = swept.get((i, u))
+            if got is None:
+                got = swept[(i, u)] = _swept(cur[i], fps[i], motions[i], u)
+            return got
         for j, (_, obs) in enumerate(obstacles):
             for i, m in enumerate(motions):
                 if (i, j) in ignored:
                     continue
-                whole = _swept(cur[i], fps[i], m, 1.0).distance(obs)
+                whole = area(i, 1.0).distance(obs)
                 if whole > tol:
                     continue
                 # aim inside the tolerance, so the rounded stopping place still touches
                 aim = tol / 2.0 if whole <= tol / 2.0 else tol
-                t = _bisect(lambda u: _swept(cur[i], fps[i], m, u).distance(obs) <= aim,
+                t = _bisect(lambda u: area(i, u).distance(obs) <= aim,
                             _reach(cur[i], fps[i], m))
                 if best is None or (t, j, i) < best:
                     best = (t, j, i)
