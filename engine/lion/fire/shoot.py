@@ -258,10 +258,10 @@ def do_shoot(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event]
 
 def can_shoot(sc, st, side: str) -> bool:
     """The shoot card's check (rules.register_card_check): whether any unit of `side` has a
-    legal target now."""
+    legal target now (the search stops at the first: sight.iter_targets)."""
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if u.alive and checks.controller(u) == side and troop(u).shoot_die:
-            if sight.legal_targets(sc, st, u):
+            if next(sight.iter_targets(sc, st, u), None) is not None:
                 return True
     return False
 
