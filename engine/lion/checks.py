@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
-from engine.core.table.geometry import CONTACT_TOL, Footprint, Pose, distance
+from engine.core.table.geometry import CONTACT_TOL, Footprint, Pose, distance, distance_floor
 
 from engine.lion import tables
 
@@ -211,6 +211,15 @@ def base_distance(a, b) -> float:
     return distance(pose(a), footprint(a), pose(b), footprint(b))
 
 
+def within(a, b, limit: float) -> bool:
+    """base_distance(a, b) <= limit (HERALD D3), a cheap lower bound first
+    (geometry.distance_floor): bases surely further apart are not measured."""
+    pa, fa, pb, fb = pose(a), footprint(a), pose(b), footprint(b)
+    if distance_floor(pa, fa, pb, fb) > limit + 0.02:
+        return False
+    return distance(pa, fa, pb, fb) <= limit
+
+
 def controller(unit) -> str:
     """The side a unit works for: a gun captured in melee works for its captor [9 B]."""
     return unit.captured_by or unit.side
@@ -220,6 +229,6 @@ def in_contact_with_enemy(st, obj) -> bool:
     """Any live enemy unit touching `obj` (HERALD D3: distance <= CONTACT_TOL)."""
     side = controller(obj) if hasattr(obj, "captured_by") else obj.side
     for u in sorted(st.units.values(), key=lambda u: u.id):
-        if u.alive and controller(u) != side and u is not obj and base_distance(obj, u) <= CONTACT_TOL:
+        if u.alive and controller(u) != side and u is not obj and within(obj, u, CONTACT_TOL):
             return True
     return False

@@ -34,11 +34,13 @@ Other modules call: `fight_targets(sc, st, side)` (completions and the combat ca
 """
 from __future__ import annotations
 
+import math
+
 from engine.core.commands import Command
 from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import DieRoll, Event, Modifier
-from engine.core.table.geometry import CONTACT_TOL, centre, contact_edge
+from engine.core.table.geometry import CONTACT_TOL, centre, contact_edge, distance_floor, reach_radius
 
 from engine.lion import checks, rules, tables
 from engine.lion.fire import sight
@@ -107,9 +109,15 @@ def fight_problem(sc, st, side: str, u, enemy) -> str:
 
 
 def attackers_of(sc, st, side: str, enemy) -> list:
-    """Every unit of `side` that may attack `enemy` now, in id order."""
+    """Every unit of `side` that may attack `enemy` now, in id order. A unit whose cheap lower
+    bound of the distance (geometry.distance_floor) is beyond contact is passed over unmeasured:
+    fight_problem would find it not in contact [8 A]."""
+    pe, fe = checks.pose(enemy), checks.footprint(enemy)
+    far = CONTACT_TOL + sight.ROUNDING
     return [u for u in sorted(st.units.values(), key=lambda u: u.id)
-            if u.alive and owner(u) == side and not fight_problem(sc, st, side, u, enemy)]
+            if u.alive and owner(u) == side
+            and distance_floor(checks.pose(u), checks.footprint(u), pe, fe) <= far
+            and not fight_problem(sc, st, side, u, enemy)]
 
 
 def target_problem(sc, st, side: str, enemy) -> str:
@@ -133,12 +141,24 @@ def fight_targets(sc, st, side: str) -> list[str]:
     out = []
     foes = [u for u in sorted(st.units.values(), key=lambda u: u.id) if u.alive and owner(u) != side]
     foes += [g for g in sorted(st.generals.values(), key=lambda g: g.id) if g.alive and g.side != side]
+    mine = [_disc(u) for u in st.units.values() if u.alive and owner(u) == side]
+    far = CONTACT_TOL + sight.ROUNDING
     for e in foes:
         if target_problem(sc, st, side, e):
             continue
+        ex, ey, er = _disc(e)
+        if not any(math.hypot(ex - x, ey - y) - r - er <= far for x, y, r in mine):
+            continue            # nobody of `side` near enough to touch it: attackers_of finds none
         if attackers_of(sc, st, side, e):
             out.append(e.id)
     return out
+
+
+def _disc(obj) -> tuple[float, float, float]:
+    """A base's centre and half diagonal: every point of it lies within that circle."""
+    p, f = checks.pose(obj), checks.footprint(obj)
+    x, y = centre(p, f)
+    return x, y, reach_radius(f)
 
 
 def can_fight(sc, st, side: str) -> bool:

@@ -235,7 +235,7 @@ def retreat(sc, st, loser, winner, distance: float = tables.RETREAT_DISTANCE) ->
 def enemies_touching(st, obj, but: str = "") -> list:
     side = owner(obj)
     return [u for u in sorted(st.units.values(), key=lambda u: u.id)
-            if u.alive and owner(u) != side and u.id != but and checks.base_distance(obj, u) <= CONTACT_TOL]
+            if u.alive and owner(u) != side and u.id != but and checks.within(obj, u, CONTACT_TOL)]
 
 
 def follow_up_move(sc, st, winner_id: str, distance: float) -> list[Event]:

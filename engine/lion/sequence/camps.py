@@ -36,7 +36,7 @@ HOLDING_ARMS = ("infantry", "cavalry")
 
 def in_camp(camp, unit) -> bool:
     """The unit's base touches or overlaps the camp (HERALD D3, D53)."""
-    return checks.base_distance(camp, unit) <= CONTACT_TOL
+    return checks.within(camp, unit, CONTACT_TOL)
 
 
 def holders(st: LionState, camp) -> list:

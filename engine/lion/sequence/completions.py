@@ -3,7 +3,7 @@ groups, manoeuvre words, targets in arc or in contact, the answers of a pending 
 raises: a completion never breaks typing."""
 from __future__ import annotations
 
-from engine.core.table.geometry import CONTACT_TOL, front_distance, in_arc
+from engine.core.table.geometry import CONTACT_TOL, front_distance, front_distance_floor, in_arc
 
 from engine.lion import checks, rules, tables
 from engine.lion.rules import display_name
@@ -51,7 +51,7 @@ def movers(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]:
         for u in own:
             if u.id in named:
                 continue
-            if prev is not None and checks.base_distance(prev, u) > CONTACT_TOL:
+            if prev is not None and not checks.within(prev, u, CONTACT_TOL):
                 continue
             out.append((f"{head}+{u.id} — {_label(sc, st, u)}", f"{head}+{u.id}"))
         return [(lab, val) for lab, val in out if val.startswith(prefix) or not last]
@@ -90,6 +90,8 @@ def _cheap_targets(st: LionState, side, shooter) -> list[tuple[float, object]]:
     for e in _enemy(st, side):
         pe, fe = checks.pose(e), checks.footprint(e)
         for face in faces:
+            if front_distance_floor(ps, fs, pe, fe, face) > t.max_range + 0.02:
+                continue            # beyond range for sure: not measured
             d = front_distance(ps, fs, pe, fe, face)
             if d <= t.max_range and in_arc(ps, fs, pe, fe, half_angle=tables.ARC_HALF_ANGLE, face=face):
                 out.append((d, e))
@@ -170,12 +172,12 @@ def fight_targets(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]
     own = _own(st, side)
     out = []
     for e in _enemy(st, side):
-        touching = [u.id for u in own if checks.base_distance(u, e) <= CONTACT_TOL]
+        touching = [u.id for u in own if checks.within(u, e, CONTACT_TOL)]
         if touching:
             out.append((_label(sc, st, e, f"touched by {', '.join(touching)}"), e.id))
     for g in sorted(st.generals.values(), key=lambda g: g.id):
         if g.alive and side is not None and g.side != side:
-            touching = [u.id for u in own if checks.base_distance(u, g) <= CONTACT_TOL]
+            touching = [u.id for u in own if checks.within(u, g, CONTACT_TOL)]
             if touching:
                 out.append((f"{rules.named(sc, g.id)} · general, touched by {', '.join(touching)}", g.id))
     return _match(out, prefix)
@@ -183,7 +185,7 @@ def fight_targets(sc, st: LionState, side, prefix: str) -> list[tuple[str, str]]
 
 def fighters(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
     target = st.units.get(str(context.get("target", "")))
-    own = [u for u in _own(st, side) if target is None or checks.base_distance(u, target) <= CONTACT_TOL]
+    own = [u for u in _own(st, side) if target is None or checks.within(u, target, CONTACT_TOL)]
     return _match([(_label(sc, st, u), u.id) for u in own], prefix)
 
 
