@@ -33,7 +33,7 @@ from engine.core.table.geometry import forward, rnd  # noqa: E402
 from engine.lion import checks  # noqa: E402
 from engine.lion.fire import shoot, sight  # noqa: E402
 from engine.lion.melee import fight  # noqa: E402
-from engine.lion.rules import card_owner, side_of_letter  # noqa: E402
+from engine.lion.rules import side_of_letter  # noqa: E402
 from engine.lion.sequence import cards  # noqa: E402
 
 BATTLES = ("breitenfeld", "lutzen")
