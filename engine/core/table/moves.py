@@ -28,8 +28,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, Polygon
+from shapely.geometry import Polygon
 
 from .geometry import (CONTACT_TOL, Footprint, Pose, _corners, angle_between, base_polygon, centre,
                        forward, rightward, rnd, rotate_point)
@@ -194,7 +195,9 @@ def _swept(pose: Pose, fp: Footprint, m: _Motion, t: float):
     convex hulls of consecutive sampled positions."""
     ts = _times(m, t)
     pts = [_hull_points(pose, fp, m, u) for u in ts]
-    hulls = [MultiPoint(pts[k] + pts[k + 1]).convex_hull for k in range(len(pts) - 1)]
+    # built at once (shapely.multipoints): a MultiPoint made point by point costs ~0.2 ms
+    hulls = shapely.convex_hull(shapely.multipoints(np.array([pts[k] + pts[k + 1] for k in range(len(pts) - 1)],
+                                                             dtype=float)))
     return hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
 
 
