@@ -22,7 +22,7 @@ from engine.core.table import moves as tmoves
 from engine.core.table.geometry import base_polygon, norm_angle, rnd
 
 from engine.lion import rules, tables
-from engine.lion.movement import move as mv
+from engine.lion.movement import common, contact
 from engine.lion.sequence import command
 
 SECTION = "LdN [6]"
@@ -30,13 +30,13 @@ SECTION = "LdN [6]"
 
 def gun_of(u) -> str:
     """The gun's kind: organ / regimental / light / medium / heavy / mortar."""
-    return mv.troop_of(u).gun
+    return common.troop_of(u).gun
 
 
 def need_gun_move(sc, st, movers, steps) -> None:
     """[6 A] what a gun may do in a `move`: turn only by pivots (checked in move.prepare)."""
     for u in movers:
-        if mv.arm_of(u) != "artillery":
+        if common.arm_of(u) != "artillery":
             continue
         if any(s.kind == "about" for s in steps) and len(steps) > 1:
             raise Illegal("a gun's about-face is its whole move", "LdN [6 C]")
@@ -47,7 +47,7 @@ def turn_gun(sc, st, side: str, u, steps, stream: DiceStream, verb: str = "pivot
     dietro front al costo di 1 cpt": a pivot about the gun's centre or an about-face, any gun,
     deployed or not; the gun's move for the turn."""
     rules.need_card(st, side, ("move",))
-    who = mv.named(sc, u.id)
+    who = common.named(sc, u.id)
     if u.moved:
         raise Illegal(f"{who} has already moved this turn: one move per unit", "LdN [6 C], HERALD D8")
     if u.captured_by:
@@ -57,16 +57,16 @@ def turn_gun(sc, st, side: str, u, steps, stream: DiceStream, verb: str = "pivot
                       "LdN [6 C]")
     s = steps[0]
     if s.kind == "pivot" and s.amount > tables.ARTILLERY_PIVOT_MAX + 1e-6:
-        raise Illegal(f"the pivot is {mv.fmt(s.amount)} degrees, at most 45 in a move", "LdN [6 C]")
+        raise Illegal(f"the pivot is {common.fmt(s.amount)} degrees, at most 45 in a move", "LdN [6 C]")
     if s.kind == "pivot" and s.amount <= 0:
         raise Illegal("a pivot of 0 degrees turns nothing", "LdN [6 C]")
-    for foe in mv.enemies_touching(st, u):
-        raise Illegal(f"{who} is in contact with {mv.named(sc, foe.id)}: it cannot turn", "LdN [8 A], [6 C]")
-    w = tmoves.walk(mv.pose_of(u), mv.fp_of(u), [s])
-    end = base_polygon(w.end, mv.fp_of(u))
+    for foe in contact.enemies_touching(st, u):
+        raise Illegal(f"{who} is in contact with {common.named(sc, foe.id)}: it cannot turn", "LdN [8 A], [6 C]")
+    w = tmoves.walk(common.pose_of(u), common.fp_of(u), [s])
+    end = base_polygon(w.end, common.fp_of(u))
     for o in sorted(st.units.values(), key=lambda x: x.id):
-        if o.alive and o.id != u.id and end.intersection(mv.poly_of(o)).area > mv.EPS_AREA:
-            raise Illegal(f"{who} would turn onto {mv.named(sc, o.id)}", "LdN [6 C]")
+        if o.alive and o.id != u.id and end.intersection(common.poly_of(o)).area > common.EPS_AREA:
+            raise Illegal(f"{who} would turn onto {common.named(sc, o.id)}", "LdN [6 C]")
     if st.armies[side].cpts < 1:
         raise Illegal(f"no Cpts left on this card ({st.armies[side].cpts_rolled} rolled)", "LdN [4 A]")
     cost, reason = command.move_cost(sc, st, side, [u.id])
@@ -77,11 +77,11 @@ def turn_gun(sc, st, side: str, u, steps, stream: DiceStream, verb: str = "pivot
     u.moved = True
     if s.kind == "pivot":
         u.turned = rnd((u.turned or 0.0) + s.amount)
-    what = f"pivots {mv.fmt(s.amount)} degrees {s.direction}" if s.kind == "pivot" else "about-faces"
+    what = f"pivots {common.fmt(s.amount)} degrees {s.direction}" if s.kind == "pivot" else "about-faces"
     st.last_action = {"kind": "move", "verb": verb, "side": side, "units": [u.id],
                       "paths": [[(before[0], before[1]), (u.x, u.y)]], "from": [list(before)],
                       "to": [[u.x, u.y, u.facing]], "distance": 0.0, "allowance": 0.0, "contact": None}
-    return [pay, Event(verb, side, "LdN [6 C]", f"{who} {what} on the spot, now facing {mv.fmt(u.facing)}",
+    return [pay, Event(verb, side, "LdN [6 C]", f"{who} {what} on the spot, now facing {common.fmt(u.facing)}",
                        inputs={"unit": u.id, "step": str(s)},
                        outcome={"to": [u.x, u.y, u.facing]})]
 
@@ -92,8 +92,8 @@ def do_pivot(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event]
     if len(cmd.args) != 3:
         raise CannotParse("usage: pivot <gun> <degrees> <left|right>")
     u = rules.unit_of(sc, st, side, cmd.args[0])
-    if mv.arm_of(u) != "artillery":
-        raise Illegal(f"{mv.named(sc, u.id)} is not a gun: units wheel about a front corner "
+    if common.arm_of(u) != "artillery":
+        raise Illegal(f"{common.named(sc, u.id)} is not a gun: units wheel about a front corner "
                       "(`move <unit> wheel 30 left`)", "LdN [5 A], [6 C], HERALD D4")
     try:
         steps = tmoves.parse_steps(["pivot", cmd.args[1], cmd.args[2]])
@@ -110,8 +110,8 @@ def _status(sc, st, side: str, cmd: Command, deploy: bool) -> list[Event]:
     if len(cmd.args) != 1:
         raise CannotParse(f"usage: {verb} <gun>")
     u = rules.unit_of(sc, st, side, cmd.args[0])
-    who = mv.named(sc, u.id)
-    if mv.arm_of(u) != "artillery" or gun_of(u) not in ("light", "medium"):
+    who = common.named(sc, u.id)
+    if common.arm_of(u) != "artillery" or gun_of(u) not in ("light", "medium"):
         raise Illegal(f"{who} is not a light or medium gun: only they limber and deploy", "LdN [6 A]")
     if u.captured_by:
         raise Illegal(f"{who} is a captured gun: captured guns never move", "LdN [9 B]")

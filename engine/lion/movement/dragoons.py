@@ -17,7 +17,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 
 from engine.lion import rules
-from engine.lion.movement import move as mv
+from engine.lion.movement import common, contact
 
 
 def _change(sc, st, side: str, cmd: Command, mount: bool) -> list[Event]:
@@ -26,7 +26,7 @@ def _change(sc, st, side: str, cmd: Command, mount: bool) -> list[Event]:
     if len(cmd.args) != 1:
         raise CannotParse(f"usage: {verb} <dragoons>")
     u = rules.unit_of(sc, st, side, cmd.args[0])
-    who = mv.named(sc, u.id)
+    who = common.named(sc, u.id)
     if u.type != "dragoons":
         raise Illegal(f"{who} is not a unit of dragoons: only dragoons mount and dismount", "LdN [12 C]")
     if u.mounted == mount:
@@ -34,16 +34,16 @@ def _change(sc, st, side: str, cmd: Command, mount: bool) -> list[Event]:
     if u.moved:
         raise Illegal(f"{who} has moved this turn: dragoons mount or dismount only in a turn they do "
                       "not move", "LdN [12 C]")
-    foes = mv.enemies_touching(st, u)
+    foes = contact.enemies_touching(st, u)
     if foes:
-        raise Illegal(f"{who} is in contact with {mv.named(sc, foes[0].id)}: dragoons mount or "
+        raise Illegal(f"{who} is in contact with {common.named(sc, foes[0].id)}: dragoons mount or "
                       "dismount only out of contact", "LdN [12 C]")
     u.mounted = mount
     if mount:
-        body = mv.poly_of(u)
+        body = common.poly_of(u)
         for o in sorted(st.units.values(), key=lambda x: x.id):
-            if o.alive and o.id != u.id and body.intersection(mv.poly_of(o)).area > mv.EPS_AREA:
-                raise Illegal(f"{who} cannot mount: the horses' base would lie on {mv.named(sc, o.id)}",
+            if o.alive and o.id != u.id and body.intersection(common.poly_of(o)).area > common.EPS_AREA:
+                raise Illegal(f"{who} cannot mount: the horses' base would lie on {common.named(sc, o.id)}",
                               "LdN [12 C], HERALD D74")
     u.moved = True
     st.last_action = {"kind": "status", "verb": verb, "side": side, "units": [u.id], "paths": [],
