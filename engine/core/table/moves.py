@@ -300,6 +300,14 @@ def walk(pose: Pose, fp: Footprint, steps: list[Step]) -> Walk:
     return _run([(pose, fp)], list(steps))[0]
 
 
+def step_ends(members: list[tuple[Pose, Footprint]], step: Step) -> list[Pose]:
+    """Where the bases of a block (one base: a block of one) stand after one step: the poses
+    `walk` and `group_walk` reach after it, without the area swept or the track. Walking a move
+    a step at a time from these gives the same poses as walking it whole (each is rounded)."""
+    motions, _, _, _ = _plan(list(members), step)
+    return [_end(pose, m) for (pose, _), m in zip(members, motions)]
+
+
 # --- first touch -----------------------------------------------------------------------------------------
 def _first_touch(members: list[tuple[Pose, Footprint]], steps: list[Step], obstacles: list,
                  tol: float) -> tuple[list[Walk], int, str] | None:

@@ -117,6 +117,7 @@ class Motion:
     steps: list
     radius: float
     cache: dict = field(default_factory=dict)
+    done: dict = field(default_factory=dict)      # k -> the poses after the first k whole steps
 
     @property
     def total(self) -> float:
@@ -129,13 +130,32 @@ class Motion:
             return got
         steps = truncate(self.steps, u, self.radius)
         if self.mode == "single":
-            got = [tmoves.walk(self.starts[0], self.fps[0], steps).end] if steps else [self.starts[0]]
+            got = self._ends(steps)[:1] if steps else [self.starts[0]]
         elif self.mode == "line":
-            got = ([w.end for w in tmoves.group_walk(list(zip(self.starts, self.fps)), steps)]
-                   if steps else list(self.starts))
+            got = self._ends(steps) if steps else list(self.starts)
         else:
             got = self._column(steps)
         self.cache[key] = got
+        return got
+
+    def _ends(self, steps) -> list:
+        """Where the bases stand after `steps` (a truncation of the motion's steps): the whole
+        steps walked once and remembered (`done`), the last part step from there; the same poses
+        as walking them all (moves.walk, moves.group_walk), each step rounded."""
+        k = 0
+        while k < len(steps) and k < len(self.steps) and steps[k] is self.steps[k]:
+            k += 1
+        cur = self._done(k)
+        for s in steps[k:]:
+            cur = tmoves.step_ends(list(zip(cur, self.fps)), s)
+        return cur
+
+    def _done(self, k: int) -> list:
+        got = self.done.get(k)
+        if got is None:
+            got = list(self.starts) if k == 0 else \
+                tmoves.step_ends(list(zip(self._done(k - 1), self.fps)), self.steps[k - 1])
+            self.done[k] = got
         return got
 
     def polys(self, u: float) -> list:
