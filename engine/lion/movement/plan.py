@@ -23,13 +23,15 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
 from engine.core.errors import Illegal
 from engine.core.table import moves as tmoves
-from engine.core.table.geometry import (CONTACT_TOL, Footprint, Pose, base_polygon, bearing_to, conform,
-                                        contact_edge, forward, rnd)
+from engine.core.table.geometry import (CONTACT_TOL, Footprint, Pose, base_polygon, bearing_to, centre,
+                                        conform, contact_edge, forward, reach_radius, rnd)
 
 from engine.lion import tables
 from engine.lion.movement.common import (COARSE, EPS_AREA, FINE, SECTION, fmt, fp_of, is_general, named,
@@ -206,6 +208,87 @@ def swept_between(m: Motion, a: float, b: float) -> list:
     return [unary_union([x, y]).convex_hull for x, y in zip(pa, pb)]
 
 
+def swept_one(m: Motion, i: int, a: float, b: float):
+    """`swept_between(m, a, b)[i]` alone."""
+    return unary_union([m.polys(a)[i], m.polys(b)[i]]).convex_hull
+
+
+# -- cheap bounds: the exact measure (shapely) only where they cannot decide ----------------------
+# A base's rectangle lies within the disc of its half diagonal about its centre (reach_radius), so
+# the hull of a base at two places lies within the hull of two such discs (a capsule), and any
+# polygon within the disc about its bounding box's centre. The distance between two of these is a
+# lower bound of the exact one: when it clears a limit by MARGIN, so does the exact distance and
+# shapely need not be asked; otherwise it is asked exactly as before (the same answers).
+MARGIN = 0.01
+
+
+def discs_of(polys: list) -> np.ndarray:
+    """(n, 3): a disc holding each polygon: its bounding box's centre and half diagonal."""
+    if not polys:
+        return np.zeros((0, 3))
+    b = shapely.bounds(np.asarray(polys, dtype=object)).reshape(-1, 4)
+    return np.stack([(b[:, 0] + b[:, 2]) / 2.0, (b[:, 1] + b[:, 3]) / 2.0,
+                     np.hypot(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) / 2.0], axis=1)
+
+
+def capsule_floors(a: tuple, b: tuple, r: float, discs: np.ndarray) -> np.ndarray:
+    """Lower bounds of the distances from the hull of the discs of radius r about a and b to
+    each disc of `discs`."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    cx, cy = discs[:, 0] - ax, discs[:, 1] - ay
+    l2 = dx * dx + dy * dy
+    t = np.clip((cx * dx + cy * dy) / l2, 0.0, 1.0) if l2 > 0.0 else 0.0
+    return np.hypot(cx - t * dx, cy - t * dy) - r - discs[:, 2]
+
+
+def swept_floors(m: Motion, i: int, a: float, b: float, discs: np.ndarray) -> np.ndarray:
+    """Lower bounds of the distances from `swept_one(m, i, a, b)` to each disc."""
+    f = m.fps[i]
+    return capsule_floors(centre(m.poses(a)[i], f), centre(m.poses(b)[i], f), reach_radius(f), discs)
+
+
+def swept_touches(m: Motion, a: float, b: float, near, discs: np.ndarray) -> bool:
+    """`any(h.distance(near) <= CONTACT_TOL for h in swept_between(m, a, b))`, where `discs`
+    hold the parts of `near`: a base surely farther from all of them is not measured."""
+    if not len(discs):
+        return any(h.distance(near) <= CONTACT_TOL for h in swept_between(m, a, b))
+    for i in range(len(m.fps)):
+        if swept_floors(m, i, a, b, discs).min() > CONTACT_TOL + MARGIN:
+            continue
+        if swept_one(m, i, a, b).distance(near) <= CONTACT_TOL:
+            return True
+    return False
+
+
+def chain_floors(points: list, r: float, discs: np.ndarray) -> np.ndarray:
+    """Lower bounds of the distances from the hulls of the discs of radius r about consecutive
+    `points` (one point: its disc) to each disc of `discs`: the least over the chain."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    a, b = (pts, pts) if len(pts) == 1 else (pts[:-1], pts[1:])
+    d = b - a                                                   # (m, 2)
+    c = discs[None, :, :2] - a[:, None, :]                      # (m, k, 2)
+    l2 = (d * d).sum(axis=1)
+    t = np.clip((c * d[:, None, :]).sum(axis=2) / np.where(l2 > 0.0, l2, 1.0)[:, None], 0.0, 1.0)
+    t = np.where((l2 > 0.0)[:, None], t, 0.0)
+    q = c - t[..., None] * d[:, None, :]
+    return (np.hypot(q[..., 0], q[..., 1]) - r - discs[None, :, 2]).min(axis=0)
+
+
+def box_gap(a: tuple, b: tuple, bounds: tuple) -> float:
+    """A lower bound of the distance from the segment a-b to a geometry of these bounds."""
+    x0, y0, x1, y1 = bounds
+    gx = max(x0 - max(a[0], b[0]), min(a[0], b[0]) - x1, 0.0)
+    gy = max(y0 - max(a[1], b[1]), min(a[1], b[1]) - y1, 0.0)
+    return math.hypot(gx, gy)
+
+
+def disc_apart(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, limit: float = 0.0) -> bool:
+    """The two bases are surely more than `limit` apart (their discs are)."""
+    (ax, ay), (bx, by) = centre(pa, fa), centre(pb, fb)
+    return math.hypot(ax - bx, ay - by) - reach_radius(fa) - reach_radius(fb) > limit + MARGIN
+
+
 def first_event(pred, total: float, start: float = 0.0) -> float | None:
     """The first u in (start, total] where `pred(a, b)` (something happens between a and b)
     turns true, to FINE; None when it never does."""
@@ -267,17 +350,24 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
         else [base_polygon(p, f) for p, f in zip(motion.starts, motion.fps)]
     # -- enemies: those touching at the start (a disengagement) may not be crossed; the others stop it
     fresh, held = [], []
-    for oid, what, poly in obstacles(sc, st, side, exclude):
-        if any(sp.distance(poly) <= CONTACT_TOL for sp in start_polys):
+    obs = obstacles(sc, st, side, exclude)
+    obs_discs = discs_of([poly for _, _, poly in obs])
+    start_discs = discs_of(start_polys)
+    for k, (oid, what, poly) in enumerate(obs):
+        ox, oy, orad = obs_discs[k]
+        if all(math.hypot(ox - sx, oy - sy) - orad - sr > CONTACT_TOL + MARGIN for sx, sy, sr in start_discs):
+            fresh.append((oid, what, poly))
+        elif any(sp.distance(poly) <= CONTACT_TOL for sp in start_polys):
             held.append((oid, what, poly))
         else:
             fresh.append((oid, what, poly))
     stops: list[tuple[float, str, object]] = []
     if fresh:
         near = unary_union([p for _, _, p in fresh])
+        fresh_discs = discs_of([p for _, _, p in fresh])
 
         def touch(a, b):
-            return any(h.distance(near) <= CONTACT_TOL for h in swept_between(motion, a, b))
+            return swept_touches(motion, a, b, near, fresh_discs)
         u = first_event(touch, total)
         if u is not None:
             stops.append((u, "contact", None))
@@ -290,8 +380,10 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
             if fid in inside or region.is_empty:
                 continue
 
-            def enters(a, b, i=i, region=region):
+            def enters(a, b, i=i, region=region, bounds=region.bounds):
                 pa, pb = motion.poses(a)[i], motion.poses(b)[i]
+                if box_gap((pa.x, pa.y), (pb.x, pb.y), bounds) > FINE + MARGIN:
+                    return False
                 seg = LineString([(pa.x, pa.y), (pb.x, pb.y)]) if (pa.x, pa.y) != (pb.x, pb.y) \
                     else Point(pb.x, pb.y)
                 return seg.distance(region) <= FINE
@@ -306,8 +398,10 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
         if ground.water is not None:
             water = ground.water
 
-            def wets(a, b, i=i):
+            def wets(a, b, i=i, bounds=water.bounds):
                 pa, pb = motion.poses(a)[i], motion.poses(b)[i]
+                if box_gap((pa.x, pa.y), (pb.x, pb.y), bounds) > FINE + MARGIN:
+                    return False
                 seg = LineString([(pa.x, pa.y), (pb.x, pb.y)]) if (pa.x, pa.y) != (pb.x, pb.y) \
                     else Point(pb.x, pb.y)
                 return seg.distance(water) <= FINE
@@ -329,7 +423,11 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
         polys = motion.polys(used)
         best = None
         for i, p in enumerate(polys):
-            for oid, what, op in fresh:
+            f = motion.fps[i]
+            lows = chain_floors([centre(motion.poses(used)[i], f)], reach_radius(f), fresh_discs)
+            for k, (oid, what, op) in enumerate(fresh):
+                if lows[k] > CONTACT_TOL + 0.02 + MARGIN:
+                    continue
                 d = p.distance(op)
                 if d <= CONTACT_TOL + 0.02 and (best is None or d < best[0]):
                     best = (d, i, oid, what)
@@ -363,29 +461,40 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
             others = [poly_of(x) for x in st.units.values()
                       if x.alive and x.id not in ids and x.id != target.id]
             others += [base_polygon(p, f) for j, (p, f) in enumerate(zip(result.ends, motion.fps)) if j != i]
-            if all(fpoly.intersection(o).area <= EPS_AREA for o in others):
+            lows = chain_floors([centre(flush, motion.fps[i])], reach_radius(motion.fps[i]), discs_of(others))
+            if all(lows[k] > MARGIN or fpoly.intersection(o).area <= EPS_AREA for k, o in enumerate(others)):
                 result.ends[i] = flush
     # -- the area crossed: enemies held at the start, friends passed through [5 C]
     us = [0.0]
     while us[-1] < used - 1e-9:
         us.append(min(used, us[-1] + COARSE))
-    swept = [[] for _ in movers]
-    for a, b in zip(us, us[1:]):
-        for i, h in enumerate(swept_between(motion, a, b)):
-            swept[i].append(h)
-    for i in range(len(movers)):
-        swept[i].append(base_polygon(result.ends[i], motion.fps[i]))
-    area = [unary_union(s) for s in swept]
-    for oid, what, op in held:
-        if any(a.intersection(op).area > EPS_AREA for a in area):
+    friends = [] if general else [f for f in sorted(st.units.values(), key=lambda u: u.id)
+                                  if f.alive and owner_of(f) == side and f.id not in ids]
+    met = [op for _, _, op in held] + [poly_of(f) for f in friends]
+    reach = np.zeros((len(movers), len(met)), dtype=bool)      # member i may cross met[k]
+    if met:
+        met_discs = discs_of(met)
+        for i, f in enumerate(motion.fps):
+            r = reach_radius(f)
+            lows = np.minimum(chain_floors([centre(motion.poses(u)[i], f) for u in us], r, met_discs),
+                              chain_floors([centre(result.ends[i], f)], r, met_discs))
+            reach[i] = lows <= MARGIN
+    areas: dict[int, object] = {}
+
+    def area(i):
+        """Member i's area crossed: the hulls between the samples and its end, as one."""
+        got = areas.get(i)
+        if got is None:
+            got = areas[i] = unary_union([swept_one(motion, i, a, b) for a, b in zip(us, us[1:])]
+                                         + [base_polygon(result.ends[i], motion.fps[i])])
+        return got
+    for k, (oid, what, op) in enumerate(held):
+        if any(reach[i, k] and area(i).intersection(op).area > EPS_AREA for i in range(len(movers))):
             raise Illegal(f"the move passes through {named(sc, oid)}: enemy units are never passed "
                           "through", "LdN [5 C]")
-    if not general:
-        for f in sorted(st.units.values(), key=lambda u: u.id):
-            if f.alive and owner_of(f) == side and f.id not in ids:
-                fp = poly_of(f)
-                if any(a.intersection(fp).area > EPS_AREA for a in area):
-                    result.through.append(f.id)
+    for k, f in enumerate(friends, start=len(held)):
+        if any(reach[i, k] and area(i).intersection(met[k]).area > EPS_AREA for i in range(len(movers))):
+            result.through.append(f.id)
     # -- the end: on the table, on no other base
     table = ground.table()
     end_polys = [base_polygon(p, f) for p, f in zip(result.ends, motion.fps)]
@@ -394,7 +503,9 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
             raise Illegal(f"{named(sc, movers[i].id)} would leave the table "
                           f"({fmt(ground.width)} x {fmt(ground.height)} cm)", "LdN [5], HERALD D1, D76")
         for o in sorted(st.units.values(), key=lambda u: u.id):
-            if o.alive and o.id not in ids and o.id not in exclude and ep.intersection(poly_of(o)).area > EPS_AREA:
+            if o.alive and o.id not in ids and o.id not in exclude \
+                    and not disc_apart(result.ends[i], motion.fps[i], pose_of(o), fp_of(o)) \
+                    and ep.intersection(poly_of(o)).area > EPS_AREA:
                 raise Illegal(f"{named(sc, movers[i].id)} would end on {named(sc, o.id)}: a move "
                               "ends clear of other bases", "LdN [5 C]")
     return result
