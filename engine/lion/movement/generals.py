@@ -72,7 +72,7 @@ def do_general(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Even
         raise Illegal(f"{who} has already moved this turn", "LdN [5], HERALD D8")
     if contact.enemies_touching(st, g):
         raise Illegal(f"{who} is in contact with the enemy: he cannot ride away", "LdN [8 A], [9 C]")
-    ground = terrain.Ground(sc)
+    ground = terrain.ground_of(sc)
     cm, dice, notes = general_allowance(sc, st, g, stream, ground)
     if words[0] == "attach":
         if len(words) != 2:

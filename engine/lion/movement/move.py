@@ -71,8 +71,8 @@ from engine.lion.movement.contact import (about_effects, about_steps, apply_evas
                                           enemies_touching, evade_policy, evasion, may_evade)
 from engine.lion.movement.groups import column_order, group_problem
 from engine.lion.movement.plan import (Motion, Plan, base_allowance, check_allowance, check_rotation,
-                                       first_event, plan, step_cost, swept_between, truncate)
-from engine.lion.movement.terrain import Ground, road_check, terrain_dice
+                                       discs_of, first_event, plan, step_cost, swept_touches, truncate)
+from engine.lion.movement.terrain import Ground, ground_of, road_check, terrain_dice
 from engine.lion.sequence import command
 
 
@@ -122,7 +122,7 @@ def apply_plan(sc, st, side: str, p: Plan, *, rotation: float = 0.0, allowance: 
     """Put the bases where the plan ends, mark them moved, disorder the friends passed through
     [5 C], record the contact [5], [7 D] and the picture (st.last_action)."""
     events: list[Event] = []
-    ground = Ground(sc)
+    ground = ground_of(sc)
     paths, froms, tos = [], [], []
     for i, m in enumerate(p.movers):
         before = pose_of(m)
@@ -292,7 +292,7 @@ def prepare(sc, st, side: str, movers: list, steps: list, stream: DiceStream, *,
             triple: bool = False, about: bool = False, ground: Ground | None = None) -> Order:
     """Check who moves and how far they may go [4], [5], [6], [8 E], [12 A]; roll the terrain and
     disengagement dice [5 B], [8 E]."""
-    ground = ground or Ground(sc)
+    ground = ground or ground_of(sc)
     for u in movers:
         need_mobile(sc, st, u)
     mode = "single"
@@ -371,7 +371,7 @@ def prepare(sc, st, side: str, movers: list, steps: list, stream: DiceStream, *,
 def execute(sc, st, side: str, order: Order, stream: DiceStream, *, verb: str = "move",
             evade: dict | None = None, paid: bool = False) -> list[Event]:
     """Plan the order's path, settle any evasion [5 D], pay [4], move [5]."""
-    ground = Ground(sc)
+    ground = ground_of(sc)
     motion = check_allowance(sc, st, order, motion_of(order), ground)
     evade = dict(evade or {})
     excluded: set[str] = {k for k, v in evade.items() if v}
@@ -445,7 +445,7 @@ def ask_evasion(sc, st, side: str, order: Order, target: str, verb: str, paid: b
     rolled, its allowance fixed) and paid now; the answer finishes it."""
     events: list[Event] = []
     if not paid:
-        ground = Ground(sc)
+        ground = ground_of(sc)
         motion = check_allowance(sc, st, order, motion_of(order), ground)
         p = plan(sc, st, side, order.movers, motion, contact_refused=order.contact_refused, ground=ground)
         events += pay(sc, st, side, order, p)
@@ -508,7 +508,7 @@ def do_move(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
         steps = about_steps(sc, movers[0], steps)
     if st.armies[side].cpts < 1:
         raise Illegal(f"no Cpts left on this card ({st.armies[side].cpts_rolled} rolled)", "LdN [4 A]")
-    ground = Ground(sc)
+    ground = ground_of(sc)
     order = prepare(sc, st, side, movers, steps, stream, forced=flags["forced"], triple=flags["triple"],
                     about=about, ground=ground)
     return execute(sc, st, side, order, stream, verb="move")
@@ -573,13 +573,13 @@ def do_charge(sc, st, side: str, cmd: Command, stream: DiceStream) -> list[Event
         raise Illegal(f"{named(sc, u.id)} may not charge: {why[:why.rfind(' (')]}", why[why.rfind("(") + 1:-1])
     if st.armies[side].cpts < 1:
         raise Illegal(f"no Cpts left on this card ({st.armies[side].cpts_rolled} rolled)", "LdN [4 A]")
-    ground = Ground(sc)
+    ground = ground_of(sc)
     # how far the contact is, on a long straight line after the wheel
     probe_steps, turn = charge_steps(sc, st, u, target, 400.0)
     m = Motion("single", [pose_of(u)], [fp_of(u)], probe_steps, fp_of(u).width)
     tpoly = poly_of(target)
-    hit = first_event(lambda a, b: any(h.distance(tpoly) <= CONTACT_TOL for h in swept_between(m, a, b)),
-                      m.total)
+    tdisc = discs_of([tpoly])
+    hit = first_event(lambda a, b: swept_touches(m, a, b, tpoly, tdisc), m.total)
     if hit is None:
         raise Illegal(f"{named(sc, target.id)} is not ahead of {named(sc, u.id)} even after a wheel of "
                       f"{fmt(turn)} degrees (at most 45 in a turn)", "LdN [5 A]")

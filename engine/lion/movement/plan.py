@@ -36,7 +36,7 @@ from engine.core.table.geometry import (CONTACT_TOL, Footprint, Pose, base_polyg
 from engine.lion import tables
 from engine.lion.movement.common import (COARSE, EPS_AREA, FINE, SECTION, fmt, fp_of, is_general, named,
                                          owner_of, poly_of, pose_of, troop_of)
-from engine.lion.movement.terrain import Ground, may_enter
+from engine.lion.movement.terrain import Ground, ground_of, may_enter
 
 if TYPE_CHECKING:
     from engine.lion.movement.move import Order
@@ -342,7 +342,7 @@ def plan(sc, st, side: str, movers: list, motion: Motion, *, contact_refused: st
     """Walk the motion and find where it stops and what it meets [5 B-C], [5], [8 A]. Raises
     Illegal for a forbidden crossing, a pass through an enemy, an end on another base, a move off
     the table, or a contact when `contact_refused` says why it may not close."""
-    ground = ground or Ground(sc)
+    ground = ground or ground_of(sc)
     exclude = set(exclude or ())
     ids = {m.id for m in movers}
     total = motion.total

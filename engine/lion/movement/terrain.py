@@ -73,6 +73,22 @@ class Ground:
         return box(0.0, 0.0, self.width, self.height)
 
 
+_GROUNDS: dict[int, tuple] = {}
+
+
+def ground_of(sc) -> Ground:
+    """The scenario's Ground, built once (a scenario and its features are frozen): kept with
+    the scenario itself, so its id is not reused while remembered. Read it, never change it."""
+    got = _GROUNDS.get(id(sc))
+    if got is not None and got[0] is sc:
+        return got[1]
+    if len(_GROUNDS) >= 16:
+        _GROUNDS.clear()
+    ground = Ground(sc)
+    _GROUNDS[id(sc)] = (sc, ground)
+    return ground
+
+
 def may_enter(obj, kind: str) -> str:
     """Why `obj` may not enter an area of `kind` off a road ("" when it may) [5 B], [6 A]."""
     if is_general(obj):
