@@ -1,8 +1,7 @@
-"""The Lion of the North ruleset object the bot and the CLI talk to (issue 15).
-
-`playable` stays False until every part of the turn is in place (movement, fire, melee): the
-ruleset is then left out of what players are offered (engine/core/game.py `rulesets`), while the
-tests reach it by id.
+"""The Lion of the North ruleset object the bot and the CLI talk to (issue 15): Herald's first
+open-table ruleset (engine/core/table), with the card-driven turn [3], command points [4],
+movement [5]-[6], shooting [7], melee [8]-[9], rally [10], demoralisation and victory [11], [14],
+the special rules [12] and random events [15]; Breitenfeld 1631 and Lützen 1632.
 """
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ MAX_STATUS = 1900          # a Discord message with room to spare
 class LionRuleset:
     id = "lion"
     name = "Lion of the North"
-    playable = False
+    playable = True
     action_view = "crop"        # an action's board is cropped to it (renders/lion.py size="crop")
     sides = SIDES
     commands = COMMANDS

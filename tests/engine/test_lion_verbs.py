@@ -49,9 +49,11 @@ def test_each_verb_builds_the_line_the_cli_reads():
         "measure sw-mus1 camp-imperial"
 
 
-def test_the_ruleset_is_registered_but_not_offered_yet():
-    """pyproject.toml's herald.rulesets entry point finds it; playable False keeps it out of the
-    players' choice until fire and melee are in."""
+def test_the_ruleset_is_registered_and_offered_to_players():
+    """pyproject.toml's herald.rulesets entry point finds it, and now that every part of the turn
+    is in (cards [3], command [4], movement [5]-[6], fire [7], melee [8]-[9], rally [10], victory
+    [11], [14]) it is among the rulesets players are offered."""
     rs = get_ruleset("lion")
     assert rs.commands is COMMANDS and rs.name == "Lion of the North"
-    assert "lion" in rulesets(include_unfinished=True) and "lion" not in rulesets()
+    assert rs.playable is True
+    assert "lion" in rulesets(include_unfinished=True) and "lion" in rulesets()
