@@ -8,12 +8,15 @@ refused (`refusals(game)` counts any that were).
 
 The commander, card by card [3], [13]:
 - his move card [4], [5], [6], [12 C]: charges first (cavalry, pikes, Pike & Shot and Tercios in
-  good order with an enemy within reach), then the lines (units side by side, one unbroken front
-  [4 B]) advance straight on the enemy ahead, then single units wheel (at most 45 degrees [5 A])
-  toward the nearest enemy and advance; shooters stop short of contact, at short range; guns
-  deploy when the enemy is in range, pivot to face it [6]; dragoons dismount when the enemy or a
-  wood is near [12 C]; no move that passes through friends (it would disorder them [5 C]); the
-  generals ride behind their units so that the next moves stay within 40 cm [4 C]; then `next`;
+  good order with an enemy within reach, a disordered enemy first: HERALD D104), then every line
+  (units side by side, one unbroken front [4 B], regimental guns with them; the heaviest first)
+  wheels toward the nearest enemy and advances (HERALD D101), through its own guns if they stand
+  in front but never through horse or foot (D102), a mixed line closing when one member may charge
+  (D103); then horse out of reach charges by forced march with the Cpts left (D104), single units
+  wheel (at most 45 degrees [5 A]) toward the nearest enemy and advance; shooters stop short of
+  contact, at short range; guns deploy when the enemy is in range, pivot to face it [6]; dragoons
+  dismount when the enemy or a wood is near [12 C]; the generals ride behind their units so that
+  the next moves stay within 40 cm [4 C]; then `next`;
 - his shoot card [7]: every unit with a legal target fires at the most damaged, then the
   nearest; a Tercio from each face [12 F];
 - his combat card [8]: every melee his units may start;
@@ -97,9 +100,15 @@ def _trial(game: Game, side: str, line: str):
     return events
 
 
-def _disorders_friends(events, side: str) -> bool:
-    """A move that passes through friends disorders them [5 C]: this player avoids it."""
-    return any(e.kind == "hit" and "passed through" in (e.narrative or "") for e in events)
+def _disorders_friends(game: Game, events, side: str) -> bool:
+    """A move that passes through friends disorders them [5 C]: this player avoids it, except
+    through his own guns (a line advancing through the battery in front of it, HERALD D102)."""
+    for e in events:
+        if e.kind == "hit" and "passed through" in (e.narrative or ""):
+            u = game.state.units.get((e.outcome or {}).get("unit", ""))
+            if u is None or _troop(u).arm != "artillery":
+                return True
+    return False
 
 
 def _play(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
@@ -116,7 +125,7 @@ def _play(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
 def _try(game: Game, side: str, line: str, out: list[tuple[str, str]], *, moving: bool = False) -> bool:
     """Try `line` on a copy; play it when accepted (a move that disorders friends is not)."""
     events = _trial(game, side, line)
-    if events is None or (moving and _disorders_friends(events, side)):
+    if events is None or (moving and _disorders_friends(game, events, side)):
         return False
     return _play(game, side, line, out)
 
@@ -175,49 +184,143 @@ def _standoff(u) -> float:
     return SHOOTER_STANDOFF if t.shoot_die else 6.0
 
 
+def _line_standoff(chain) -> float:
+    """A line closes when any member may charge home (the musketeers beside Swedish horse go in
+    with it, HERALD D103); a line of shooters stops at short range."""
+    return min(_standoff(u) for u in chain)
+
+
+def _centre(obj) -> tuple[float, float]:
+    fx, fy = forward(obj.facing)
+    depth = checks.footprint(obj).depth
+    return obj.x - fx * depth / 2.0, obj.y - fy * depth / 2.0
+
+
+def _line_order(st, side: str, chain) -> str | None:
+    """The steps of a line [4 B], [5 A] (HERALD D101): a wheel toward the nearest enemy (what the
+    allowance and the turn's 45 degrees allow: a block wheels on its outer corner, its frontage
+    times the angle), then an advance on, stopping short by the line's standoff."""
+    allow = min(_allowance(st, u) for u in chain)
+    foes = _enemies(st, side)
+    if not foes:
+        return None
+    gap, _, e = min(((min(_dist(u, f) for u in chain), f.id, f) for f in foes), key=lambda t: (t[0], t[1]))
+    cx = sum(u.x for u in chain) / len(chain)
+    cy = sum(u.y for u in chain) / len(chain)
+    ex, ey = _centre(e)
+    facing = chain[0].facing
+    aim = angle_between(facing, bearing_to(cx, cy, ex, ey))
+    if abs(aim) > 110:
+        return None                                     # the enemy is behind: single units turn
+    width = sum(checks.footprint(u).width for u in chain)
+    left = max(0.0, tables.MAX_TURN - max(u.turned or 0.0 for u in chain))
+    turn = min(abs(aim), left, math.degrees(0.5 * allow / width))
+    if abs(aim) < 12 or turn < 4 or gap < 6 or any(_troop(u).arm == "artillery" for u in chain):
+        turn = 0.0
+    turn = math.floor(turn)
+    arc = width * math.radians(turn)
+    amount = min(allow - (arc + 0.2 if turn else 0.0), gap - _line_standoff(chain))
+    rot = f"wheel {turn:.0f} {'right' if aim >= 0 else 'left'} " if turn else ""
+    if amount < 1.0:
+        return rot.strip() or None
+    return f"{rot}advance {amount:.1f}"
+
+
+def _blocked(st, side: str, chain, amount: float) -> set[str]:
+    """The members whose straight advance of `amount` cm would pass through a friend that is not a
+    gun [5 C]."""
+    from shapely import affinity
+    from engine.core.table.geometry import base_polygon
+    ids = {u.id for u in chain}
+    friends = [base_polygon(checks.pose(f), checks.footprint(f)) for f in _mine(st, side)
+               if f.id not in ids and _troop(f).arm != "artillery"]
+    out = set()
+    for u in chain:
+        poly = base_polygon(checks.pose(u), checks.footprint(u))
+        fx, fy = forward(u.facing)
+        swept = poly.union(affinity.translate(poly, fx * amount, fy * amount)).convex_hull
+        if any(swept.intersection(f).area > 0.01 for f in friends):
+            out.add(u.id)
+    return out
+
+
+def _runs(chain, bad: set[str]) -> list[list]:
+    runs, cur = [], []
+    for u in chain:
+        if u.id in bad:
+            if cur:
+                runs.append(cur)
+            cur = []
+        else:
+            cur.append(u)
+    if cur:
+        runs.append(cur)
+    return runs
+
+
 def _advance_lines(game: Game, side: str, out, budget: list[int]) -> None:
+    """Every line wheels toward the nearest enemy and advances while Cpts last (HERALD D101); a
+    line blocked by friends ahead (a second line behind the first) sends on the members whose way
+    is clear and closes the others up behind them."""
     st = game.state
-    movers = [u for u in _mine(st, side) if _may_move(st, side, u) and _troop(u).arm != "artillery"]
-    for chain in _lines(st, side, movers):
-        if not _on_card(game, side, "move") or budget[0] <= 0:
+    movers = [u for u in _mine(st, side) if _may_move(st, side, u)
+              and (_troop(u).arm != "artillery" or _troop(u).gun == "regimental")]
+    queue = [c for c in _lines(st, side, movers) if any(_troop(u).arm != "artillery" for u in c)]
+    queue.sort(key=lambda c: (-sum(checks.unit_weight(game.scenario, u) for u in c),
+                              min(_nearest(st, side, u)[0] for u in c), c[0].id))
+    while queue:
+        chain = queue.pop(0)
+        if not _on_card(game, side, "move") or budget[0] <= 0 or game.state.armies[side].cpts <= 0:
             return
         st = game.state
         chain = [st.units[u.id] for u in chain]
         if any(not _may_move(st, side, u) for u in chain):
             continue
-        ahead = [e for e in _enemies(st, side) if min(abs(_aim(u, e)) for u in chain) <= 35]
-        if not ahead:
-            continue
-        gap = min(_dist(u, e) for u in chain for e in ahead)
-        standoff = max(_standoff(u) for u in chain)
-        allow = min(_allowance(st, u) for u in chain)
-        amount = min(allow, gap - standoff)
-        if amount < 1.0:
+        steps = _line_order(st, side, chain)
+        if steps is None:
             continue
         name = "+".join(u.id for u in chain)
-        for cm in (amount, amount * 0.6, amount * 0.3):
-            if cm < 1.0:
+        budget[0] -= 1
+        if _try(game, side, f"move {name} {steps}", out, moving=True):
+            continue
+        words = steps.split()
+        amount = float(words[-1]) if "advance" in words else 0.0
+        if amount >= 2.0 and "wheel" not in words:
+            bad = _blocked(st, side, chain, amount)
+            if bad and len(bad) < len(chain):
+                queue[:0] = [r for r in _runs(chain, bad) if len(r) > 1]
+                continue
+        for frac in (0.6, 0.3):
+            cm = amount * frac
+            if cm < 1.0 or budget[0] <= 0:
                 break
             budget[0] -= 1
-            if _try(game, side, f"move {name} advance {cm:.1f}", out, moving=True):
+            line = " ".join(words[:-1] + [f"{cm:.1f}"])
+            if _try(game, side, f"move {name} {line}", out, moving=True):
                 break
 
 
-def _charges(game: Game, side: str, out, budget: list[int]) -> None:
+def _charges(game: Game, side: str, out, budget: list[int], forced_too: bool = False) -> None:
+    """Every unit that may charge home goes in [8 A] (HERALD D104): at a disordered enemy first (a
+    second hit destroys it [9 A]), then the nearest; cavalry out of reach by a forced march [4 D]
+    when the Cpts allow."""
     st = game.state
     for u in _mine(st, side):
-        if not _on_card(game, side, "move") or budget[0] <= 0:
+        if not _on_card(game, side, "move") or budget[0] <= 0 or game.state.armies[side].cpts <= 0:
             return
         st = game.state
         u = st.units[u.id]
         if u.type not in CHARGERS or not _may_move(st, side, u) or not tables.may_close(u.type, u.hits):
             continue
         reach = _allowance(st, u)
-        foes = sorted((_dist(u, e), e.id) for e in _enemies(st, side)
-                      if _dist(u, e) <= reach and abs(_aim(u, e)) <= 60)
-        for _, eid in foes[:3]:
+        far = reach * (tables.FORCED_MARCH_FACTOR if forced_too and _troop(u).arm == "cavalry" else 1)
+        foes = sorted((_dist(u, e) > reach, e.hits == 0, round(_dist(u, e), 1), e.id)
+                      for e in _enemies(st, side) if _dist(u, e) <= far and abs(_aim(u, e)) <= 60)
+        for forced, _, _, eid in foes[:3]:
+            if forced and game.state.armies[side].cpts < 2:
+                continue
             budget[0] -= 1
-            if _try(game, side, f"charge {u.id} {eid}", out, moving=True):
+            if _try(game, side, f"charge {u.id} {eid}" + (" forced" if forced else ""), out, moving=True):
                 break
 
 
@@ -233,7 +336,7 @@ def _single(game: Game, side: str, u, out, budget: list[int]) -> None:
     way = "right" if aim >= 0 else "left"
     allow = _allowance(st, u)
     # far from the enemy with Cpts to spare: a forced march, double speed for 1 Cpt more [4 D]
-    forced = t.arm != "artillery" and d > 2 * allow + 6 and st.armies[side].cpts >= 3
+    forced = t.arm != "artillery" and d > 2 * allow + 6 and st.armies[side].cpts >= 4
     if forced:
         allow *= tables.FORCED_MARCH_FACTOR
     width = checks.footprint(u).width
@@ -357,6 +460,7 @@ def play_move_card(game: Game, side: str, out: list[tuple[str, str]]) -> None:
     budget = [MAX_TRIALS]
     _charges(game, side, out, budget)
     _advance_lines(game, side, out, budget)
+    _charges(game, side, out, budget, forced_too=True)
     _guns_and_dragoons(game, side, out, budget)
     st = game.state
     order = sorted((u for u in _mine(st, side) if _may_move(st, side, u)),

@@ -19,7 +19,9 @@ from engine.lion import checks, tables
 from engine.lion.autoplay import play_step, refusals
 from engine.lion.state import CARDS, LionState
 
-OVERLAP = 0.02            # cm2: bases in contact share an edge, never an area
+OVERLAP = 0.06            # cm2: bases in contact share an edge, never an area; places are stored to
+                          # 0.01 cm (state contract), so two bases side by side in a wheeled group may
+                          # share a rounding sliver of at most about a 4 cm edge x 0.01 x sqrt(2)
 TABLE_TOL = 0.02          # cm
 
 
@@ -91,10 +93,10 @@ def losses(game: Game) -> dict[str, int]:
 
 DEMOS = {
     # battle: (result, winner, weighted losses [11 B-C], turn it ended)
-    "breitenfeld": ("A draw: the sun has set (LdN [15] 2); neither army is demoralised (LdN [14 B])", None,
-                    {"imperial": 11, "swedish": 10}, 9),
-    "lutzen": ("A draw: turn 12 was the battle's last (HERALD D25); neither army is demoralised (LdN [14 B])",
-               None, {"imperial": 13, "swedish": 15}, 12),
+    "breitenfeld": ("Swedish wins a partial victory: the sun has set (LdN [15] 2); only the Imperial army is "
+                    "demoralised (LdN [14 B])", "swedish", {"imperial": 24, "swedish": 12}, 11),
+    "lutzen": ("Swedish wins a pyrrhic victory: the Imperial army has lost 27 of 43 (63%, 60% is 26); Swedish lost "
+               "17 of 40 (42%)", "swedish", {"imperial": 27, "swedish": 17}, 18),
 }
 
 

@@ -91,7 +91,7 @@ def test_battle_loads_with_both_armies(sid):
         assert [g.role for g in sc.generals if g.side == side].count("cinc") == 1
         assert 1 <= len([g for g in sc.generals if g.side == side and g.role != "cinc"]) <= 3
         assert sum(c.side == side for c in sc.camps) == 1
-    assert sc.turn_limit == 12
+    assert sc.turn_limit == 20          # a day's battle at [2]'s 15-20 minutes a turn (HERALD D25)
     assert sc.provenance["herald_completion"] and sc.provenance["from_text"]
     assert sc.history["text"] and sc.history["result"]
 
