@@ -1,6 +1,7 @@
 """Every battle of every playable ruleset (issue 4): the scenario file loads, every unit stands
-on a legal hex of its map, a new game starts, and seeded autoplay gets well into the battle
-without an error. Each battle's own scripted opening lives in its ruleset's test files."""
+on a legal hex of its map (on an open table, inside the table), a new game starts, and seeded
+autoplay gets well into the battle without an error. Each battle's own scripted opening lives in
+its ruleset's test files."""
 from __future__ import annotations
 
 import importlib
@@ -23,6 +24,8 @@ def _unit_hexes(rid: str, sc) -> list[tuple[str, str]]:
         return [(u.id, u.hex) for u in sc.units]
     if rid == "jdg":                      # reinforcements have no hex until they enter [5.2]
         return [(u.id, u.hex) for u in sc.units if u.hex]
+    if rid == "lion":                     # an open table: the centre of each base's front edge
+        return [(u.id, (u.x, u.y)) for u in sc.units]
     return [(u.id, h) for u in sc.units for h in u.hexes]
 
 
@@ -31,6 +34,8 @@ def _legal(rid: str, sc, h: str) -> bool:
         return h in sc.grid and not sc.terrain_at(h).impassable
     if rid == "jdg":
         return h in sc.map.grid and sc.map.passable(h)
+    if rid == "lion":                     # the loader refuses overlaps, water and the wrong terrain
+        return 0 <= h[0] <= sc.width and 0 <= h[1] <= sc.height
     return h in sc.grid and not sc.hex_impassable(h)
 
 

@@ -30,6 +30,8 @@ def test_demo_script_plays_to_a_victory(script):
         assert "wins with 6 flags" in g.state.result
     elif g.ruleset.id == "jdg":    # Marengo's demo: the Austrians, 20 VP behind, concede on turn 4 [13]
         assert g.state.turn < g.scenario.turns.count and g.state.result == "Austrian resigns; French wins"
+    elif g.ruleset.id == "lion":   # LdN [14]: a victory graded by the winner's own losses, before turn 20
+        assert g.state.turn < g.scenario.turn_limit and "victory" in g.state.result.lower()
     else:   # TACW: the battle's length, then the victory levels on the VP difference
         assert g.state.turn == g.scenario.turns and "victory" in g.state.result
 
