@@ -131,6 +131,9 @@ class IWState(GameState):
     winner: str | None = None
     result: str = ""
     done: list[str] = field(default_factory=list)   # sides done with a simultaneous step
+    # the keys of secrets revealed since they were written ("order:<battle>:<turn>", "bribe:...",
+    # "deploy:<battle>"): their log entries are shown in full from then on (public.py)
+    revealed: list[str] = field(default_factory=list)
 
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ("command",)
 

@@ -1,0 +1,23 @@
+"""The verbs of the activation's later steps, declared now so the command surface is complete
+(verbs.py): `manoeuvre` (2c), `move` (2d), `limber`, `shoot` (2e), `respond` (2f), `close` (2g),
+`melee` (2h). The completion's modules (movement/, combat/) register their own handlers for them,
+loaded after sequence/ (rules.load_action_modules), which replace these; until then each verb is
+refused with its reason."""
+from __future__ import annotations
+
+from engine.core.errors import Illegal
+
+from engine.italianwars import rules
+
+LATER = {"manoeuvre": "IW Azioni 2c", "move": "IW Azioni 2d", "limber": "IW Azioni 2a",
+         "shoot": "IW Azioni 2e", "respond": "IW Azioni 2f", "close": "IW Azioni 2g", "melee": "IW Azioni 2h"}
+
+
+def not_yet(sc, st, side, cmd, stream):
+    raise Illegal(f"`{cmd.verb}` is Herald's completion, not written yet: the step passes by itself",
+                  LATER.get(cmd.verb, "IW Azioni"))
+
+
+for _verb in LATER:
+    if _verb not in rules.HANDLERS:
+        rules.register(_verb, not_yet, f"{_verb}: {LATER[_verb]} (Herald's completion)")
