@@ -195,3 +195,54 @@ async def test_a_campaign_of_two_battles_and_a_resignation(d, bot, lion):
                       (second.id, "imperial", ALICE, "loss", 0), (second.id, "swedish", BOB, "win", 4)], result
     standings = public(await d.cmd("campaign", sub="standings", user=CAROL, campaign="Saxony 1631"))
     assert "Saxony 1631" in standings and "campaign points" in standings, standings
+
+
+def clickable_moves(g, side: str, wanted: int = 2) -> list[str]:
+    """Lines the menus build on the current move card, each legal in the engine: a unit the menus
+    offer, then the first manoeuvre and distance they offer for it (`advance 22`, `wheel 15 left`)."""
+    from bot.menus import Menus
+    from engine.core.errors import HeraldError
+    lines = []
+    for unit in [c.line for c in Menus(g.ruleset, g.scenario, g.state, side).step("move").choices]:
+        for how in ("advance", "wheel"):
+            step = Menus(g.ruleset, g.scenario, g.state, side).step(f"{unit} {how}")
+            for choice in [c.line for c in step.choices]:
+                line = choice if how == "advance" else f"{choice} left"
+                try:
+                    g.apply(side, line)
+                except HeraldError:
+                    continue
+                lines.append(line)
+                break
+            if len(lines) >= wanted or (lines and lines[-1].startswith(unit + " ")):
+                break
+        if len(lines) >= wanted:
+            return lines
+    return lines
+
+
+async def test_a_move_card_by_clicks_alone(d, lion):
+    """[4], [5]: the Swedes' first move card played from the posted board's menus alone: the
+    unit, the manoeuvre and the distance each chosen among the menus' offers (a unit's whole or half
+    move, a 15-degree wheel [5 A]), sent from the private builder; then `next` by its quick button.
+    Bob may not click for the Swedes; the game is the engine's own."""
+    from tests.bot.test_jdg_club import play_by_clicks
+    from tests.bot.test_menus import choose
+    g = mirror()
+    assert g.state.card == "move_a" and g.to_act == "swedish"
+    game = await breitenfeld(d)
+    rest = await d.game("board", user=ALICE)
+    comps = rest.last.components
+    refused(await choose(d, comps, "move", BOB), "waits on Swedish")
+    lines = clickable_moves(g, "swedish")
+    assert len(lines) == 2, lines
+    for line in lines:
+        seq = await d.bot.store.last_seq(game.id)
+        rest = await play_by_clicks(d, comps, line, ALICE)
+        assert await d.bot.store.last_seq(game.id) == seq + 1, line
+        comps = rest.last.components
+    rest = await play_by_clicks(d, comps, "next", ALICE)
+    g.apply("swedish", "next")
+    st = await state(d)
+    assert st.state_hash() == g.state.state_hash()
+    assert all(st.units[line.split()[1]].moved for line in lines)      # one move a card each (D8)
