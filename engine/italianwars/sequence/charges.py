@@ -17,8 +17,8 @@ may counter-charge, a response of 2f); Withdraw: mounted companies only, at any 
 
 A declaration is kept in `Company.charge = {"target", "face", "flank", "distance", "turn"}`;
 the movement module stops the charger 1 UDM short in 2d and the contact module closes it in 2g.
-"Within one move": the company's move allowance from completion.py (`move_allowance(sc, st,
-company)`) once it exists; until then the placeholder MOVE_PLACEHOLDER (HERALD D59).
+"Within one move": the company's move allowance from completion.py (IW-H 2: `move_class`,
+`move_allowance`), from the ground it stands on (HERALD D59).
 """
 from __future__ import annotations
 
@@ -41,19 +41,24 @@ EPS = 1e-6
 
 
 def move_allowance(sc, st: IWState, c) -> float:
-    """How far the company moves (UDM): completion.py's `move_allowance` when written, else the
-    placeholder of HERALD D59 (cavalry 8, foot 4, skirmishers 5; halved in bad weather)."""
+    """How far the company moves (UDM) for "entro una mossa": completion.py's allowance (IW-H 2)
+    for its movement class, the ground it stands on (the worst category under it), the weather
+    and its battle's order (HERALD D59: measured straight, the ground it stands on counted for the
+    whole way); the placeholder MOVE_PLACEHOLDER while the completion lacks it."""
     try:
         from engine.italianwars import completion
-        fn = getattr(completion, "move_allowance", None)
-    except ModuleNotFoundError:
-        fn = None
-    if fn is not None:
-        return float(fn(sc, st, c))
-    role = rules.role_of(sc, st, c.id)
-    arm = rules.arm_of(sc, st, c.id)
-    value = MOVE_PLACEHOLDER["skirmishers"] if role == "skirmishers" else MOVE_PLACEHOLDER[arm]
-    return value / 2 if st.weather == "bad" else value
+        cls = completion.move_class(rules.arm_of(sc, st, c.id), str(rules.attr(sc, st, c.id, "armour", "protected") or "protected"),
+                                    rules.role_of(sc, st, c.id), str(rules.attr(sc, st, c.id, "missile_weapon", "") or ""))
+        cats = checks.categories_at(sc, checks.polygon(sc, st, c))
+        terrain = next((t for t in ("impassable", "closed", "broken") if t in cats), "open")
+        b = st.battles.get(c.battle)
+        return float(completion.move_allowance(cls, terrain=terrain, weather=st.weather or "good",
+                                               order=b.order if b is not None else ""))
+    except (ImportError, AttributeError, TypeError, KeyError):
+        role = rules.role_of(sc, st, c.id)
+        arm = rules.arm_of(sc, st, c.id)
+        value = MOVE_PLACEHOLDER["skirmishers"] if role == "skirmishers" else MOVE_PLACEHOLDER[arm]
+        return value / 2 if st.weather == "bad" else value
 
 
 def camp_geometry(sc, st: IWState, side: str):

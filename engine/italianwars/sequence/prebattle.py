@@ -49,7 +49,7 @@ def edge_of(sc, st: IWState, side: str) -> str:
     the League north when it says nothing."""
     for holder in (getattr(sc, "armies", None) or {},):
         a = holder.get(side) if isinstance(holder, dict) else None
-        e = getattr(a, "edge", "") if a is not None else ""
+        e = (getattr(a, "home_edge", "") or getattr(a, "edge", "")) if a is not None else ""
         if e:
             return e
     edges = getattr(sc, "edges", None) or {}
@@ -557,15 +557,34 @@ def step_orders(sc, st, stream):
     return [], True
 
 
+def roll_treasuries(sc, st: IWState, stream: DiceStream) -> list[Event]:
+    """IW Tesoro: "Se non specificato altrimenti dallo scenario o dalle note dell'esercito, ogni
+    giocatore ha in dotazione un tesoro corrispondente ad 1D6 in Ecu": rolled as bribery begins,
+    each side its own die; the amount is told only to its owner (an Event's `secret`)."""
+    events = []
+    for side in SIDES:
+        spec = (getattr(sc, "armies", None) or {}).get(side) if sc is not None else None
+        fixed = sc.ecu_fixed(side) if spec is not None and hasattr(sc, "ecu_fixed") else None
+        if spec is None or fixed is not None or st.options.get(f"ecu_rolled_{side}"):
+            continue
+        value, dr = checks.roll(stream, f"{side}'s treasury (1d6 Ecu)", side)
+        st.armies[side].ecu = value
+        st.options[f"ecu_rolled_{side}"] = True
+        events.append(Event("treasury", side, "IW Tesoro", f"{side.title()} rolls its treasury in secret",
+                            inputs={"secret": {"ecu": value, "die": value}}))
+    return events
+
+
 def step_bribery(sc, st, stream):
+    events = roll_treasuries(sc, st, stream)
     for s in SIDES:
         army = st.armies.get(s)
         if s not in st.done and (army is None or army.ecu <= 0):
             st.done.append(s)
     if all(s in st.done for s in SIDES):
         next_step(st)
-        return [], False
-    return [], True
+        return events, False
+    return events, True
 
 
 def step_done(sc, st, stream):
@@ -610,6 +629,13 @@ def do_order(sc, st: IWState, side: str, cmd, stream) -> list[Event]:
     if st.phase == "command":
         from engine.italianwars.sequence.command import new_order
         return new_order(sc, st, side, cmd, stream)
+    if st.phase != "prebattle":
+        rules.need_not_over(st)
+        if st.turn <= 1:
+            raise Illegal("no new orders on turn 1: the orders written before the battle stand",
+                          "IW Emanazione di nuovi ordini")
+        raise Illegal(f"new orders are given in the command phase (1): now {rules.describe_place(st.phase)}",
+                      "IW Emanazione di nuovi ordini")
     rules.need_phase(st, "prebattle", "Orders are written", S_ORDERS, "orders")
     b, order, objective = write_order(sc, st, side, cmd, S_ORDERS)
     b.order, b.objective, b.revealed = order, objective, False
