@@ -55,7 +55,7 @@ def reveal(st: IWState, key: str) -> None:
 
 
 def view(sc, st: IWState, viewer: str | None = None) -> IWState:
-    """A copy of `st` as `viewer` may see it (None: the public channel)."""
+    """A copy of `st` as `viewer` may see it (None: the public channel; HERALD D65)."""
     out = st.copy()
     for b in out.battles.values():
         if b.side != viewer and not b.revealed:

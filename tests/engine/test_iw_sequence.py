@@ -287,19 +287,18 @@ def test_army_breaks_at_more_than_half_not_at_half():
 
 
 def test_the_clock_dusk_and_night():
-    """IW Notte e giorno: dawn 2-3, dusk from 16, dark at 18: the battle ends as night falls
-    (HERALD D57)."""
+    """IW Notte e giorno: dawn 2-3, dusk from 16, dark at 18: the battle ends at the end of clock
+    turn 18 (HERALD D46); the army that lost the smaller share holds the field."""
     assert [endturn.light_of(h) for h in (2, 3, 4, 15, 16, 17, 18)] == \
         ["dawn", "dawn", "day", "day", "dusk", "dusk", "night"]
-    st = make_state(clock=16)
-    for b in st.battles.values():
-        b.activated = True
+    st = make_state(clock=17)
     st.phase = "end"
-    events = endturn.end_of_turn(None, st, None)
-    assert st.clock == 17 and st.turn == 3 and st.phase == "command"
+    endturn.end_of_turn(None, st, None)
+    assert st.clock == 18 and st.turn == 3 and st.phase == "command"
+    st.companies["lb1c1"].status = "routing"        # the League lost 2 of 11
     st.phase = "end"
-    events = endturn.end_of_turn(None, st, None)
-    assert st.phase == "over" and "night falls" in st.result
+    endturn.end_of_turn(None, st, None)
+    assert st.phase == "over" and st.winner == "french" and "night has fallen" in st.result
 
 
 def test_visibility_by_weather_and_light():

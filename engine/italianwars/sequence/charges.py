@@ -83,7 +83,7 @@ def camp_geometry(sc, st: IWState, side: str):
 def relative_face(sc, st: IWState, charger, target) -> str:
     """Which side of `target` the charge falls on: "front" unless the charger is wholly behind
     the line prolonging the target's front; then "left" or "right" when it lies wholly beyond
-    that flank's line, else "rear" (IW Dichiarazioni di carica)."""
+    that flank's line, else "rear" (IW Dichiarazioni di carica; HERALD D64)."""
     fx, fy = forward(target.facing)
     rx, ry = rightward(target.facing)
     corners = list(checks.polygon(sc, st, charger).exterior.coords)

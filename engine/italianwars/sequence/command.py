@@ -136,7 +136,7 @@ def written_new_orders(st: IWState, side: str) -> list[tuple[str, dict]]:
 
 def resolve(sc, st: IWState, stream: DiceStream) -> list[Event]:
     """Both sides are done: every new order costs its side a six (IW Emanazione di nuovi ordini)
-    and is tested (IW Interpretazione degli ordini), the attacker's battles first."""
+    and is tested (IW Interpretazione degli ordini), the attacker's battles first (HERALD D63)."""
     from engine.italianwars.sequence.walk import sides_in_order
     events = []
     for side in sides_in_order(st):

@@ -144,10 +144,32 @@ def turn_limit(sc) -> int:
     return int(getattr(sc, "turn_limit", 0) or 0)
 
 
+def end_of_day(sc, st: IWState, why: str) -> list[Event]:
+    """HERALD D46: the battle ends at the end of clock turn 18 (or the scenario's last turn); an
+    unbroken army that lost the smaller share of its strength holds the field; equal shares: a
+    draw."""
+    share = {}
+    for side in SIDES:
+        if side in st.armies:
+            loss = army_losses(sc, st, side)
+            share[side] = loss["lost"] / loss["strength"] if loss["strength"] else 0.0
+    a, b = SIDES
+    if share.get(a, 0) == share.get(b, 0):
+        st.winner = None
+        st.result = f"the battle ends undecided: {why}"
+    else:
+        st.winner = a if share[a] < share[b] else b
+        st.result = (f"{st.winner.title()} holds the field ({share[st.winner]:.0%} of its strength lost to "
+                     f"{share[st.other(st.winner)]:.0%}): {why}")
+    st.phase = "over"
+    return [Event("battle_over", st.winner or "", "IW Notte e giorno", f"The battle is over: {st.result}",
+                  outcome={"winner": st.winner, "result": st.result, "share_lost": share})]
+
+
 def end_of_turn(sc, st: IWState, stream: DiceStream) -> list[Event]:
     """Phase 6, then the next turn: army break; the marks of the turn cleared; the clock one hour
-    on (dusk at 16; night at 18 ends the battle, HERALD D57; a scenario's turn limit too); the
-    next turn begins with its command phase."""
+    on (dusk at 16; the end of clock turn 18 ends the battle, HERALD D46; a scenario's turn limit
+    too); the next turn begins with its command phase."""
     events = check_break(sc, st)
     if st.phase == "over":
         return events
@@ -155,14 +177,9 @@ def end_of_turn(sc, st: IWState, stream: DiceStream) -> list[Event]:
     events.append(Event("end_turn", "", "IW Sequenza di mossa 6", f"Turn {st.turn} ends (hour {st.clock})",
                         outcome={"turn": st.turn, "clock": st.clock}))
     limit = turn_limit(sc)
-    if st.clock + 1 >= DARK or (limit and st.turn >= limit):
-        why = "night falls (IW Notte e giorno; HERALD D57)" if st.clock + 1 >= DARK else \
-            f"turn {st.turn} was the battle's last"
-        st.phase = "over"
-        st.winner = None
-        st.result = f"the battle ends undecided: {why}"
-        events.append(Event("battle_over", "", "IW Notte e giorno", f"The battle is over: {st.result}",
-                            outcome={"winner": None, "result": st.result}))
+    if st.clock >= DARK or (limit and st.turn >= limit):
+        events += end_of_day(sc, st, "night has fallen (IW Notte e giorno; HERALD D46)" if st.clock >= DARK
+                             else f"turn {st.turn} was the battle's last")
         return events
     st.turn += 1
     st.clock += 1

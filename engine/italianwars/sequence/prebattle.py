@@ -171,7 +171,8 @@ def roll_weather(sc, st: IWState, stream: DiceStream) -> list[Event]:
 
 def ask_postpone(sc, st: IWState, stream: DiceStream, after: str = "") -> list[Event]:
     """IW Tempo cattivo: both players may wait for the weather to clear, only if both agree ("Se uno
-    decide di combattere allora l'altro dovrà farlo"); each side's standing answer first."""
+    decide di combattere allora l'altro dovrà farlo"); each side's standing answer first, the
+    French asked before the League (HERALD D66)."""
     st.options["postpone_asked"] = True
     for side in SIDES:
         if side == after or (after and SIDES.index(side) < SIDES.index(after)):
@@ -311,7 +312,7 @@ def step_deployment(sc, st, stream):
 
 def layout(sc, st: IWState, bid: str, x: float, y: float, facing: float) -> dict[str, tuple[float, float, float]]:
     """A battle's companies in line, side by side and touching ("a contatto tra di loro", IW
-    Organizzazione dell'esercito), left to right in id order, centred on (x, y)."""
+    Organizzazione dell'esercito), left to right in id order, centred on (x, y) (HERALD D57)."""
     from engine.core.table.geometry import rightward, rnd
     comps = sorted(c.id for c in st.companies.values() if c.battle == bid and c.alive or
                    (c.battle == bid and c.status == "waiting"))
