@@ -313,3 +313,21 @@ def test_bad_dice_refused():
               lambda: T.activation_total(0, "rash")):
         with pytest.raises(ValueError):
             f()
+
+
+def test_rules_index_covers_the_tables():
+    """The rules index (engine/italianwars/rules_index.toml) validates (engine/core/rulesdoc.py:
+    every D-number in DECISIONS.md, every test prefix matching a test) and has a section for every
+    heading the tables cite: Tabelle 1-6, the pre-battle steps 1-9, the turn's phases 1-6, the
+    activation steps 2a-2i, and Herald's completion."""
+    from engine.core import rulesdoc as R
+    idx = R.load_index("italianwars")
+    assert idx is not None and idx.cite == "IW"
+    assert R.validate(idx, R.load_decisions("italianwars"), R.scan_tests()) == []
+    wanted = [f"Tabella {n}" for n in range(1, 7)]
+    wanted += [sec for _, _, sec, _ in T.PREBATTLE] + [sec for _, _, sec, _ in T.TURN]
+    wanted += [f"Azioni {step}" for _, step, _, _ in T.ACTIVATION_SEQUENCE]
+    wanted += [name for _, _, name, _ in T.ACTIVATION_SEQUENCE[1:2]] + ["Herald completion"]
+    missing = [w for w in wanted if idx.get(w) is None]
+    assert missing == []
+    assert idx.lookup("IW Tabella 6")[0].section.id == "Tabella 6"
