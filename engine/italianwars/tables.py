@@ -953,3 +953,35 @@ SKIRMISHER_CHARGE_TARGETS = ("skirmishers", "flank", "rear", "camp")   # L169, L
 COMPULSORY_RESPONSES = ("skirmishers_evade", "flank_rear_morale_test")     # L351-352
 OPTIONAL_RESPONSES = ("shoot", "counter_charge", "emergency_face")         # L354-356
 EMERGENCY_FACE_EXAMPLE = ("infantry", "open", 2.0)   # L357 infantry in the open: a 2 UDM move
+
+
+# == where each table lives in the rules index (rules_index.toml ids, cited "IW <id>") ==========
+
+SECTIONS = {
+    "TABLE_WIDTH": "Il tavolo", "BASE_DEPTH": "Basette", "BASE_POINTS": "Compagnie",
+    "COMPANY_BASES": "Compagnie", "SIZE_BY_BASES": "Compagnie", "SCREEN": "Schermi di schermagliatori",
+    "MORALE": "Morale", "COMMAND_POINTS": "Tabella 1", "MORALE_ALIASES": "Falange",
+    "ROLES": "Tipi di truppe", "ARMOURS": "Tipo di armatura", "MELEE_WEAPONS": "Armi da mischia",
+    "MISSILE_WEAPONS": "Armi da tiro", "ARTILLERY_WEAPONS": "Artiglieria",
+    "MELEE_FACTORS": "Fattori di mischia", "SHOOTING_FACTORS": "Fattori di tiro",
+    "FORMATIONS": "Formazioni speciali", "PHALANX_EXCLUDED": "Falange",
+    "MIXED_COMPOSITIONS": "Colunella", "SCREEN_SHOOTING_FACTOR": "Schermi di schermagliatori",
+    "PERSONALITIES": "Personalità del capitano", "PERSONALITY_TABLE": "Tabella 2",
+    "SEASON_TABLE": "Tabella 3", "WEATHER_TABLE": "Tabella 4", "CLOCK_DICE": "Ora del giorno",
+    "DAWN_ASSAULT_CLOCK": "Assalto all'alba", "POSTPONE_LIMIT": "Tempo cattivo",
+    "DAWN": "Notte e giorno", "DUSK": "Notte e giorno", "DARK": "Notte e giorno",
+    "WEATHER_EFFECTS": "Tempo atmosferico", "VISIBILITY": "Visibilità",
+    "CATEGORIES": "Terreno", "TERRAIN_KINDS": "Terreno", "COMMAND_RADIUS": "Coesione delle battaglie",
+    "CAMP_SIZE": "Accampamento", "CAMP_POINTS": "Accampamento",
+    "BREAK_FRACTION": "Punto di rottura dell'esercito", "ECU_DEFAULT": "Tesoro",
+    "ECU_IMMUNE": "Interpretazione degli ordini", "SWORN_ENEMIES": "Nemici giurati",
+    "ORDERS": "Definizione degli ordini di gioco", "INTERPRETATION_MODIFIERS": "Tabella 5",
+    "INTERPRETATION_FAILS_AT": "Test per l'interpretazione degli ordini",
+    "ACTIVATION_MINIMUM": "Tabella 6", "ACTIVATION_MODIFIERS": "Tabella 6",
+    "NOT_ACTIVATED_MAY": "Attivazione delle battaglie", "PREBATTLE": "Prima della battaglia",
+    "TURN": "Sequenza di mossa", "ACTIVATION_SEQUENCE": "Azioni",
+    "ATTACKER_COUNTS": "Prima della battaglia 4", "DEPLOYMENT_DEPTH": "Prima della battaglia 5",
+    "DISORDER_CAUSES": "Disordine", "REORGANISE_BARRED": "Riorganizzazione dal disordine",
+    "SKIRMISHER_PUSH_BACK": "Schermagliatori", "COMPULSORY_RESPONSES": "Azioni 2f",
+    "CHARGE_HALT": "Azioni 2d",
+}

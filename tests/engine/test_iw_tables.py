@@ -331,3 +331,12 @@ def test_rules_index_covers_the_tables():
     missing = [w for w in wanted if idx.get(w) is None]
     assert missing == []
     assert idx.lookup("IW Tabella 6")[0].section.id == "Tabella 6"
+
+
+def test_every_table_names_its_section():
+    """Each table of tables.py names the rules-index section it comes from (tables.SECTIONS), and
+    every such section is in the index."""
+    from engine.core import rulesdoc as R
+    idx = R.load_index("italianwars")
+    assert all(hasattr(T, name) for name in T.SECTIONS)
+    assert [s for s in T.SECTIONS.values() if idx.get(s) is None] == []
