@@ -225,6 +225,12 @@ class RulesIndex:
         if not citation:
             return None
         text = strip_citation(citation, self.cite, self.ruleset)
+        if text and not NUMBER_RE.match(text) and norm_id(text) not in self._by_key:
+            # a section named by a heading, not a number ("IW Tabella 6", "LdN [TIRO]"): the
+            # ruleset's cite prefix before a known id
+            for head in {self.cite.lower(), self.ruleset.lower()} - {""}:
+                if text.startswith(head + " ") and norm_id(text[len(head) + 1:]) in self._by_key:
+                    return self._by_key[norm_id(text[len(head) + 1:])]
         if not text or not NUMBER_RE.match(text) and norm_id(text) not in self._by_key:
             return None
         found = self.lookup(citation, limit=1)

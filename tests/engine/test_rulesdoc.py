@@ -390,3 +390,7 @@ def test_bracketed_citations_of_jdg_and_lion_events_find_their_section():
     assert load_index("jdg").section_for("JdG [8.6]").key == "8.6"
     assert load_index("lion").section_for("LdN [8 C]").key == "8 c"
     assert load_index("lion").section_for("LdN [7]").title.startswith("Shooting")
+    # sections named by a heading rather than a number: the Lion summary sheet and TIRO grid, the
+    # Italian Wars' tables
+    assert load_index("lion").section_for("LdN [TIRO]").title == "Shooting grid (TIRO)"
+    assert load_index("italianwars").section_for("IW Tabella 6").key == "tabella 6"
