@@ -785,7 +785,7 @@ def crop_view_of(scenario, state, viewer: str | None = None) -> TableView | None
     need_w, need_h = max(x1 - x0, CROP_MIN_W), max(y1 - y0, CROP_MIN_H)
     fits = [s for s in CROP_SCALES if need_w * s + frame_w <= CROP_W and need_h * s + frame_h <= CROP_MAX_H]
     s = max(fits) if fits else CROP_SCALES[0]
-    view_w = min(W, (CROP_W - frame_w) / s)
+    view_w = min(W, (CROP_W - frame_w - 1) / s)      # 1 px for the grid's snapping
     view_h = min(H, max(need_h, view_w / 1.6), (CROP_MAX_H - frame_h) / s)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     vx0 = min(max(0.0, cx - view_w / 2), W - view_w)
