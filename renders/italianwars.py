@@ -366,8 +366,9 @@ def _draw_company(pen: _Pen, scenario, c, viewer: str | None, cmd: set[str], cin
         x, y = base_point(pose, 0.0, fp.depth - min(0.2, fp.depth * 0.3))
         px, py = pen.v.px(x, y)
         r = max(5.5 * SS, 0.17 * s)
-        pen.d.polygon([(px, py - r), (px + r, py), (px, py + r), (px - r, py)], fill=DIS_COLOUR + (255,),
-                      outline=(255, 255, 255, 255), width=max(2, int(r * 0.22)))
+        for grow, col in ((r * 0.55, (0, 0, 0, 255)), (r * 0.3, (255, 255, 255, 255)), (0.0, DIS_COLOUR + (255,))):
+            rr = r + grow                         # black, white, red: seen on any body colour
+            pen.d.polygon([(px, py - rr), (px + rr, py), (px, py + rr), (px - rr, py)], fill=col)
     if c.id in cinc or c.id in cmd:                # a gold star / pennant at the front-left corner
         x, y = base_point(pose, -0.5, 0.0)
         px, py = pen.v.px(x, y)
@@ -724,6 +725,8 @@ def _strip(scenario, state, seen, viewer: str | None, width: int, k: float | Non
                 order = ORDER_TEXT.get(b.order, b.order)
                 col = STRIP_FG if b.revealed else (255, 214, 90)
                 txt = order + ("" if b.revealed else " (secret)")
+            elif b.side == viewer:
+                txt, col = "no order yet", STRIP_DIM
             else:
                 txt, col = "order unknown", STRIP_DIM
             items += [("text", ("\u2605" if b.cinc else "") + f"{name}:", reg, STRIP_DIM), ("gap", round(4 * k)),
