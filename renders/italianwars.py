@@ -126,8 +126,15 @@ def _path(v: Any) -> list[tuple[float, float]]:
 
 
 def _action(state) -> dict:
+    """The last action as `state` (a viewer's view) may show it: nothing when it names a company
+    the view does not hold (a hidden company's path would tell where it is: HERALD D4)."""
     la = getattr(state, "last_action", None)
-    return la if isinstance(la, dict) else {}
+    if not isinstance(la, dict):
+        return {}
+    named = set(_movers(la)) | {x for pair in _pairs(la) + _shots(la) for x in pair}
+    if any(cid not in state.companies for cid in named):
+        return {}
+    return la
 
 
 def _movers(la: dict) -> list[str]:
@@ -672,11 +679,11 @@ def _strip(scenario, state, seen, viewer: str | None, width: int, k: float | Non
         if actor:
             line += chip(actor) + [("gap", round(6 * k))]
         line.append(("text", str(where), bold, STRIP_FG))
-        act = state.activation if isinstance(state.activation, dict) else {}
+        act = seen.activation if isinstance(seen.activation, dict) else {}
         if state.phase == "actions" and act.get("battle"):
             name = battle_name(scenario, state, act["battle"]) if battle_name else act["battle"]
             line.append(("text", f"  battle {name}, step {act.get('step', '?')}", reg, STRIP_FG))
-        p = state.pending if isinstance(state.pending, dict) else None
+        p = seen.pending if isinstance(seen.pending, dict) else None
         if p:
             prompt = str(p.get("prompt", p.get("kind", "")))
             if len(prompt) > 140:

@@ -166,6 +166,15 @@ def test_hidden_company_only_for_its_owner(fornovo):
     dist_body = sum(abs(p - q) for p, q in zip(seen, body))
     dist_ground = sum(abs(p - q) for p, q in zip(seen, GROUND))
     assert dist_body < dist_ground
+    st.last_action = {"kind": "move", "units": [cid], "from": [[x, y - 3, 0.0]],
+                      "paths": [[[x, y - 3], [x, y]]]}
+    assert R.crop_view_of(fornovo, st, "french") is None          # its move is not shown either
+    assert R.crop_view_of(fornovo, st, "league") is not None
+    box = (0, 0, v.width, v.height)                   # the board (the strips differ: own orders, Ecu)
+    french = R.render_board_image(fornovo, st, viewer="french").crop(box)     # before the palette
+    channel = R.render_board_image(fornovo, st, viewer=None).crop(box)
+    assert french.tobytes() == channel.tobytes()
+    st.last_action = {}
     c.hidden = False                                  # revealed: everyone sees it at full colour
     img = decode(R.render_board(fornovo, st, viewer="french"))
     assert close(at(img, v, *spot), body)
