@@ -581,7 +581,7 @@ def _draw_text(img: Image.Image, v: TableView, scenario, state, comps, camps, la
         body, front, _ = company_colours(scenario, c)
         label = type_label(_spec(scenario, c.id))
         size = _fit(label, type_px, wide, high)
-        if size is None and "+" in label:
+        if "+" in label and (size is None or size < 0.75 * type_px):   # too small: the main arm only
             label = label.split("+")[0]
             size = _fit(label, type_px, wide, high)
         if size is None:
