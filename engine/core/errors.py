@@ -34,3 +34,13 @@ class DiceNeeded(HeraldError):
     def __init__(self, purpose: str, count: int = 1, sides: int = 0, roller: str | None = None):
         self.purpose, self.count, self.sides, self.roller = purpose, count, sides, roller
         super().__init__(f"{count} die result(s) needed for {purpose}")
+
+
+def once_cited(e: Illegal) -> Illegal:
+    """A refusal whose reason already ends with its rule in brackets, "... (JdG [11], HERALD D62)",
+    cites it once: the bracket becomes the section (it read "(JdG [11], HERALD D62) (JdG [11])")."""
+    reason, section = e.reason, e.section
+    cut = reason.rfind(" (")
+    if section and cut >= 0 and reason.endswith(")") and section in reason[cut:]:
+        return Illegal(reason[:cut], reason[cut + 2:-1])
+    return e

@@ -264,3 +264,21 @@ class Game:
     @property
     def to_act(self) -> str | None:
         return self.ruleset.to_act(self.state)
+
+
+def import_rule_packages(base: str, packages) -> None:
+    """Import every module of a ruleset's rule packages (`base`.`package`.*, in name order, "_"
+    modules aside), so each registers its verbs; a package not written yet is skipped."""
+    import importlib
+    import pkgutil
+    for pkg_name in packages:
+        full = f"{base}.{pkg_name}"
+        try:
+            pkg = importlib.import_module(full)
+        except ModuleNotFoundError as e:
+            if e.name == full:
+                continue
+            raise
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{full}.{info.name}")

@@ -88,3 +88,16 @@ def default_answer_of(pending: dict | None) -> str | None:
     if not pending:
         return None
     return f"react {pending.get('default', (pending.get('options') or ['none'])[0])}"
+
+
+def decision_event(pending: dict, section: str):
+    """The log's line for a decision a command leaves owed (DESIGN: pending decisions): who, what,
+    the rule (`section` when the decision names none) and the answers, so /game log and /explain
+    read why the game waits."""
+    from .events import Event
+    answers = "|".join(pending.get("options", []))
+    return Event("decision", pending["side"], pending.get("section", section),
+                 f"Waiting for {pending['side'].title()}: "
+                 f"{pending.get('prompt', pending['kind'].replace('_', ' '))}"
+                 + (f": `react {answers}`" if answers else ""),
+                 outcome={"kind": pending["kind"], "options": list(pending.get("options", []))})

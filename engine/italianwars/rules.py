@@ -30,17 +30,15 @@ step with no module registered passes by itself (sequence/activation.py).
 """
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from typing import Any, Callable
 
 from engine.core.commands import Command
 from engine.core.dice import DiceStream
-from engine.core.errors import CannotParse, Illegal
+from engine.core.errors import CannotParse, Illegal, once_cited
 from engine.core.events import Event
-from engine.core.game import run_command
-from engine.core.pending import answer_pending
+from engine.core.game import import_rule_packages, run_command
+from engine.core.pending import answer_pending, decision_event
 from engine.core.verbs import refuse_extra_words, set_policy
 
 from engine.italianwars.state import SIDES, IWState
@@ -334,18 +332,7 @@ def load_action_modules() -> None:
     global _loaded
     if _loaded:
         return
-    for pkg_name in ACTION_PACKAGES:
-        full = f"engine.italianwars.{pkg_name}"
-        try:
-            pkg = importlib.import_module(full)
-        except ModuleNotFoundError as e:
-            if e.name == full:
-                continue
-            raise
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if info.name.startswith("_"):
-                continue
-            importlib.import_module(f"{full}.{info.name}")
+    import_rule_packages("engine.italianwars", ACTION_PACKAGES)
     _loaded = True
 
 
@@ -360,15 +347,6 @@ def apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[Ev
         return _apply(sc, state, side, cmd)
     except Illegal as e:
         raise once_cited(e) from None
-
-
-def once_cited(e: Illegal) -> Illegal:
-    """A refusal whose reason already ends with its rule in brackets cites it once."""
-    reason, section = e.reason, e.section
-    cut = reason.rfind(" (")
-    if section and cut >= 0 and reason.endswith(")") and section in reason[cut:]:
-        return Illegal(reason[:cut], reason[cut + 2:-1])
-    return e
 
 
 def _apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[Event]]:
@@ -391,7 +369,7 @@ def _apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[E
         if st.phase != "over" and cmd.verb not in ANY_TIME:
             events += advance(sc, st, stream)
         if st.pending and st.pending != before:
-            events.append(decision_event(st.pending))
+            events.append(decision_event(st.pending, "IW Sequenza di gioco"))
         # JSON round trips keep the state equal to its own replay (DESIGN principle 1)
         st.last_action = json.loads(json.dumps(st.last_action))
         st.activation = json.loads(json.dumps(st.activation))
@@ -400,15 +378,6 @@ def _apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[E
         return events
 
     return run_command(state, cmd, body)
-
-
-def decision_event(p: dict) -> Event:
-    """The log's line for a decision the command leaves owed (DESIGN: pending decisions)."""
-    answers = "|".join(p.get("options", []))
-    return Event("decision", p["side"], p.get("section", "IW Sequenza di gioco"),
-                 f"Waiting for {p['side'].title()}: {p.get('prompt', p['kind'].replace('_', ' '))}"
-                 + (f": `react {answers}`" if answers else ""),
-                 outcome={"kind": p["kind"], "options": list(p.get("options", []))})
 
 
 def start(sc, st: IWState) -> tuple[IWState, list[Event]]:

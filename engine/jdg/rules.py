@@ -34,10 +34,10 @@ from typing import Callable
 
 from engine.core.commands import Command
 from engine.core.dice import DiceStream
-from engine.core.errors import CannotParse, Illegal
+from engine.core.errors import CannotParse, Illegal, once_cited
 from engine.core.events import Event
 from engine.core.game import run_command
-from engine.core.pending import answer_pending
+from engine.core.pending import answer_pending, decision_event
 from engine.core.verbs import refuse_extra_words, set_policy
 
 from engine.jdg.state import ACTIVATION_STEPS, SIDES, JdgState
@@ -208,16 +208,6 @@ def apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list[
         raise once_cited(e) from None
 
 
-def once_cited(e: Illegal) -> Illegal:
-    """A refusal whose reason already ends with its rule in brackets, "... (JdG [11], HERALD D62)",
-    cites it once: the bracket becomes the section (it read "(JdG [11], HERALD D62) (JdG [11])")."""
-    reason, section = e.reason, e.section
-    cut = reason.rfind(" (")
-    if section and cut >= 0 and reason.endswith(")") and section in reason[cut:]:
-        return Illegal(reason[:cut], reason[cut + 2:-1])
-    return e
-
-
 def _apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list[Event]]:
     load_action_modules()
     if side not in SIDES:
@@ -238,20 +228,10 @@ def _apply(sc, state: JdgState, side: str, cmd: Command) -> tuple[JdgState, list
         if st.phase != "over":
             events += advance(sc, st, stream)
         if st.pending and st.pending != before:
-            events.append(decision_event(st.pending))
+            events.append(decision_event(st.pending, "JdG [1] D"))
         return events
 
     return run_command(state, cmd, body)
-
-
-def decision_event(p: dict) -> Event:
-    """The log's line for a decision the command leaves owed (DESIGN: pending decisions): who,
-    what, the rule and the answers, so /game log and /explain read why the game waits."""
-    answers = "|".join(p.get("options", []))
-    return Event("decision", p["side"], p.get("section", "JdG [1] D"),
-                 f"Waiting for {p['side'].title()}: {p.get('prompt', p['kind'].replace('_', ' '))}"
-                 + (f": `react {answers}`" if answers else ""),
-                 outcome={"kind": p["kind"], "options": list(p.get("options", []))})
 
 
 def start(sc, st: JdgState) -> tuple[JdgState, list[Event]]:

@@ -27,17 +27,15 @@ on that card); when every check of the kind says no, the card passes by itself (
 """
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from typing import Callable
 
 from engine.core.commands import Command
 from engine.core.dice import DiceStream
-from engine.core.errors import CannotParse, Illegal
+from engine.core.errors import CannotParse, Illegal, once_cited
 from engine.core.events import Event
-from engine.core.game import run_command
-from engine.core.pending import answer_pending
+from engine.core.game import import_rule_packages, run_command
+from engine.core.pending import answer_pending, decision_event
 from engine.core.verbs import refuse_extra_words, set_policy
 
 from engine.lion.state import SIDES, LionState
@@ -261,18 +259,7 @@ def load_action_modules() -> None:
     global _loaded
     if _loaded:
         return
-    for pkg_name in ACTION_PACKAGES:
-        full = f"engine.lion.{pkg_name}"
-        try:
-            pkg = importlib.import_module(full)
-        except ModuleNotFoundError as e:
-            if e.name == full:
-                continue
-            raise
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if info.name.startswith("_"):
-                continue
-            importlib.import_module(f"{full}.{info.name}")
+    import_rule_packages("engine.lion", ACTION_PACKAGES)
     _loaded = True
 
 
@@ -287,15 +274,6 @@ def apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, lis
         return _apply(sc, state, side, cmd)
     except Illegal as e:
         raise once_cited(e) from None
-
-
-def once_cited(e: Illegal) -> Illegal:
-    """A refusal whose reason already ends with its rule in brackets cites it once."""
-    reason, section = e.reason, e.section
-    cut = reason.rfind(" (")
-    if section and cut >= 0 and reason.endswith(")") and section in reason[cut:]:
-        return Illegal(reason[:cut], reason[cut + 2:-1])
-    return e
 
 
 def _apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, list[Event]]:
@@ -318,7 +296,7 @@ def _apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, li
         if st.phase != "over" and cmd.verb not in ANY_TIME:
             events += advance(sc, st, stream)
         if st.pending and st.pending != before:
-            events.append(decision_event(st.pending))
+            events.append(decision_event(st.pending, "LdN [3]"))
         # the picture's record and a decision as JSON keeps them (tuples become lists): the state
         # equals its own round trip, so a saved game replays bit for bit (DESIGN principle 1)
         st.last_action = json.loads(json.dumps(st.last_action))
@@ -327,15 +305,6 @@ def _apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, li
         return events
 
     return run_command(state, cmd, body)
-
-
-def decision_event(p: dict) -> Event:
-    """The log's line for a decision the command leaves owed (DESIGN: pending decisions)."""
-    answers = "|".join(p.get("options", []))
-    return Event("decision", p["side"], p.get("section", "LdN [3]"),
-                 f"Waiting for {p['side'].title()}: {p.get('prompt', p['kind'].replace('_', ' '))}"
-                 + (f": `react {answers}`" if answers else ""),
-                 outcome={"kind": p["kind"], "options": list(p.get("options", []))})
 
 
 def start(sc, st: LionState) -> tuple[LionState, list[Event]]:
