@@ -71,6 +71,12 @@ class Company:
     in_melee: bool = False
     shot: bool = False
     moved: bool = False
+    # melee, rout and recovery (Herald completion, SUPPLEMENT.md IW-H 6, 9, 10)
+    melee_with: list[str] = field(default_factory=list)   # the enemy companies it is in melee with
+    fought_turn: int = 0          # the last turn it fought a round of melee (IW-H 6.5, once a turn)
+    pursuing: str = ""            # the router it pursues (IW-H 9.3)
+    reorganising: int = 0         # consecutive reorganisation phases spent recovering (IW-H 10.1)
+    start_bases: int = 0          # bases at the start of the battle (0: unknown, use the scenario's)
 
     @property
     def alive(self) -> bool:
