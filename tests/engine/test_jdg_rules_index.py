@@ -10,17 +10,18 @@ optional rules ("II. Regole opzionali.", numbered after the basic rule they chan
 "II.<n>") and the Marengo 1800 rules ("D. Regole per Marengo 1800.", with its errata; ids
 "D.<n>").
 """
-import os
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from tests.engine.coverage import book
+
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = ROOT / "engine" / "jdg" / "rules_index.toml"
 DECISIONS = ROOT / "engine" / "jdg" / "DECISIONS.md"
-BOOK = Path(os.environ.get("HERALD_RULES_DIR", "/work/shared/rules")) / "jours-de-gloire.it.txt"
+BOOK = book("jours-de-gloire.it.txt")
 
 # A paragraph heading: "8.5. Risultati dell’assalto.", "2.1. Indicatori di attivazione (IA)".
 # Short lines only: the numbered steps of the turn sequence ("1. I giocatori tirano ...") are

@@ -21,18 +21,16 @@ paragraph's count of tests.
 """
 from __future__ import annotations
 
-import ast
-import os
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from tests.engine.coverage import book, citing, index_sections, lines_cited, docstrings_of_tests
+
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = ROOT / "engine" / "lion" / "rules_index.toml"
-TESTS = ROOT / "tests" / "engine"
-BOOK = Path(os.environ.get("HERALD_RULES_DIR", "/work/shared/rules")) / "lion-of-the-north.it.txt"
+BOOK = book("lion-of-the-north.it.txt")
 
 # Paragraphs with no rule to test, and why (the text's line numbers, L<n>).
 EXEMPT = {
@@ -100,37 +98,16 @@ def cited(doc: str) -> set[str]:
 
 
 def _tests() -> list[tuple[str, str, str]]:
-    """(file, test name, docstring) of every test function of the Lion test files (this one
-    aside: its docstrings quote citations as examples)."""
-    found = []
-    for path in sorted(TESTS.glob("test_lion_*.py")):
-        if path.name == Path(__file__).name:
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                found.append((path.name, node.name, ast.get_docstring(node) or ""))
-    return found
+    return docstrings_of_tests("test_lion_*.py", but=Path(__file__).name)
 
 
 def _sections() -> list[dict]:
-    with INDEX.open("rb") as f:
-        return tomllib.load(f)["sections"]
+    return index_sections(INDEX)
 
 
 def _citing() -> dict[str, list[str]]:
     """{paragraph id: ["file::test", ...]} from docstrings and the index's test_prefixes."""
-    tests = _tests()
-    out: dict[str, list[str]] = {}
-    for file, name, doc in tests:
-        for pid in cited(doc):
-            out.setdefault(pid, []).append(f"{file}::{name}")
-    for s in _sections():
-        for prefix in s.get("test_prefixes", []):
-            for file, name, _ in tests:
-                if name.startswith(prefix) and f"{file}::{name}" not in out.get(s["id"], []):
-                    out.setdefault(s["id"], []).append(f"{file}::{name}")
-    return out
+    return citing(_tests(), _sections(), cited)
 
 
 def test_the_citation_reader():
@@ -186,14 +163,6 @@ def test_the_examples_are_the_texts():
     lines = BOOK.read_text(encoding="utf-8").splitlines()
     for pid, line, words in EXAMPLES:
         assert words in lines[line - 1], (pid, line, words)
-
-
-def lines_cited(doc: str) -> set[int]:
-    """The book lines a docstring names: "L98", "L120-122", "L46-L48"."""
-    out: set[int] = set()
-    for first, last in re.findall(r"\bL(\d+)(?:-L?(\d+))?\b", doc):
-        out.update(range(int(first), int(last or first) + 1))
-    return out
 
 
 def test_the_line_reader():

@@ -7,16 +7,16 @@ from the file itself."""
 from __future__ import annotations
 
 import math
-import os
 import re
-from pathlib import Path
 
 import pytest
+
+from tests.engine.coverage import book
 
 from engine.lion import state as S
 from engine.lion import tables as T
 
-BOOK = Path(os.environ.get("HERALD_RULES_DIR", "/work/shared/rules")) / "lion-of-the-north.it.txt"
+BOOK = book("lion-of-the-north.it.txt")
 INF = math.inf
 
 # The troop chart L233-248, as printed: key, melee die, shooting die (0 "-"), max range (0 "-"),

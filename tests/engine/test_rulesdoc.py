@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.engine.coverage import RULES_DIR
+
 from engine.core import explain, rulesdoc
 from engine.core.commands import parse
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.game import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = Path("/work/shared/rules")
+RULES = RULES_DIR
 BC_INDEX = ROOT / "engine" / "battlecry" / "rules_index.toml"
 TACW_INDEX = ROOT / "engine" / "tacw" / "rules_index.toml"
 

@@ -6,18 +6,19 @@ shared rules folder: $HERALD_RULES_DIR, else /work/shared/rules). The checks tha
 are skipped, saying so, on a machine that does not have it; the list of the book's twelve chapters
 is also written out here, so that the chapter check runs everywhere.
 """
-import os
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from tests.engine.coverage import book
+
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = ROOT / "engine" / "tacw" / "rules_index.toml"
 DECISIONS = ROOT / "engine" / "tacw" / "DECISIONS.md"
 TESTS = ROOT / "tests" / "engine"
-BOOK = Path(os.environ.get("HERALD_RULES_DIR", "/work/shared/rules")) / "tacw.it.txt"
+BOOK = book("tacw.it.txt")
 
 # The book's chapters, as headed in tacw.it.txt ("1. INTRODUZIONE" ... "12. RECUPERO E RIFORMAZIONE").
 CHAPTERS = {

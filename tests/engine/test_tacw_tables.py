@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import pytest
 
+from tests.engine.coverage import book as rulebook
+
 from engine.core.events import Modifier
 from engine.tacw import state, tables, tables_combat as tc
 from engine.tacw.tables import DieTable, Row, succeeds
@@ -560,9 +562,7 @@ PRINTED_MATRIX = "0 -1 +2 +1 0 +2 -2 -2 0"      # L2175-2185: rows Cav, HI, LI; 
 def test_hedgehog_column_is_the_books_last_three_values():
     """The rulebook's last page: "Testuggine / -2 / -1 / -3" (L2221-2224), one value per attacker
     row of the matrix (cavalry, heavy, light), each one worse than the heavy-infantry column."""
-    import os
-    from pathlib import Path
-    book = Path(os.environ.get("HERALD_RULES_DIR", "/work/shared/rules")) / "tacw.it.txt"
+    book = rulebook("tacw.it.txt")
     if book.exists():
         assert book.read_text(encoding="utf-8").split()[-4:] == ["Testuggine", "-2", "-1", "-3"]
     printed = {"cavalry": -2, "heavy": -1, "light": -3}
