@@ -62,7 +62,7 @@ def test_written_orders_hidden_until_the_battle_acts():
 
 
 def test_bribes_hidden_until_the_roll_they_change():
-    """IW Tesoro (HERALD D4, D53): the League's Ecu on fb1 are unknown (battle, amount, direction,
+    """IW Tesoro, IW Prima della battaglia 9 (HERALD D4, D53): the League's Ecu on fb1 are unknown (battle, amount, direction,
     the treasury) until fb1's interpretation test, whose event names them."""
     st = make_state(phase="command", turn=2)
     st.done = []

@@ -315,7 +315,7 @@ def test_visibility_by_weather_and_light():
 
 
 def test_deployment_within_6_udm_and_placing_alternately():
-    """IW Prima della battaglia 5 and 7: the map within 6 UDM of the own edge; the battles placed
+    """IW Prima della battaglia 5 and IW Prima della battaglia 7: the map within 6 UDM of the own edge; the battles placed
     one at a time, the defender first."""
     st = make_state(phase="prebattle", attacker="french")
     st.step = "deployment"
