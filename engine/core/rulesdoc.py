@@ -51,6 +51,12 @@ REPO_DIR = ENGINE_DIR.parent
 TESTS_DIR = REPO_DIR / "tests"
 INDEX_FILE = "rules_index.toml"
 DECISIONS_FILE = "DECISIONS.md"
+# A ruleset's own completion of a text that lacks rules (the Italian Wars' movement, shooting,
+# melee...): a readable supplement whose "## <CITE>-H <n> — <title>" sections /rules serves beside
+# the rulebook's own (issue 16: "a short, readable rules supplement ... shown by /rules").
+SUPPLEMENT_FILE = "SUPPLEMENT.md"
+SUPPLEMENT_HEAD_RE = re.compile(r"^##\s+([A-Za-z]+-H\s+\d+)\s*[—–-]+\s*(.+?)\s*$")
+SUPPLEMENT_CITE_RE = re.compile(r"^([a-z]+-h \d+)(?:\.\d+)?\b")
 MAX_INDEX_BYTES = 1024 * 1024
 
 # How the events of each ruleset cite its book ("BC §4.4"); an index may say so itself (`cite`).
@@ -225,6 +231,9 @@ class RulesIndex:
         if not citation:
             return None
         text = strip_citation(citation, self.cite, self.ruleset)
+        sup = SUPPLEMENT_CITE_RE.match(text or "")
+        if sup and sup.group(1) in self._by_key:        # "IW-H 6.2; Herald completion" -> IW-H 6
+            return self._by_key[sup.group(1)]
         if text and not NUMBER_RE.match(text) and norm_id(text) not in self._by_key:
             # a section named by a heading, not a number ("IW Tabella 6", "LdN [TIRO]"): the
             # ruleset's cite prefix before a known id
@@ -437,6 +446,50 @@ _INDEX_CACHE: dict[Path, tuple[float, RulesIndex]] = {}
 _DECISION_CACHE: dict[Path, tuple[float, dict[str, Decision]]] = {}
 
 
+def supplement_sections(text: str) -> list[Section]:
+    """The sections of a completion supplement: each "## IW-H 6 — Melee" heading and its text up
+    to the next heading (a table's rows kept as lines of cells; generated-block markers and the
+    italic "Completes:" line dropped), titled "IW-H 6 — <title> (Herald completion)"."""
+    out: list[Section] = []
+    head: tuple[str, str] | None = None
+    body: list[str] = []
+    in_completes = False
+
+    def close() -> None:
+        if head is not None:
+            summary = " ".join(line for line in body if line).strip()
+            out.append(Section(head[0], f"{head[0]} — {head[1]} (Herald completion)", summary,
+                               keywords=("herald completion", "supplement")))
+
+    for line in text.splitlines():
+        m = SUPPLEMENT_HEAD_RE.match(line)
+        if m:
+            close()
+            head, body = (" ".join(m.group(1).split()), m.group(2).strip()), []
+            continue
+        if line.startswith("#"):
+            close()
+            head, body = None, []
+            continue
+        t = line.strip()
+        if t.startswith("*Completes:"):
+            in_completes = not t.endswith("*") or t == "*Completes:"
+            continue
+        if in_completes:
+            in_completes = not t.endswith("*")
+            continue
+        if head is None or not t or t.startswith("<!--"):
+            continue
+        if t.startswith("|"):
+            cells = [c.strip() for c in t.strip("|").split("|")]
+            if all(set(c) <= set("-: ") for c in cells):
+                continue
+            t = " · ".join(c for c in cells if c) + ";"
+        body.append(t)
+    close()
+    return out
+
+
 def load_index(ruleset_id: str, ruleset: Any = None, path: Path | None = None) -> RulesIndex | None:
     """The ruleset's index, or None while it has none. Re-read when the file changes (an index
     written after the bot started is served without a restart). RulesIndexError if broken."""
@@ -453,6 +506,10 @@ def load_index(ruleset_id: str, ruleset: Any = None, path: Path | None = None) -
     except ValueError:
         shown = str(p)
     idx = parse_index(p.read_text(encoding="utf-8"), shown, ruleset=ruleset_id)
+    supplement = p.parent / SUPPLEMENT_FILE
+    if supplement.is_file():
+        extra = [sec for sec in supplement_sections(supplement.read_text(encoding="utf-8")) if idx.get(sec.id) is None]
+        idx = RulesIndex(idx.ruleset, idx.sections + extra, idx.source, idx.cite, idx.test_files, idx.unknown_keys)
     _INDEX_CACHE[p] = (mtime, idx)
     return idx
 

@@ -396,3 +396,19 @@ def test_bracketed_citations_of_jdg_and_lion_events_find_their_section():
     # Italian Wars' tables
     assert load_index("lion").section_for("LdN [TIRO]").title == "Shooting grid (TIRO)"
     assert load_index("italianwars").section_for("IW Tabella 6").key == "tabella 6"
+
+
+def test_a_completion_supplement_is_served_beside_the_rulebook():
+    """Issue 16: the Italian Wars' SUPPLEMENT.md sections ("## IW-H 6 — Melee") are sections of
+    /rules, titled as Herald's completion, their tables kept as lines of cells; an event's
+    citation "IW-H 6.2; Herald completion" finds IW-H 6."""
+    from engine.core.rulesdoc import load_index, supplement_sections
+    secs = supplement_sections("# Title\n\n## XX-H 1 — Moving\n\n*Completes: a,\nb.*\n\n1. Foot move **4**.\n\n"
+                               "| column | d6 1 |\n|---|---|\n| 0 | 0 |\n\n## XX-H 2 — Fighting\n\nHit hard.\n")
+    assert [(s.id, s.title) for s in secs] == [("XX-H 1", "XX-H 1 — Moving (Herald completion)"),
+                                               ("XX-H 2", "XX-H 2 — Fighting (Herald completion)")]
+    assert secs[0].summary == "1. Foot move **4**. column · d6 1; 0 · 0;"
+    idx = load_index("italianwars")
+    assert idx.lookup("IW-H 6")[0].section.title == "IW-H 6 — Melee (Herald completion)"
+    assert idx.section_for("IW-H 6.2; Herald completion").id == "IW-H 6"
+    assert [s.id for s in idx.sections if s.id.startswith("IW-H")] == [f"IW-H {n}" for n in range(1, 17)]
