@@ -77,6 +77,11 @@ class Company:
     pursuing: str = ""            # the router it pursues (IW-H 9.3)
     reorganising: int = 0         # consecutive reorganisation phases spent recovering (IW-H 10.1)
     start_bases: int = 0          # bases at the start of the battle (0: unknown, use the scenario's)
+    # movement this turn (movement/, IW-H 2-3): UDM of its move spent on manoeuvres and moves in
+    # turn `used_turn` (a mark of an earlier turn counts as nothing spent); the turn limbering began
+    used_move: float = 0.0
+    used_turn: int = 0
+    limber_turn: int = 0
 
     @property
     def alive(self) -> bool:

@@ -225,6 +225,9 @@ def test_attack_obliges_shock_troops_to_declare_before_passing():
         go(st, "french", "pass")
     st.battles["fb1"].order = "delay"
     st, events = go(st, "french", "pass")
+    assert st.activation.get("step") != "declare"
+    while st.activation.get("side") == "french":      # the later steps (2c, 2d...) each end with `pass`
+        st, events = go(st, "french", "pass")
     assert st.activation == {} and st.active_side == "league"
 
 

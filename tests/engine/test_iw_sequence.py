@@ -47,6 +47,13 @@ def go(st, side, line):
     return IW.apply(None, st, side, parse(line))
 
 
+def passed(st, side):
+    """`side` ends every step of its activation still waiting (2c, 2d...) with `pass`."""
+    while st.activation.get("side") == side and not st.pending:
+        st, _ = go(st, side, "pass")
+    return st
+
+
 # -- before the battle ---------------------------------------------------------------------------------
 
 def prebattle_state():
@@ -210,11 +217,16 @@ def test_attacker_first_then_alternately_once_a_turn():
     with pytest.raises(Illegal, match="League's turn"):
         go(st, "french", "activate fb0")
     st, _ = go(st, "league", "activate lb1 dice=6")
-    assert st.active_side == "french"                      # no step had anything to do: done
+    st = passed(st, "league")                              # its steps (2c, 2d...) each end with `pass`
+    assert st.active_side == "french"
     with pytest.raises(Illegal, match="once a turn"):
         go(st, "french", "activate fb1 dice=6")
     st, _ = go(st, "french", "activate fb0")
+    st = passed(st, "french")
     st, events = go(st, "league", "activate lb0")
+    while st.activation.get("side") == "league":
+        st, more = go(st, "league", "pass")
+        events += more
     assert any(e.kind == "new_turn" for e in events) and st.turn == 3 and st.phase == "command"
 
 

@@ -9,8 +9,7 @@ from engine.core.errors import Illegal
 
 from engine.italianwars import rules
 
-LATER = {"manoeuvre": "IW Azioni 2c", "move": "IW Azioni 2d", "limber": "IW Azioni 2a",
-         "shoot": "IW Azioni 2e", "respond": "IW Azioni 2f", "close": "IW Azioni 2g", "melee": "IW Azioni 2h"}
+LATER = {"shoot": "IW Azioni 2e", "respond": "IW Azioni 2f", "close": "IW Azioni 2g", "melee": "IW Azioni 2h"}
 
 
 def not_yet(sc, st, side, cmd, stream):
