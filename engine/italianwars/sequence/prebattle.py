@@ -561,14 +561,18 @@ def step_orders(sc, st, stream):
 def roll_treasuries(sc, st: IWState, stream: DiceStream) -> list[Event]:
     """IW Tesoro: "Se non specificato altrimenti dallo scenario o dalle note dell'esercito, ogni
     giocatore ha in dotazione un tesoro corrispondente ad 1D6 in Ecu": rolled as bribery begins,
-    each side its own die; the amount is told only to its owner (an Event's `secret`)."""
+    each side its own die; the amount is told only to its owner (an Event's `secret`).
+
+    HERALD D67: the die is a hidden draw from the seeded stream (`DiceStream.randbelow`), like a
+    card shuffle: never asked of a player in a physical-dice game (his /dice would be entered in
+    the channel, in the enemy's sight) and never enumerated by /odds (a what-if cannot reveal it)."""
     events = []
     for side in SIDES:
         spec = (getattr(sc, "armies", None) or {}).get(side) if sc is not None else None
         fixed = sc.ecu_fixed(side) if spec is not None and hasattr(sc, "ecu_fixed") else None
         if spec is None or fixed is not None or st.options.get(f"ecu_rolled_{side}"):
             continue
-        value, dr = checks.roll(stream, f"{side}'s treasury (1d6 Ecu)", side)
+        value = stream.randbelow(6) + 1
         st.armies[side].ecu = value
         st.options[f"ecu_rolled_{side}"] = True
         events.append(Event("treasury", side, "IW Tesoro", f"{side.title()} rolls its treasury in secret",
