@@ -99,12 +99,14 @@ def physical_apply(g, side: str, line: str, face: int = 2) -> list[tuple[int, st
             PHYSICAL_DICE.reset(token)
 
 
-async def enter(d, rest, asks, faces) -> list[tuple[int, str]]:
-    """Enter each die as Herald asks for it, by the player it names; (asker, die) in order."""
+async def enter(d, rest, asks, faces, users=None) -> list[tuple[int, str]]:
+    """Enter each die as Herald asks for it, by the player it names (`users`: side -> player,
+    Breitenfeld's by default); (asker, die) in order."""
+    users = users or USERS
     asked_of = []
     for (sides, roller, purpose), face in zip(asks, faces):
         ask = public(rest)
-        who = USERS[roller]
+        who = users[roller]
         other = BOB if who == ALICE else ALICE
         assert f"<@{who}> (" in ask and f"roll **1 d{sides}**" in ask, (sides, roller, ask)
         refused(await d.cmd("dice", user=other, results=str(face)), "to roll")
