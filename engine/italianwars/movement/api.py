@@ -17,7 +17,7 @@ import math
 
 from engine.core.events import Event
 from engine.core.table import moves as tmoves
-from engine.core.table.geometry import (Pose, bearing_to, centre, conform, forward, rnd)
+from engine.core.table.geometry import (CONTACT_TOL, Pose, bearing_to, centre, conform, forward, rnd)
 
 from engine.italianwars import checks, completion, rules, tables
 from engine.italianwars.movement import common as cm
@@ -76,20 +76,23 @@ def push_back(sc, st: IWState, c, enemy, distance: float = 1.0) -> list[Event]:
     start = cm.pose(c)
     others = [(o.id, cm.poly(sc, st, o)) for o in st.companies.values()
               if o.id != c.id and o.alive and o.status != "waiting" and o.id != enemy.id]
+    from engine.italianwars.movement.plan import cut_at
     d = float(distance)
-    got = tmoves.first_touch(start, f, [tmoves.Step("advance", -d)], others) if others else None
+    got = cut_at(sc, st, [c], [tmoves.Step("advance", -d)], others, CONTACT_TOL) if others else None
     blocked = ""
     if got is not None:
-        w, blocked = got
-        d = abs(w.steps[0].amount) if w.steps else 0.0
+        cut, blocked = got
+        d = abs(cut[0].amount) if cut else 0.0
     for _ in range(60):
         end = tmoves.walk(start, f, [tmoves.Step("advance", -d)]).end if d > 0 else start
         endp = cm.poly(sc, st, c, end)
         cat, fid = cm.worst_ground(sc, endp)
-        if cm.on_table(sc, endp) and cat != "impassable":
+        if cm.on_table(sc, endp) and cat != "impassable" or d <= 0:
             break
         blocked = blocked or (fid if cat == "impassable" else "the table's edge")
         d = rnd(max(0.0, d - 0.05))
+    if d < 0.01:
+        d = 0.0
     end = tmoves.walk(start, f, [tmoves.Step("advance", -d)]).end if d > 0 else start
     cm.set_pose(c, end)
     name = rules.named(sc, c.id)

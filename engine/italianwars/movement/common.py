@@ -23,7 +23,7 @@ from shapely.ops import unary_union
 
 from engine.core.errors import Illegal
 from engine.core.table import moves as tmoves
-from engine.core.table.geometry import CONTACT_TOL, Pose, base_polygon, rnd
+from engine.core.table.geometry import CONTACT_TOL, Pose, base_polygon, forward, rnd
 
 from engine.italianwars import checks, completion, rules, tables
 from engine.italianwars.state import IWState
@@ -248,6 +248,12 @@ def pieces(bodies: list, steps) -> list[list[tuple[Pose, float]]]:
         if s.kind == "wheel" and len(cur) == 1:
             each = completion.wheel_cost(s.amount) / n
         for k in range(1, n + 1):
+            if s.kind == "advance":          # straight on: no need to walk it
+                for i, (p0, _) in enumerate(cur):
+                    fx, fy = forward(p0.facing)
+                    a = s.amount * k / n
+                    out[i].append((Pose.rounded(p0.x + fx * a, p0.y + fy * a, p0.facing), each))
+                continue
             part = tmoves.Step(s.kind, s.amount * k / n, s.direction)
             for i, w in enumerate(tmoves.group_walk(cur, [part])):
                 out[i].append((w.end, each))

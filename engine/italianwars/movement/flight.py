@@ -15,9 +15,9 @@ from shapely.ops import unary_union
 from engine.core.table import moves as tmoves
 from engine.core.table.geometry import CONTACT_TOL, Pose, centre, forward, rnd
 
-from engine.italianwars import rules
+from engine.italianwars import completion, rules
 from engine.italianwars.movement import common as cm
-from engine.italianwars.movement.plan import affordable
+from engine.italianwars.movement.plan import affordable, cut_at
 from engine.italianwars.state import IWState
 
 
@@ -58,15 +58,16 @@ def run(sc, st: IWState, c, heading: float, budget: float, *, edge: str = "leave
     saved = (c.x, c.y, c.facing)
     cm.set_pose(c, turned)
     try:
-        steps, priced = affordable(sc, st, [c], [tmoves.Step("advance", 80.0)], budget)
+        reach = rnd(budget + completion.ROAD_BONUS)          # the ground only shortens it, a road adds 2
+        steps, priced = affordable(sc, st, [c], [tmoves.Step("advance", reach)], budget)
         d = steps[0].amount if steps else 0.0
         blocked = ""
         obstacles = [(e.id, cm.poly(sc, st, e)) for e in cm.enemies(st, c, hidden=None) if e.id not in ignore]
         if d > 0 and obstacles:
-            got = tmoves.first_touch(turned, f, [tmoves.Step("advance", d)], obstacles, CONTACT_TOL)
+            got = cut_at(sc, st, [c], [tmoves.Step("advance", d)], obstacles, CONTACT_TOL)
             if got is not None:
-                w, blocked = got
-                d = w.steps[0].amount if w.steps else 0.0
+                cut, blocked = got
+                d = cut[0].amount if cut else 0.0
         off = False
         w_ = cm.table_size(sc)
 
@@ -125,8 +126,8 @@ def best_way(sc, st: IWState, c, toward: float, budget: float, **kw) -> Run:
             p = progress(r, heading, toward)
             if best is None or p > best[0] + 0.01:
                 best = (p, r)
-        if best is not None and best[1].off:
-            break
+        if best is not None and (best[1].off or (k == 0 and not best[1].blocked_by)):
+            break                            # straight on and unblocked: the shortest way
     return best[1]
 
 

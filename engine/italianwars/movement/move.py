@@ -288,8 +288,10 @@ def halt_distance(sc, st: IWState, c, wheel, target, stop: float) -> float:
     f = cm.fp(sc, st, c)
     start = tmoves.walk(cm.pose(c), f, [wheel]).end if wheel else cm.pose(c)
 
-    def gap(d: float) -> float:
-        return cm.poly(sc, st, c, tmoves.walk(start, f, [tmoves.Step("advance", d)]).end).distance(target)
+    def gap(d: float) -> float:          # the area swept: it only grows (a front passing the target is no gap)
+        if d <= 0:
+            return cm.poly(sc, st, c, start).distance(target)
+        return tmoves.walk(start, f, [tmoves.Step("advance", d)]).swept.distance(target)
     if gap(0.0) <= stop + 1e-6:
         return 0.0
     lo, hi = 0.0, 60.0

@@ -95,21 +95,64 @@ def bodies(sc, st: IWState, movers) -> list:
     return [(cm.pose(c), cm.fp(sc, st, c)) for c in movers]
 
 
-def earliest(sc, st: IWState, movers, steps, groups: list[tuple[str, list, float]]):
-    """The first of several first-touch cuts: groups of (label, obstacles [(id, polygon)], tol).
-    Returns (walks, label, obstacle id) or None."""
+def swept_of(sc, st: IWState, movers, steps):
+    return unary_union([w.swept for w in tmoves.group_walk(bodies(sc, st, movers), steps)])
+
+
+def cut_at(sc, st: IWState, movers, steps, obstacles: list, tol: float):
+    """Where the move first comes within `tol` of one of the obstacles ((id, polygon)); one
+    already within `tol` at the start stops it only where the move would run into it. Returns
+    (the steps cut there, the obstacle id) or None (HERALD D72)."""
+    width = float(len(movers))
+    total = sum(step_cost(steps, width))
+    starts = [cm.poly(sc, st, m) for m in movers]
     best = None
+    for oid, obs in obstacles:
+        gap0 = min(p.distance(obs) for p in starts)
+        if gap0 > total + tol + 0.01:
+            continue                         # beyond the reach of the whole move
+        near = gap0 <= tol
+
+        def hit(b: float) -> bool:
+            sw = swept_of(sc, st, movers, truncate(steps, b, width))
+            return cm.overlaps(sw, obs) if near else sw.distance(obs) <= tol
+        if total <= 0 or not hit(total):
+            continue
+        lo, hi = 0.0, total
+        if hit(0.0):
+            lo = hi = 0.0
+        while hi - lo > 0.004:
+            mid = (lo + hi) / 2
+            if hit(mid):
+                hi = mid
+            else:
+                lo = mid
+        if best is None or lo < best[0] - 1e-9:
+            best = (lo, oid)
+    if best is None:
+        return None
+    return truncate(steps, best[0], width), best[1]
+
+
+def earliest(sc, st: IWState, movers, steps, groups: list[tuple[str, list, float]]):
+    """The first of several cuts: groups of (label, obstacles [(id, polygon)], tol). Returns
+    (walks, label, obstacle id) or None."""
+    best = None
+    width = float(len(movers))
     for label, obstacles, tol in groups:
         if not obstacles:
             continue
-        got = tmoves.group_first_touch(bodies(sc, st, movers), steps, obstacles, tol)
+        got = cut_at(sc, st, movers, steps, obstacles, tol)
         if got is None:
             continue
-        walks, _, oid = got
-        key = walks[0].used
+        cut, oid = got
+        key = sum(step_cost(cut, width))
         if best is None or key < best[0] - 1e-9:
-            best = (key, walks, label, oid)
-    return None if best is None else best[1:]
+            best = (key, cut, label, oid)
+    if best is None:
+        return None
+    _, cut, label, oid = best
+    return tmoves.group_walk(bodies(sc, st, movers), cut), label, oid
 
 
 def plan_move(sc, st: IWState, movers: list, steps: list, *, available: float, march: bool = False,
@@ -131,7 +174,7 @@ def plan_move(sc, st: IWState, movers: list, steps: list, *, available: float, m
     got = earliest(sc, st, movers, steps, cut_groups)
     if got is not None:
         walks, label, oid = got
-        plan.walks, plan.steps = walks, list(walks[0].steps)
+        plan.walks, plan.steps = walks, [x for x in walks[0].steps]
         enemy = st.companies[oid]
         if label == "spring":
             plan.spring.append(enemy)
