@@ -255,8 +255,8 @@ def pieces(bodies: list, steps) -> list[list[tuple[Pose, float]]]:
                     out[i].append((Pose.rounded(p0.x + fx * a, p0.y + fy * a, p0.facing), each))
                 continue
             part = tmoves.Step(s.kind, s.amount * k / n, s.direction)
-            for i, w in enumerate(tmoves.group_walk(cur, [part])):
-                out[i].append((w.end, each))
+            for i, end in enumerate(tmoves.step_ends(cur, part)):     # the poses only: no swept area
+                out[i].append((end, each))
         cur = [(w.end, f) for w, (_, f) in zip(whole, cur)]
     return out
 
