@@ -47,6 +47,10 @@ POLICIES = (
         ("attack", "as attacker at hour 2, always make the dawn assault (IW Assalto all'alba)"),
         ("normal", "never make the dawn assault (IW Assalto all'alba)"),
         ("ask", "be asked when the hour is 2 (IW Assalto all'alba)")), "ask"),
+    PolicyKind("pursue", "pursue", (
+        ("always", "a winner that may follow up or pursue always does (IW-H 6.4, 9.2)"),
+        ("never", "a winner that may stand always stands (IW-H 6.4, 9.2)"),
+        ("ask", "be asked each time a winner may follow up or pursue (IW-H 6.4, 9.2)")), "ask"),
 )
 
 

@@ -228,16 +228,25 @@ def do_activate(sc, st: IWState, side: str, cmd, stream: DiceStream) -> list[Eve
     sacrificed = checks.sacrificed(dice)
     extra = f" (a 6 sacrificed for a new order, rolled again)" * (1 if sacrificed else 0)
     text = (f"{name} ({morale} commander, needs {minimum}): d6 {value}{mod_text} = {total}{extra}: "
-            + ("activated" if ok else "fails; the hand passes"))
+            + ("activated" if ok else "fails: its companies may only shoot (2e) and fight their melees (2h), "
+               "then the hand passes"))
     events = [Event("activation", side, S_T6, text, base=value, modifiers=mods, dice=dice,
                     table="Tabella 6 Attivazione delle Battaglie", row=f"{morale} {minimum}",
                     outcome={"battle": b.id, "activated": ok, "minimum": minimum, "total": total,
                              "sacrificed": sacrificed})]
     if not ok:
         b.failed = True
-        hand_passes(st)
+        st.activation = failed_activation(b)
         return events
     return events + activated(sc, st, b)
+
+
+def failed_activation(b) -> dict:
+    """A battle that failed its test keeps what IW Attivazione delle Battaglie allows: its
+    companies may "aprire il fuoco contro nemici in vista" and those "già in mischia, conducono
+    comunque la fase di risoluzione delle mischie" (HERALD D92): its activation goes on from step
+    2e (shooting) to 2h (melee), where only those happen; then the hand passes."""
+    return {"battle": b.id, "side": b.side, "step": "shoot", "begun": False, "failed": True}
 
 
 def activated(sc, st: IWState, b) -> list[Event]:
