@@ -9,7 +9,9 @@ from engine.core.errors import Illegal
 
 from engine.italianwars import rules
 
-LATER = {"shoot": "IW Azioni 2e", "respond": "IW Azioni 2f", "close": "IW Azioni 2g", "melee": "IW Azioni 2h"}
+# every later verb is now real (movement/: manoeuvre, move, limber; combat/: shoot, respond, close,
+# melee): nothing left to stand in for
+LATER: dict[str, str] = {}
 
 
 def not_yet(sc, st, side, cmd, stream):
