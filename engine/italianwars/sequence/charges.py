@@ -126,17 +126,23 @@ def side_wholly_visible(sc, st: IWState, charger, target) -> bool:
     front = face_segment(sc, st, charger, "front")
     (cx, cy), (dx, dy) = front.coords[0], front.coords[-1]
     sources = [(cx, cy), ((cx + dx) / 2, (cy + dy) / 2), (dx, dy)]
+    pc, pt = checks.polygon(sc, st, charger), checks.polygon(sc, st, target)
+    hull = pc.union(pt).convex_hull          # every sight line lies in it: only what touches it blocks
+    x0, y0, x1, y1 = hull.bounds
     blockers = []
     for f in checks.features(sc):
         g = getattr(f, "geometry", None)
         if g is None or g.area <= 0 or getattr(f, "kind", "") not in checks.SIGHT_BLOCKING:
             continue
-        if g.intersects(checks.polygon(sc, st, charger)) or g.intersects(checks.polygon(sc, st, target)):
+        if not g.intersects(hull) or g.intersects(pc) or g.intersects(pt):
             continue
         blockers.append(g)
     for c in sorted(st.companies.values(), key=lambda c: c.id):
-        if c.id not in (charger.id, target.id) and c.alive and c.status != "waiting":
-            blockers.append(checks.polygon(sc, st, c).buffer(-EPS))
+        if c.id not in (charger.id, target.id) and c.alive and c.status != "waiting" \
+                and x0 - 3.5 <= c.x <= x1 + 3.5 and y0 - 3.5 <= c.y <= y1 + 3.5:
+            poly = checks.polygon(sc, st, c)
+            if poly.intersects(hull):
+                blockers.append(poly.buffer(-EPS))
     for end in ends:
         seen = False
         for src in sources:
@@ -216,8 +222,13 @@ def charge_refusal(sc, st: IWState, c, target_id: str, check_order: bool = True)
 def legal_targets(sc, st: IWState, c, check_order: bool = True) -> list[str]:
     """The enemy companies (and camps) `c` may declare a charge on now."""
     out = []
+    order = st.battles[c.battle].order if c.battle in st.battles else ""
+    unbounded = order == "withdraw" and rules.arm_of(sc, st, c.id) == "cavalry"
+    reach = None if unbounded else move_allowance(sc, st, c)
     for t in sorted(st.companies.values(), key=lambda x: x.id):
         if t.side != c.side and t.alive and t.status != "waiting":
+            if reach is not None and checks.distance_between(sc, st, c, t) > reach + EPS:
+                continue            # beyond its move: charge_refusal would say so, more slowly
             if not charge_refusal(sc, st, c, t.id, check_order)[0]:
                 out.append(t.id)
     for side in sorted(st.armies):

@@ -165,18 +165,29 @@ def sees(sc, st: IWState, a, b) -> bool:
         return False
     if b.hidden and d > 1.0:
         return False
+    pa, pb = checks.polygon(sc, st, a), checks.polygon(sc, st, b)
+    # every line between the two rectangles lies in the hull of both: only what touches it blocks
+    hull = pa.union(pb).convex_hull
+    x0, y0, x1, y1 = hull.bounds
+    reach = 3.5                     # a company's length at most (4 bases of horse, 3 UDM) and its width
     blockers = []
     for f in checks.features(sc):
         g = getattr(f, "geometry", None)
         if g is None or g.area <= 0 or getattr(f, "kind", "") not in checks.SIGHT_BLOCKING:
             continue
-        pa, pb = checks.polygon(sc, st, a), checks.polygon(sc, st, b)
+        if not g.intersects(hull):
+            continue
         if g.intersects(pa) or g.intersects(pb):
             continue                # lining its edge or inside: sees out (HERALD D61)
         blockers.append(g)
     for c in sorted(st.companies.values(), key=lambda c: c.id):
-        if c.id not in (a.id, b.id) and c.alive and c.status != "waiting" and not c.hidden:
-            blockers.append(checks.polygon(sc, st, c))
+        if c.id in (a.id, b.id) or not c.alive or c.status == "waiting" or c.hidden:
+            continue
+        if not (x0 - reach <= c.x <= x1 + reach and y0 - reach <= c.y <= y1 + reach):
+            continue
+        poly = checks.polygon(sc, st, c)
+        if poly.intersects(hull):
+            blockers.append(poly)
     return clear_line(checks.pose(a), checks.footprint(sc, st, a), checks.pose(b), checks.footprint(sc, st, b),
                       blockers)
 
