@@ -204,25 +204,16 @@ async def test_a_new_ruleset_needs_no_bot_code():
     assert limits([club]) == []
 
 
-def test_lion_of_the_north_has_no_code_in_bot_or_the_shared_renderers():
-    """Issue 15: Lion is a package under engine/ with its own drawing (renders/lion*.py); the bot
-    and the renderers' shared modules never name it."""
+@pytest.mark.parametrize("rid", ["jdg", "lion", "italianwars"])
+def test_a_new_ruleset_has_no_code_in_bot_or_the_shared_renderers(rid):
+    """Issues 14, 15, 16 and DESIGN: a new ruleset is a package under engine/ with its own drawing
+    (renders/<id>*.py); the bot and the renderers' shared modules never name it (only its demo
+    scripts live in bot/demos)."""
     from pathlib import Path
     root = Path(__file__).parents[2]
     named = [str(p.relative_to(root)) for folder in ("bot", "renders") for p in (root / folder).rglob("*.py")
-             if not p.name.startswith("lion") and any(w in p.read_text(encoding="utf-8").lower()
-                                                     for w in ("engine.lion", '"lion"', "'lion'"))]
-    assert named == []
-
-
-def test_jours_de_gloire_has_no_code_in_bot_or_the_shared_renderers():
-    """Issue 14 and DESIGN: a new ruleset is a package under engine/ with its own drawing; the bot
-    and the renderers' shared modules never name it (only its demo script lives in bot/demos)."""
-    from pathlib import Path
-    root = Path(__file__).parents[2]
-    named = [str(p.relative_to(root)) for folder in ("bot", "renders") for p in (root / folder).rglob("*.py")
-             if not p.name.startswith("jdg") and any(w in p.read_text(encoding="utf-8").lower()
-                                                    for w in ("engine.jdg", '"jdg"', "'jdg'"))]
+             if not p.name.startswith(rid) and any(w in p.read_text(encoding="utf-8").lower()
+                                                   for w in (f"engine.{rid}", f'"{rid}"', f"'{rid}'"))]
     assert named == []
 
 
