@@ -264,9 +264,11 @@ def close_one(sc, st: IWState, c, stream) -> list[Event]:
     if t.charge.get("countercharge") and t.charge.get("target") == c.id and t.charge.get("turn") == st.turn:
         t.charge = {**t.charge, "closed": True}
     st.last_action = {"kind": "charge", "contact": {"mover": c.id, "target": t.id}, "face": decl.get("face", "front")}
+    if events:          # the movement's own account of the contact
+        return events
     where = "" if decl.get("face", "front") == "front" else f" in the {decl['face']}"
     return [Event("contact", c.side, S_CLOSE, f"{name} closes with {rules.named(sc, t.id)}{where}",
-                  outcome={"company": c.id, "target": t.id, "face": decl.get("face", "front")})] + events
+                  outcome={"company": c.id, "target": t.id, "face": decl.get("face", "front")})]
 
 
 def take_camp(sc, st: IWState, c) -> list[Event]:

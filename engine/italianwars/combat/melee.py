@@ -105,7 +105,9 @@ def fight(sc, st: IWState, a, stream) -> list[Event]:
         end_contacts(st, a)
         a.fought_turn = st.turn
         return []
-    fresh = [e for e in enemies if e.fought_turn != st.turn]
+    # a company that charged into contact this turn fights its new melee even against an enemy
+    # that has already fought this turn (HERALD D99)
+    fresh = [e for e in enemies if e.fought_turn != st.turn or charging(st, a, e)]
     if not fresh:
         a.fought_turn = st.turn
         return [Event("melee", a.side, SECTION, f"{rules.named(sc, a.id)}'s enemies have fought this turn: it waits",
