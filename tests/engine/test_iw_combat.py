@@ -324,3 +324,36 @@ def test_a_pursuer_whose_router_is_gone_halts_without_a_die():
     st.companies["fb1c0"].status, st.companies["fb1c0"].pursuing = "pursuing", "lb0c0"
     events = morale.reorganisation(None, st, DiceStream(7, 0, []))
     assert st.companies["fb1c0"].status == "active" and not events_of(events, "pursuit_halt")[0].dice
+
+
+def test_a_second_company_on_the_flank_makes_the_enemy_flanked():
+    """HERALD D99: fb0c0 fights lb0c0 front to front; fb0c1 touches lb0c0's left flank and rolls
+    no die. lb0c0: 2 -1 (side arms) -1 (protected) -2 (flanked, no size nor pike) = -2 (read 0);
+    fb0c0: 4 +1 -1 = 4. d6 3 at column 4: 1 point; d6 5 at column 0: 0. Lost by 1; captains d6 1,
+    1; lb0c0 tests d6 4 -1 (flank) = 3: disordered, pushed back, every contact ended."""
+    st = melee_state()
+    place(st, "fb0c1", 10.5, 5.5, 270.0)
+    st.companies["fb0c1"].melee_with = ["lb0c0"]
+    st.companies["lb0c0"].melee_with = ["fb0c0", "fb0c1"]
+    st, _ = go(st, "french", "policy pursue never")
+    st, events = go(st, "french", "pass dice=3,5,1,1,4")
+    m = events_of(events, "melee")[0]
+    assert m.outcome["columns"] == {"a": 4, "b": -2} and m.outcome["points"] == {"a": 0, "b": 1}
+    assert m.outcome["outcome"]["lb0c0"] == "disordered, pushed back"
+    assert "d6 4 -1 = 3" in m.narrative
+    c = st.companies
+    assert c["fb0c1"].fought_turn == st.turn and c["lb0c0"].melee_with == [] and c["fb0c1"].melee_with == []
+
+
+def test_a_fresh_charge_fights_an_enemy_that_already_fought():
+    """HERALD D99: lb0c0 fought earlier this turn, fb0c0 charged it now: it fights, charging
+    (+1, IW-H 6.3): 4 +1 (charged) +1 (pikes) -1 = 5; d6 2 at column 5: 1 point; d6 1: 0;
+    captains 1, 1; lb0c0 tests d6 6: passes, pushed back."""
+    st = melee_state()
+    st.companies["lb0c0"].fought_turn = st.turn
+    st.companies["fb0c0"].charge = {"target": "lb0c0", "face": "front", "flank": False, "distance": 1.0,
+                                    "turn": st.turn, "closed": True}
+    st, _ = go(st, "french", "policy pursue never")
+    st, events = go(st, "french", "pass dice=2,1,1,1,6")
+    m = events_of(events, "melee")[0]
+    assert m.outcome["columns"]["a"] == 5 and m.outcome["outcome"]["lb0c0"] == "pushed back"
