@@ -64,7 +64,9 @@ def profile_of(sc, st: IWState, c, *, cover: bool = True) -> completion.Profile:
     nation = str(a("nation", "") or "").lower()
     nation = NATION_ALIASES.get(nation, nation)
     composition = str(a("composition", "") or "").lower()
-    bases_printed = int(a("bases", c.bases) or c.bases)
+    # the company's strength at the start: the state's record (set at its first loss), else the
+    # scenario's printed bases, else what it has now
+    bases_printed = c.start_bases or int(a("bases", c.bases) or c.bases)
     per_base = 3 if arm == "cavalry" else 2
     return completion.Profile(
         name=rules.display_name(sc, c.id), morale=rules.morale_of(sc, st, c.id), kind=arm, role=role,

@@ -162,13 +162,16 @@ def pursue_one(sc, st: IWState, c) -> tuple[list[Event], dict]:
         from engine.italianwars.sequence.charges import nearest_face
         face = nearest_face(sc, st, c, enemy)
         if enemy.formation == "igel":
-            face = nearest_face(sc, st, c, enemy)
+            face = "front"          # an Igel has no flank or rear (IW-H 3.5)
         events.append(Event("pursuit", c.side, cm.h("9.3"),
                             f"{name} pursues {cm.fmt(r.distance)} UDM and runs into {rules.named(sc, enemy.id)}: a new "
                             "melee, the pursuer counting as charging",
                             outcome={"company": c.id, "router": router.id, "met": enemy.id, "x": c.x, "y": c.y}))
         events += api.close_to_contact(sc, st, c, enemy, face)
         c.charge = {"target": enemy.id, "face": face, "flank": face != "front", "turn": st.turn, "pursuit": True}
+        # the new melee is fought next turn, the pursuer counting as charging (combat/melee.charging)
+        st.options.setdefault("new_melees", {})[c.id] = enemy.id
+        c.status, c.pursuing = "active", ""
     else:
         events.append(Event("pursuit", c.side, cm.h("9.3"),
                             f"{name} pursues {rules.named(sc, router.id)} {cm.fmt(r.distance)} UDM (its move "
