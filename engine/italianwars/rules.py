@@ -51,6 +51,7 @@ USAGE: dict[str, str] = {}
 REACTIONS: dict[str, Handler] = {}
 STEP_CHECKS: dict[str, list[Callable]] = {}
 STEP_RUNS: dict[str, list[Callable]] = {}
+STEP_ENDS: dict[str, list[Callable]] = {}
 ANY_TIME = {"policy", "resign", *QUERIES}
 POLICY_DEFAULTS = {p.key: p.default for p in POLICIES}
 
@@ -66,12 +67,17 @@ def register_reaction(kind: str, resume: Handler) -> None:
     REACTIONS[kind] = resume
 
 
-def register_step(step: str, check: Callable | None = None, run: Callable | None = None) -> None:
+def register_step(step: str, check: Callable | None = None, run: Callable | None = None,
+                  end: Callable | None = None) -> None:
     """A module's part in an activation step ("declare", "manoeuvre", "move", "shoot", "respond",
     "close", "melee") or a phase ("rout", "pursuit", "reorganisation"): `check(sc, st, side) ->
     bool` says whether `side` has anything to do there (the walk waits for his `pass`);
     `run(sc, st, stream) -> list[Event]` is done by Herald when the step or phase begins. A step
-    nobody registered passes by itself (IW Sequenza di mossa; HERALD D54)."""
+    nobody registered passes by itself (IW Sequenza di mossa; HERALD D54). `end(sc, st, stream) ->
+    list[Event]` is what Herald does when the acting side ends the step with `pass` (the melees
+    still to fight); if it leaves a decision pending, the step ends once it is answered."""
+    if end is not None:
+        STEP_ENDS.setdefault(step, []).append(end)
     if check is not None:
         STEP_CHECKS.setdefault(step, []).append(check)
     if run is not None:

@@ -220,7 +220,7 @@ def melee_state(a_spec=None, b_spec=None):
     place(st, "lb0c0", 10.0, 5.0, 180.0)
     st.companies["fb0c0"].melee_with = ["lb0c0"]
     st.companies["lb0c0"].melee_with = ["fb0c0"]
-    return at_step(st, "fb0", "close")
+    return at_step(st, "fb0", "melee")
 
 
 def test_a_melee_round_from_known_dice_rout_and_the_pursuit_asked():
@@ -277,7 +277,7 @@ def test_pushed_back_and_the_captain_of_the_loser_killed():
     place(st, "lb1c0", 16.0, 5.0, 180.0)
     st.companies["fb1c0"].melee_with = ["lb1c0"]
     st.companies["lb1c0"].melee_with = ["fb1c0"]
-    at_step(st, "fb1", "close")
+    at_step(st, "fb1", "melee")
     st, events = go(st, "french", "pass dice=4,1,1,5,5,6")
     m = events_of(events, "melee")[0]
     assert m.outcome["outcome"]["lb1c0"] == "pushed back" and m.outcome["captains"] == {"lb1c0": "killed"}
@@ -287,10 +287,25 @@ def test_pushed_back_and_the_captain_of_the_loser_killed():
     assert st.companies["fb1c0"].melee_with == ["lb1c0"]
 
 
-def test_the_melee_verb_is_refused():
+def test_the_melee_verb_fights_the_melee_the_player_chooses():
+    """IW Azioni 2h (HERALD D98): `melee <company>` fights that company's melee now, in the order
+    the player chooses; refused outside step 2h, for a company in no melee, for the enemy's, and
+    once it has fought this turn (IW-H 6.5); with no melee left the step passes by itself."""
     st = melee_state()
-    with pytest.raises(Illegal, match="Herald fights every melee"):
+    at_step(st, "fb0", "close")
+    with pytest.raises(Illegal, match="step 2h"):
         go(st, "french", "melee fb0c0")
+    at_step(st, "fb0", "melee")
+    with pytest.raises(Illegal, match="in no melee"):
+        go(st, "french", "melee fb0c1")
+    with pytest.raises(Illegal, match="not yours"):
+        go(st, "french", "melee lb0c0")
+    st2, events = go(st, "french", "melee fb0c0 dice=3,6,1,1")
+    m = events_of(events, "melee")[0]
+    assert m.outcome["winner"] == "" and st2.companies["fb0c0"].fought_turn == st2.turn
+    assert st2.activation == {} and events_of(events, "activation_done")
+    with pytest.raises(Illegal, match="once a turn"):
+        go(at_step(st2, "fb0", "melee"), "french", "melee fb0c0")
 
 
 # -- phase 5 -------------------------------------------------------------------------------------------------

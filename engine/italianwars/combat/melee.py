@@ -379,17 +379,43 @@ def resume_pursue(sc, st: IWState, side: str, answer: str, more, stream) -> list
         events = stand(sc, st, winner, p["what"], "its player's choice")
     else:
         events = go_on(sc, st, winner, loser, p["what"], p.get("face", "front"), "its player's choice")
-    if (st.activation or {}).get("step") == "melee":
-        events += fight_all(sc, st, stream)
+    act = st.activation or {}
+    if act.get("step") == "melee" and act.get("ending"):
+        events += fight_all(sc, st, stream)         # the rest of `pass`: the melees still to fight
     return events
 
 
+def has_melees(sc, st: IWState, side: str) -> bool:
+    """Step 2h waits while the acting battle has a melee not fought this turn (HERALD D98)."""
+    act = st.activation or {}
+    return bool(act.get("battle")) and act.get("side") == side and bool(unfought(st, act["battle"]))
+
+
 def do_melee(sc, st: IWState, side: str, cmd, stream) -> list[Event]:
-    """`melee`: refused; Herald fights the melees himself when step 2h begins (HERALD D98)."""
-    raise Illegal("Herald fights every melee of the acting battle by itself when step 2h begins, once a turn, "
-                  "company by company in id order (HERALD D98)", SECTION)
+    """`melee <company>` (IW Azioni 2h; HERALD D98): fight now the melee of one of the acting
+    battle's companies, in the order the player chooses (a push back or a rout may change the next
+    fight); `pass` fights the rest, company by company in id order."""
+    rules.need_phase(st, "actions", "Melees are fought", SECTION)
+    act = st.activation or {}
+    if act.get("step") != "melee":
+        raise Illegal(f"melees are fought in step 2h: now step {act.get('step') or 'none'} "
+                      "(pass to go on)", SECTION)
+    if act.get("side") != side:
+        raise Illegal(f"it is {act.get('side', '').title()}'s step", SECTION)
+    if len(cmd.args) != 1:
+        raise Illegal("usage: melee <company> (one of your acting battle's companies in contact)", SECTION)
+    c = rules.company_of(sc, st, side, cmd.args[0])
+    if c.battle != act.get("battle"):
+        raise Illegal(f"{rules.named(sc, c.id)} is not of the acting battle ({rules.battle_name(sc, st, act['battle'])})",
+                      SECTION)
+    if not c.melee_with:
+        raise Illegal(f"{rules.named(sc, c.id)} is in no melee", SECTION)
+    if c.fought_turn == st.turn:
+        raise Illegal(f"{rules.named(sc, c.id)} has fought this turn: a melee is fought once a turn (IW-H 6.5)",
+                      SECTION)
+    return fight(sc, st, c, stream)
 
 
-rules.register("melee", do_melee, "melee: Herald fights the melees himself in 2h")
+rules.register("melee", do_melee, "melee <company>: fight that company's melee now (2h); pass fights the rest")
 rules.register_reaction("pursue", resume_pursue)
-rules.register_step("melee", run=fight_all)
+rules.register_step("melee", check=has_melees, end=fight_all)

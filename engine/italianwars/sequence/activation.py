@@ -138,6 +138,7 @@ def next_activation_step(st: IWState) -> None:
     act = st.activation
     act["step"] = ACTIVATION_STEPS[ACTIVATION_STEPS.index(act["step"]) + 1]
     act["begun"] = False
+    act.pop("ending", None)
 
 
 def end_activation(sc, st: IWState) -> list[Event]:
@@ -283,10 +284,16 @@ def do_pass(sc, st: IWState, side: str, cmd, stream: DiceStream) -> list[Event]:
             raise Illegal("these companies must charge, their order obliges them and an enemy is within their move: "
                           + ", ".join(f"{rules.named(sc, c)} (e.g. on {t})" for c, t in left), "IW Definizione degli ordini di gioco")
     name = act["step"]
+    events = [Event("step_done", side, STEP_SECTIONS.get(name, S_ACTIVE),
+                    f"{side.title()} ends step {name} of {rules.battle_name(sc, st, act['battle'])}",
+                    outcome={"battle": act["battle"], "step": name})]
+    act["ending"] = True            # a decision met here resumes the step's end (combat/melee.py)
+    for end in rules.STEP_ENDS.get(name, []):
+        events += list(end(sc, st, stream) or [])
+        if st.pending or st.phase == "over":
+            return events           # the step ends once the decision is answered (nothing left to do)
     next_activation_step(st)
-    return [Event("step_done", side, STEP_SECTIONS.get(name, S_ACTIVE),
-                  f"{side.title()} ends step {name} of {rules.battle_name(sc, st, act['battle'])}",
-                  outcome={"battle": act["battle"], "step": name})]
+    return events
 
 
 def still_allowed(sc, st: IWState, company) -> tuple[str, ...]:
