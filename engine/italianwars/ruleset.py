@@ -3,14 +3,12 @@ open-table ruleset (engine/core/table), measured in UDM (HERALD D1): the text's 
 (captains' personalities, written orders and their interpretation, Ecu, activation of battles,
 charge declarations, cohesion, army break) and Herald's completion of the rest (SUPPLEMENT.md).
 
-Not yet offered to players (`playable = False`) until every part of the turn is in.
+Offered to players: the text's command layer and Herald's completion (SUPPLEMENT.md) make the whole turn.
 """
 from __future__ import annotations
 
-from engine.core.commands import Command
 from engine.core.game import register
-from engine.core.pending import PendingDecision, decision_of, default_answer_of
-from engine.core.verbs import policy_completions
+from engine.core.ruleset_base import PackageRuleset
 
 from engine.italianwars import rules
 from engine.italianwars.state import SIDES, IWState
@@ -19,10 +17,14 @@ from engine.italianwars.verbs import COMMANDS, POLICIES
 MAX_STATUS = 1900          # a Discord message with room to spare
 
 
-class ItalianWarsRuleset:
+class ItalianWarsRuleset(PackageRuleset):
+    """Its public.py withholds the secret orders, bribes and the deployment map until revealed."""
+    package = "engine.italianwars"
+    rules = rules
+    state_class = IWState
     id = "italianwars"
     name = "Italian Wars"
-    playable = False
+    playable = True
     action_view = "crop"
     sides = SIDES
     commands = COMMANDS
@@ -32,11 +34,6 @@ class ItalianWarsRuleset:
     def max_scenario_bytes(self) -> int:
         from engine.italianwars import scenario
         return getattr(scenario, "MAX_SCENARIO_BYTES", 200_000)
-
-    @property
-    def verbs(self) -> dict[str, str]:
-        rules.load_action_modules()
-        return dict(rules.USAGE)
 
     def scenarios(self) -> list[tuple[str, str]]:
         from engine.italianwars.scenario import list_scenarios, load_scenario
@@ -89,15 +86,6 @@ class ItalianWarsRuleset:
         st, _ = rules.start(scenario, new_state(scenario, seed, options) if options else new_state(scenario, seed))
         return st
 
-    def apply(self, scenario, state: IWState, side: str, command: Command):
-        return rules.apply(scenario, state, side, command)
-
-    def pending(self, state: IWState) -> PendingDecision | None:
-        return decision_of(state.pending)
-
-    def default_answer(self, state: IWState) -> str | None:
-        return default_answer_of(state.pending)
-
     def to_act(self, state: IWState) -> str | None:
         """Who must act: the side a decision waits for; in a simultaneous step (written orders,
         bribes, the command phase, the deployment map) the first side not yet done; in the
@@ -105,45 +93,15 @@ class ItalianWarsRuleset:
         from engine.italianwars.sequence.walk import to_act
         return to_act(state)
 
-    def state_to_dict(self, state: IWState) -> dict:
-        return state.to_dict()
-
-    def state_from_dict(self, d: dict) -> IWState:
-        return IWState.from_dict(d)
-
-    def query(self, scenario, state: IWState, side: str | None, command: Command) -> str:
-        from engine.italianwars.sequence import queries
-        return queries.answer(scenario, state, side, command.verb, tuple(command.args))
-
-    def public_command(self, scenario, state: IWState, side: str | None, text: str, events):
-        """One log entry as everyone sees it (engine/core/public.py): secret orders, bribes and the
-        deployment map withheld until revealed."""
-        from engine.italianwars import public
-        return public.public_command(scenario, state, side, text, events)
-
-    def public_state(self, scenario, state: IWState, viewer: str | None = None) -> IWState:
-        from engine.italianwars import public
-        return public.view(scenario, state, viewer)
-
     def status(self, scenario, state: IWState, viewer: str | None = None) -> str:
         return status_text(scenario, state, viewer)
 
-    def completions(self, scenario, state: IWState, side: str | None, kind: str, prefix: str,
-                    context: dict | None = None, head: str = "") -> list[tuple[str, str]]:
-        prefix = (prefix or "").lower()
-        mine = (state.policies or {}).get(side, {}) if side else {}
-        found = policy_completions(self.policies, mine, kind, prefix, context or {})
-        if found is not None:
-            return found[:25]
+    def option_completions(self, scenario, state: IWState, side: str | None, kind: str, prefix: str,
+                           context: dict, head: str) -> list[tuple[str, str]]:
         try:
-            from engine.italianwars.sequence import completions
-        except ModuleNotFoundError:
+            return super().option_completions(scenario, state, side, kind, prefix, context, head)
+        except Exception:           # noqa: BLE001 - a completion never breaks typing (nor a missing module)
             return []
-        try:
-            return completions.option_completions(scenario, state, side, kind, prefix, context or {}, head)[:25]
-        except Exception:           # a completion never breaks typing
-            return []
-
 
 def status_text(sc, state: IWState, viewer: str | None = None) -> str:
     """The status line: turn and hour, weather, the phase and who acts, each army's command

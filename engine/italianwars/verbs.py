@@ -13,7 +13,7 @@ A scenario may fix any of these: the step then passes by itself.
 The turn (IW Sequenza di mossa): 1 the command phase: `order` (a new order, secret until its
 test) and `bribe`, then `keep`; 2 the actions: `activate` a battle (attacker first, then one
 battle each), then in its steps 2b-2h `declare` charges, `manoeuvre`, `move`, `shoot`, `respond`
-(the charged side), `close`, `melee`; `pass` ends the current step. Phases 3-6 are Herald's walk.
+(the charged side), `melee`; `pass` ends the current step (Herald closes the charges in 2g). Phases 3-6 are Herald's walk.
 
 Exactly 25 verbs: one `/iw` group, no subcommand groups (the phases below only order the CLI's
 `help`).
@@ -139,8 +139,6 @@ VERBS = (
              _company("Your charged company", "charged"),
              Option("response", "fire / countercharge / face / stand", "response", context=("company",))),
          phase="fight", dice=True),
-    Verb("close", "Close a declared charge to contact (after any morale test from shooting)",
-         "IW Azioni 2g", (_company("Your company that declared a charge", "closer"),), phase="fight", dice=True),
     Verb("melee", "Resolve a melee your company is in", "IW Azioni 2h", (
         _company("Your company in contact with the enemy", "fighter"),), phase="fight", dice=True),
     # -- decisions -----------------------------------------------------------------------------------

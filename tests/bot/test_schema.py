@@ -72,7 +72,7 @@ def tree_payload(tree: app_commands.CommandTree, guild=None) -> list[dict]:
 
 
 EXPECTED = {"game", "act",
-            "bc", "tacw", "jdg", "lion"}   # one group per ruleset, built from its declared verbs (bot/cogs/rulesets.py)
+            "bc", "tacw", "jdg", "lion", "iw"}   # one group per ruleset, built from its declared verbs (bot/cogs/rulesets.py)
 EXPECTED |= {"explain", "rules"}      # arbitration (bot/cogs/arbitration.py)
 EXPECTED |= {"dice", "undo"}          # physical dice, undo with consent (bot/cogs/club_actions.py)
 EXPECTED |= {"seat", "referee", "turn"}   # seats and roles, turn flow (bot/cogs/club.py)
@@ -91,7 +91,7 @@ async def test_schema_is_valid(bot):
                          "replay", "export", "import"}   # history (bot/cogs/history.py)
     assert all(o["type"] == 1 for o in game.values())
     new = {o["name"]: o for o in game["new"]["options"]}
-    assert [c["value"] for c in new["ruleset"]["choices"]] == ["battlecry", "jdg", "lion", "tacw"]
+    assert [c["value"] for c in new["ruleset"]["choices"]] == ["battlecry", "italianwars", "jdg", "lion", "tacw"]
     assert new["scenario"]["autocomplete"] is True and new["seed"]["required"] is False
     bc = {o["name"]: o for o in by_name["bc"]["options"]}
     play = {o["name"]: o for o in bc["play"]["options"]}

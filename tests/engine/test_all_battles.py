@@ -17,6 +17,7 @@ def test_the_books_battles_are_all_offered():
     ids = {rid: {s for r, s in BATTLES if r == rid} for rid in rulesets()}
     assert len(ids["battlecry"]) == 15, sorted(ids["battlecry"])       # BC §7: fifteen scenarios
     assert ids["tacw"] == {"edgehill", "first-newbury", "marston-moor", "second-newbury", "naseby"}
+    assert ids["italianwars"] == {"fornovo", "ravenna"}               # issue 16: two ready battles
 
 
 def _unit_hexes(rid: str, sc) -> list[tuple[str, str]]:
@@ -26,6 +27,8 @@ def _unit_hexes(rid: str, sc) -> list[tuple[str, str]]:
         return [(u.id, u.hex) for u in sc.units if u.hex]
     if rid == "lion":                     # an open table: the centre of each base's front edge
         return [(u.id, (u.x, u.y)) for u in sc.units]
+    if rid == "italianwars":              # an open table in UDM: the centre of each company's front edge
+        return [(c.id, (c.x, c.y)) for c in sc.companies]
     return [(u.id, h) for u in sc.units for h in u.hexes]
 
 
@@ -35,6 +38,8 @@ def _legal(rid: str, sc, h: str) -> bool:
     if rid == "jdg":
         return h in sc.map.grid and sc.map.passable(h)
     if rid == "lion":                     # the loader refuses overlaps, water and the wrong terrain
+        return 0 <= h[0] <= sc.width and 0 <= h[1] <= sc.height
+    if rid == "italianwars":              # the loader refuses overlaps and impassable ground (HERALD D26)
         return 0 <= h[0] <= sc.width and 0 <= h[1] <= sc.height
     return h in sc.grid and not sc.hex_impassable(h)
 

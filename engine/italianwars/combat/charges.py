@@ -12,8 +12,8 @@ company with no optional response open (in melee, evaded, routed, or with nothin
 not waited for.
 
 2g "Le compagnie che hanno passato eventuali morali da tiro possono ora chiudere il contatto":
-Herald closes every declared charge itself when the step begins (HERALD D94; the `close` verb
-says so): a charger that failed a morale test from shooting, or that the movement left short,
+Herald closes every declared charge itself when the step begins (HERALD D94: there is no
+`close` verb): a charger that failed a morale test from shooting, or that the movement left short,
 stays; the charger of an evader moves onto the evader's place, or under Assault or Attack on its
 full move (IW Assalto, IW Attaccare: "alla velocità massima"); a charge on the camp takes it (IW
 Accampamento: "Se assalito da truppe nemiche ... l'accampamento è considerato perduto").
@@ -320,13 +320,6 @@ def follow_evader(sc, st: IWState, c) -> list[Event]:
                   outcome={"company": c.id, "moved": moved, "stopped_by": hit[1] if hit else ""})]
 
 
-def do_close(sc, st: IWState, side: str, cmd, stream) -> list[Event]:
-    """`close`: refused; Herald closes the declared charges himself when step 2g begins."""
-    raise Illegal("Herald closes declared charges by itself in 2g: every charger that passed its morale "
-                  "tests closes when the step begins (HERALD D94)", S_CLOSE)
-
-
 rules.register("respond", do_respond, "respond <company> fire|countercharge|face|stand: answer a charge (2f)")
-rules.register("close", do_close, "close: Herald closes the declared charges himself in 2g")
 rules.register_step("respond", check=has_responses, run=compulsory)
 rules.register_step("close", run=close_all)

@@ -180,8 +180,6 @@ def _complete(sc, st: IWState, side, kind, prefix, context, head):
         return _match([(_label(sc, st, c), c.id) for c in _own(st, side) if c.id in charged], prefix)
     if kind == "response":
         return _responses(sc, st, side, context, prefix)
-    if kind == "closer":
-        return _match([(_label(sc, st, c), c.id) for c in _own(st, side) if c.charge], prefix)
     if kind == "fighter":
         return _match([(_label(sc, st, c, "in melee with " + ", ".join(c.melee_with)), c.id)
                        for c in _own(st, side) if c.melee_with], prefix)
