@@ -19,8 +19,15 @@ Event-ready list, so the log shows the sacrificed 6.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from engine.core.dice import DiceStream
 from engine.core.events import DieRoll
+
+# What the die about to be rolled decides, face by face (completion.py's `key`), while the
+# completion rolls it: /odds enumerates one face of each group of faces that decide alike, with
+# the group's weight (engine/italianwars/odds.py `faces`), so a melee's tree stays small.
+FACE_KEY: ContextVar = ContextVar("iw_face_key", default=None)
 
 OWED_PHASES = ("actions", "rout", "pursuit", "reorganisation", "end")
 SACRIFICE = "IW Emanazione di nuovi ordini"

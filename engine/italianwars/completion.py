@@ -534,6 +534,8 @@ class MeleeResult:
     broken_through: bool = False
     captains: dict[str, str] = field(default_factory=dict)      # "a"/"b": "" / killed / captured
     morale: str = ""                                             # the loser's test: pass / disorder / rout
+    captain_tests: dict[str, str] = field(default_factory=dict)  # "a"/"b": the test of a side whose captain
+                                                                 # fell and that had no other (IW-H 7.1)
     outcome: dict[str, str] = field(default_factory=dict)      # "a"/"b": held / drawn / won / pushed back /
                                                                  # disordered / routed / destroyed
 
@@ -601,13 +603,31 @@ def resolve_melee(a: Side, b: Side, roll: Roll) -> MeleeResult:
     for k in ("a", "b"):
         if left[k] <= 0:
             res.outcome[k] = "destroyed"
+
+    def captain_tests() -> MeleeResult:
+        """IW-H 7.1: a side whose captain fell and that takes no other test (the winner, or both
+        in a drawn round) tests at -1 (IW-H 8.2), after the loser's test."""
+        for k in ("a", "b"):
+            if not fell[k] or k == loser or res.outcome.get(k) == "destroyed":
+                continue
+            c = sides[k].company
+            mm = morale_modifiers(c, captain_fell=True, points_after=left[k])
+            m = sum(x.value for x in mm)
+            die = roll(f"captain morale {k}", lambda f, c=c, m=m: morale_outcome(c.morale, m, f, c.disordered))
+            res.captain_tests[k] = morale_outcome(c.morale, m, die, c.disordered)
+            if res.captain_tests[k] == "rout":
+                res.outcome[k] = "routed"
+            elif res.captain_tests[k] == "disorder":
+                res.outcome[k] = f"{res.outcome.get(k, 'drawn')}, disordered"
+        return res
+
     if not res.winner:
         for k in ("a", "b"):
             res.outcome.setdefault(k, "drawn")
-        return res
+        return captain_tests()
     res.outcome.setdefault(res.winner, "won")
     if res.outcome.get(loser) == "destroyed":
-        return res
+        return captain_tests()
     lc = sides[loser].company
     if margin >= BROKEN_THROUGH_MARGIN:
         res.broken_through = True
@@ -619,7 +639,7 @@ def resolve_melee(a: Side, b: Side, roll: Roll) -> MeleeResult:
     res.morale = morale_outcome(lc.morale, m, die, lc.disordered)
     res.outcome[loser] = {"pass": "disordered, pushed back" if res.broken_through else "pushed back",
                           "disorder": "disordered, pushed back", "rout": "routed"}[res.morale]
-    return res
+    return captain_tests()
 
 
 # == exact odds: every d6 enumerated ===================================================================

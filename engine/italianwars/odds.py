@@ -25,6 +25,22 @@ ASKABLE = {
 }
 
 
+def faces(sides: int, purpose: str) -> list[tuple[int, int]]:
+    """The faces the what-if tries for one die, with their weights: every face, except where the
+    completion says what each face decides (checks.FACE_KEY, set while completion.py rolls: the
+    table's points, a test's pass or fail, a captain's fate): then one face for each group of
+    faces that decide alike, weighted by the group's size. Exact, and a melee round's tree is a
+    few hundred leaves instead of 6^7."""
+    from engine.italianwars.checks import FACE_KEY
+    key = FACE_KEY.get()
+    if key is None or sides != 6:
+        return [(v, 1) for v in range(1, sides + 1)]
+    groups: dict = {}
+    for f in range(1, 7):
+        groups.setdefault(key(f), []).append(f)
+    return [(fs[0], len(fs)) for fs in groups.values()]
+
+
 def refusal(sc, state, side: str, cmd) -> str | None:
     """A what-if that could reveal what the other side has not shown: none of the askable actions
     reads the enemy's written orders or Ecu, but the activation of a battle whose order is still

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -286,13 +287,15 @@ def in_arc(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, reach: float | None
 
 
 # --- contact -----------------------------------------------------------------------------------------
+@lru_cache(maxsize=4096)
 def contact_edge(target_pose: Pose, target_fp: Footprint, other_pose: Pose, other_fp: Footprint,
                  tol: float = CONTACT_TOL) -> str | None:
     """Which edge of the TARGET the other base touches: "front", "rear", "left" or "right", or
     None when they do not touch. When the other touches two edges (at a corner), the edge with
     the longer overlap (the length of the edge within `tol` of the other base) wins; on equal
     overlaps (to 0.01), the edge the other base's centre lies furthest beyond (the edge facing
-    it); then the fixed order front, rear, left, right."""
+    it); then the fixed order front, rear, left, right. A pure function of frozen poses and
+    footprints, so it is cached: a what-if meets the same contacts in every leaf."""
     other = base_polygon(other_pose, other_fp)
     if base_polygon(target_pose, target_fp).distance(other) > tol:
         return None

@@ -14,6 +14,10 @@ S_COMPANIES = "IW Compagnie"
 S_HESITATE = "IW Esitare"
 
 
+def _six_apart(key: Callable) -> Callable:
+    return lambda f: ("six",) if f == 6 else key(f)
+
+
 class Dice:
     """completion.py's `roll(purpose, key) -> face`, drawn from the game's stream with
     `checks.d6` (so the sacrificed sixes are paid, HERALD D50) for the side whose die it is
@@ -28,7 +32,14 @@ class Dice:
 
     def __call__(self, purpose: str, key: Callable | None = None) -> int:
         side = self.owner(purpose, key) if self.owner else self.side
-        value, dice = checks.d6(self.st, self.stream, side, f"{self.label}{purpose}")
+        army = self.st.armies.get(side) if side else None
+        if key is not None and army is not None and army.sixes_owed > 0:
+            key = _six_apart(key)           # a natural 6 is rolled again while sixes are owed (D50)
+        token = checks.FACE_KEY.set(key)
+        try:
+            value, dice = checks.d6(self.st, self.stream, side, f"{self.label}{purpose}")
+        finally:
+            checks.FACE_KEY.reset(token)
         self.dice += dice
         self.faces[purpose] = value
         return value

@@ -34,9 +34,9 @@ from engine.core.events import Event, Modifier
 from engine.core.table.geometry import contact_edge
 
 from engine.italianwars import checks, completion, rules
-from engine.italianwars.combat.common import (Dice, apply_points, destroy, disorder, end_contacts, in_contact,
+from engine.italianwars.combat.common import (Dice, apply_points, destroy, dice_text, disorder, end_contacts, in_contact,
                                               loss_text, set_routing)
-from engine.italianwars.combat.morale import captain_lost, captain_risk_text, morale_test, pass_command
+from engine.italianwars.combat.morale import RESULT_TEXT, apply_morale, captain_lost, captain_risk_text, pass_command
 from engine.italianwars.profiles import profile_of
 from engine.italianwars.state import IWState
 
@@ -112,10 +112,17 @@ def fight(sc, st: IWState, a, stream) -> list[Event]:
         a.fought_turn = st.turn
         return [Event("melee", a.side, SECTION, f"{rules.named(sc, a.id)}'s enemies have fought this turn: it waits",
                       outcome={"company": a.id, "fought": False})]
-    b = min(fresh, key=lambda e: (face_on(sc, st, a, e) != "front", face_on(sc, st, e, a) != "front", e.id))
-    a_faces = {h.id: face_on(sc, st, a, st.companies[h.id]) for h in enemies}
+    seen: dict[tuple[str, str], str] = {}
+
+    def face(t, o) -> str:          # each side met measured once a round (contact_edge is costly)
+        if (t.id, o.id) not in seen:
+            seen[(t.id, o.id)] = face_on(sc, st, t, o)
+        return seen[(t.id, o.id)]
+
+    b = min(fresh, key=lambda e: (face(a, e) != "front", face(e, a) != "front", e.id))
+    a_faces = {h.id: face(a, st.companies[h.id]) for h in enemies}
     helpers_a = [st.companies[x] for x in b.melee_with if x != a.id and x in st.companies and st.companies[x].alive]
-    b_faces = {h.id: face_on(sc, st, b, h) for h in helpers_a + [a]}
+    b_faces = {h.id: face(b, h) for h in helpers_a + [a]}
     a_flanked = any(f != "front" for f in a_faces.values())
     b_flanked = any(f != "front" for f in b_faces.values())
     a_ch, b_ch = charging(st, a, b), charging(st, b, a)
@@ -173,10 +180,10 @@ def fight(sc, st: IWState, a, stream) -> list[Event]:
         c = comp[k]
         if res.captains.get(k) and c.status != "destroyed":
             events += captain_lost(sc, st, c, res.captains[k], "in melee")
-            if k != loser_k and c.alive and res.outcome.get(k) != "routed":
-                # IW-H 7.1: its captain fell and it has no other test
-                _, ev = morale_test(sc, st, c, stream, "its captain fell", completion.hcite("7"), captain_fell=True)
-                events.append(ev)
+            result = res.captain_tests.get(k)
+            if result and c.alive:
+                # IW-H 7.1: its captain fell and it had no other test (rolled by resolve_melee)
+                events.append(captain_test_event(sc, st, c, result, dice, k))
     if not res.winner:
         return events
     winner, loser = comp[res.winner], comp[loser_k]
@@ -198,6 +205,23 @@ def fight(sc, st: IWState, a, stream) -> list[Event]:
     events += list(_api().push_back(sc, st, loser, winner, 1.0) or [])
     end_contacts(st, loser)
     return events + after_win(sc, st, winner, loser, "follow", face, stream)
+
+
+def captain_test_event(sc, st: IWState, c, result: str, dice: Dice, k: str) -> Event:
+    """The morale test of a company whose captain fell in the round and that had no other test
+    (IW-H 7.1), as resolve_melee rolled it; its result applied (a failure disorders, a rout
+    routs: IW-H 7.2)."""
+    p = profile_of(sc, st, c)
+    mm = completion.morale_modifiers(p, captain_fell=True)
+    die = dice.faces.get(f"captain morale {k}", 0)
+    dice.mark(f"captain morale {k}", result)
+    apply_morale(st, c, result)
+    target = completion.MORALE_TARGET[p.morale]
+    text = (f"{rules.named(sc, c.id)} tests morale, its captain fell ({p.morale}, needs {target}): "
+            f"{dice_text(die, mm)}: {RESULT_TEXT[result]}")
+    return Event("morale", c.side, completion.hcite("7"), text, base=die, modifiers=mm,
+                 table=f"{completion.hcite('7')} morale test", row=f"{p.morale} {target}",
+                 outcome={"company": c.id, "result": result, "target": target, "total": die + sum(m.value for m in mm)})
 
 
 class DiceOwner:
