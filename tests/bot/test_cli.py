@@ -76,8 +76,8 @@ def test_demo_plays_every_bundled_battle_to_its_end(tmp_path):
     text = out.getvalue()
     assert game.state.phase == "over"
     scripts = sorted(p.stem for p in cli.DEMO_DIR.glob("*.txt"))
-    assert scripts == ["battlecry--first-bull-run", "jdg--marengo", "lion--breitenfeld", "lion--lutzen",
-                       "tacw--edgehill"]
+    assert scripts == ["battlecry--first-bull-run", "italianwars--fornovo", "italianwars--ravenna", "jdg--marengo",
+                       "lion--breitenfeld", "lion--lutzen", "tacw--edgehill"]
     assert text.count(" 0 refused") == len(scripts)
     for stem in scripts:
         log = json.loads((tmp_path / stem / "log.json").read_text())

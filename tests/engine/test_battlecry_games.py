@@ -32,6 +32,8 @@ def test_demo_script_plays_to_a_victory(script):
         assert g.state.turn < g.scenario.turns.count and g.state.result == "Austrian resigns; French wins"
     elif g.ruleset.id == "lion":   # LdN [14]: a victory graded by the winner's own losses, before turn 20
         assert g.state.turn < g.scenario.turn_limit and "victory" in g.state.result.lower()
+    elif g.ruleset.id == "italianwars":   # IW Punto di rottura dell'esercito, or dark (IW-H 15)
+        assert "army is broken" in g.state.result or ("holds the field" in g.state.result and g.state.clock >= 18)
     else:   # TACW: the battle's length, then the victory levels on the VP difference
         assert g.state.turn == g.scenario.turns and "victory" in g.state.result
 
