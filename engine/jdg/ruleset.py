@@ -5,10 +5,8 @@ what players are offered (engine/core/game.py `rulesets`), while the tests reach
 """
 from __future__ import annotations
 
-from engine.core.commands import Command
 from engine.core.game import register
-from engine.core.pending import PendingDecision, decision_of, default_answer_of
-from engine.core.verbs import policy_completions
+from engine.core.ruleset_base import PackageRuleset
 
 from engine.jdg import rules
 from engine.jdg.scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
@@ -17,7 +15,13 @@ from engine.jdg.state import SIDES, JdgState
 from engine.jdg.verbs import COMMANDS, POLICIES
 
 
-class JdgRuleset:
+class JdgRuleset(PackageRuleset):
+    """Its public.py withholds the secret orders."""
+    package = "engine.jdg"
+    rules = rules
+    state_class = JdgState
+    queries_module = "ids"
+    completions_module = "completions"
     id = "jdg"
     name = 'Jours de Gloire "Classique"'
     playable = True
@@ -29,11 +33,6 @@ class JdgRuleset:
     # the d10 is read 0-9 as printed, "0" is zero ([0.4], HERALD D1; checks.d10): what a club
     # enters with physical dice (bot/physical_dice.py)
     d10_reads_zero = "JdG [0.4] (DECISIONS D1)"
-
-    @property
-    def verbs(self) -> dict[str, str]:
-        rules.load_action_modules()
-        return dict(rules.USAGE)
 
     def scenarios(self) -> list[tuple[str, str]]:
         return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
@@ -88,53 +87,16 @@ class JdgRuleset:
         st, _ = rules.start(scenario, new_state(scenario, seed, options))
         return st
 
-    def apply(self, scenario, state: JdgState, side: str, command: Command):
-        return rules.apply(scenario, state, side, command)
-
-    def pending(self, state: JdgState) -> PendingDecision | None:
-        return decision_of(state.pending)
-
-    def default_answer(self, state: JdgState) -> str | None:
-        return default_answer_of(state.pending)
-
     def to_act(self, state: JdgState) -> str | None:
         if state.phase == "over":
             return None
         from engine.jdg.sequence.turn import to_act
         return to_act(state)
 
-    def state_to_dict(self, state: JdgState) -> dict:
-        return state.to_dict()
-
-    def state_from_dict(self, d: dict) -> JdgState:
-        return JdgState.from_dict(d)
-
-    def query(self, scenario, state: JdgState, side: str | None, command: Command) -> str:
-        from engine.jdg import ids
-        return ids.answer(scenario, state, side, command.verb, tuple(command.args))
-
-    def public_command(self, scenario, state: JdgState, side: str | None, text: str, events):
-        """One log entry as everyone sees it (engine/core/public.py): secret orders withheld."""
-        from engine.jdg import public
-        return public.public_command(scenario, state, side, text, events)
-
-    def public_state(self, scenario, state: JdgState, viewer: str | None = None) -> JdgState:
-        from engine.jdg import public
-        return public.view(scenario, state, viewer)
-
     def status(self, scenario, state: JdgState, viewer: str | None = None) -> str:
         from engine.jdg import ids
         return ids.status(scenario, state, viewer)
 
-    def completions(self, scenario, state: JdgState, side: str | None, kind: str, prefix: str,
-                    context: dict | None = None, head: str = "") -> list[tuple[str, str]]:
-        prefix = (prefix or "").lower()
-        mine = (state.policies or {}).get(side, {}) if side else {}
-        found = policy_completions(self.policies, mine, kind, prefix, context or {})
-        if found is not None:
-            return found[:25]
-        from engine.jdg import completions
-        return completions.option_completions(scenario, state, side, kind, prefix, context or {}, head)[:25]
 
 
 JDG = register(JdgRuleset())

@@ -5,10 +5,8 @@ the special rules [12] and random events [15]; Breitenfeld 1631 and Lützen 1632
 """
 from __future__ import annotations
 
-from engine.core.commands import Command
 from engine.core.game import register
-from engine.core.pending import PendingDecision, decision_of, default_answer_of
-from engine.core.verbs import policy_completions
+from engine.core.ruleset_base import PackageRuleset
 
 from engine.lion import rules
 from engine.lion.scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
@@ -19,7 +17,11 @@ from engine.lion.verbs import COMMANDS, POLICIES
 MAX_STATUS = 1900          # a Discord message with room to spare
 
 
-class LionRuleset:
+class LionRuleset(PackageRuleset):
+    """Nothing in Lion is secret [3]: its public.py shows everyone everything."""
+    package = "engine.lion"
+    rules = rules
+    state_class = LionState
     id = "lion"
     name = "Lion of the North"
     playable = True
@@ -28,11 +30,6 @@ class LionRuleset:
     commands = COMMANDS
     policies = POLICIES
     max_scenario_bytes = MAX_SCENARIO_BYTES
-
-    @property
-    def verbs(self) -> dict[str, str]:
-        rules.load_action_modules()
-        return dict(rules.USAGE)
 
     def scenarios(self) -> list[tuple[str, str]]:
         return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
@@ -81,15 +78,6 @@ class LionRuleset:
         st, _ = rules.start(scenario, new_state(scenario, seed, options))
         return st
 
-    def apply(self, scenario, state: LionState, side: str, command: Command):
-        return rules.apply(scenario, state, side, command)
-
-    def pending(self, state: LionState) -> PendingDecision | None:
-        return decision_of(state.pending)
-
-    def default_answer(self, state: LionState) -> str | None:
-        return default_answer_of(state.pending)
-
     def to_act(self, state: LionState) -> str | None:
         """Who must act: the side a decision waits for, else the current card's owner (the other
         player during a move card's contact fire [7 D])."""
@@ -102,37 +90,9 @@ class LionRuleset:
             return state.other(owner)
         return owner or rules.side_of_letter(state, "A")
 
-    def state_to_dict(self, state: LionState) -> dict:
-        return state.to_dict()
-
-    def state_from_dict(self, d: dict) -> LionState:
-        return LionState.from_dict(d)
-
-    def query(self, scenario, state: LionState, side: str | None, command: Command) -> str:
-        from engine.lion.sequence import queries
-        return queries.answer(scenario, state, side, command.verb, tuple(command.args))
-
-    def public_command(self, scenario, state: LionState, side: str | None, text: str, events):
-        """One log entry as everyone sees it (engine/core/public.py): nothing in Lion is secret."""
-        from engine.lion import public
-        return public.public_command(scenario, state, side, text, events)
-
-    def public_state(self, scenario, state: LionState, viewer: str | None = None) -> LionState:
-        from engine.lion import public
-        return public.view(scenario, state, viewer)
-
     def status(self, scenario, state: LionState, viewer: str | None = None) -> str:
         return status_text(scenario, state)
 
-    def completions(self, scenario, state: LionState, side: str | None, kind: str, prefix: str,
-                    context: dict | None = None, head: str = "") -> list[tuple[str, str]]:
-        prefix = (prefix or "").lower()
-        mine = (state.policies or {}).get(side, {}) if side else {}
-        found = policy_completions(self.policies, mine, kind, prefix, context or {})
-        if found is not None:
-            return found[:25]
-        from engine.lion.sequence import completions
-        return completions.option_completions(scenario, state, side, kind, prefix, context or {}, head)[:25]
 
 
 def weather_text(state: LionState) -> str:
