@@ -45,17 +45,18 @@ to pixels), `company_polygon(scenario, company)`, `type_label(spec)`, `company_c
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString, Polygon, box as shp_box
 
-from engine.core.table.geometry import Footprint, Pose, base_polygon, edges, forward
+from engine.core.table.geometry import Footprint, Pose, base_polygon, forward
 from engine.italianwars import tables
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText, arrow,
-                     board_with_strip, dashed_polyline, downsample, encode_png_nearest, font, outlined_text,
-                     star_points, text_width)
+                     board_with_strip, dashed_polyline, encode_png_nearest, font, star_points, text_width)
+from .table_common import (Boxes as _Boxes, Pen as _Pen, base_point, composite_overlay, draw_ghost, draw_id_tags,
+                           draw_pending_outline, draw_tents, draw_touching_edges, fit_crop, front_band, ids as _ids,
+                           path as _path, pending_prompt, pose3 as _pose3)
 from .italianwars_art import (CATEGORY_FILL, CROP_SCALES, CROP_W, DISPLAY_W, FULL_WIDTH, TableView, crop_view,
                               draw_rulers, draw_scale_bar, feature_name_boxes, full_view, nation_colours,
                               ruler_px, terrain_image)
@@ -84,47 +85,6 @@ ORDER_TEXT = {"assault": "Assault", "attack": "Attack", "delay": "Delay", "occup
 
 
 # --- reading the state (leniently) ------------------------------------------------------------------
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, (int, float)) and math.isfinite(v):
-        return float(v)
-    return None
-
-
-def _point(v: Any) -> tuple[float, float] | None:
-    if isinstance(v, (list, tuple)) and len(v) >= 2:
-        x, y = _num(v[0]), _num(v[1])
-        if x is not None and y is not None:
-            return (x, y)
-    return None
-
-
-def _pose3(v: Any) -> Pose | None:
-    if isinstance(v, dict):
-        v = [v.get("x"), v.get("y"), v.get("facing")]
-    if isinstance(v, (list, tuple)) and len(v) >= 3:
-        x, y, f = _num(v[0]), _num(v[1]), _num(v[2])
-        if None not in (x, y, f):
-            return Pose(x, y, f)
-    return None
-
-
-def _ids(v: Any) -> list[str]:
-    if isinstance(v, str):
-        return [v]
-    if isinstance(v, (list, tuple)):
-        return [x for x in v if isinstance(x, str)]
-    return []
-
-
-def _path(v: Any) -> list[tuple[float, float]]:
-    if not isinstance(v, (list, tuple)):
-        return []
-    pts = [_point(p) for p in v]
-    return [p for p in pts if p is not None] if all(p is not None for p in pts) else []
-
-
 def _action(state) -> dict:
     """The last action as `state` (a viewer's view) may show it: nothing when it names a company
     the view does not hold (a hidden company's path would tell where it is: HERALD D4)."""
@@ -278,33 +238,7 @@ def _live(state) -> list:
     return [c for c in sorted(state.companies.values(), key=lambda c: c.id) if c.status in LIVE]
 
 
-def base_point(pose: Pose, across: float, back: float) -> tuple[float, float]:
-    """The table point `across` UDM right of the front centre and `back` UDM behind it."""
-    fx, fy = forward(pose.facing)
-    return pose.x + fy * across - fx * back, pose.y - fx * across - fy * back
-
-
 # --- drawing (supersampled) -------------------------------------------------------------------------
-class _Pen:
-    def __init__(self, v: TableView):
-        self.v = v.scaled(SS)
-        self.img = Image.new("RGBA", (self.v.width, self.v.height), (0, 0, 0, 0))
-        self.d = ImageDraw.Draw(self.img)
-
-    def pts(self, coords) -> list[tuple[float, float]]:
-        return self.v.pts(coords)
-
-    def poly(self, geom, fill=None, outline=None, width: int = 1) -> None:
-        for p in getattr(geom, "geoms", [geom]):
-            if not isinstance(p, Polygon) or p.is_empty:
-                continue
-            pts = self.pts(p.exterior.coords)
-            if fill is not None:
-                self.d.polygon(pts, fill=fill)
-            if outline is not None:
-                self.d.line(pts, fill=outline, width=width, joint="curve")
-
-
 def _draw_camps(pen: _Pen, scenario, state) -> list[tuple[Polygon, str, tuple[str, ...]]]:
     s = pen.v.s
     out = []
@@ -313,14 +247,7 @@ def _draw_camps(pen: _Pen, scenario, state) -> list[tuple[Polygon, str, tuple[st
         body, front, dark = nation_colours(side_nation(scenario, camp.side))
         poly = base_polygon(pose, fp)
         pen.poly(poly, fill=CAMP_BODY + (255,), outline=body + (255,), width=max(3, int(0.1 * s)))
-        fx, fy = forward(pose.facing)
-        rx, ry = fy, -fx
-        cx, cy = pose.x - fx * fp.depth / 2, pose.y - fy * fp.depth / 2
-        for off in (-0.55, 0.0, 0.55):
-            tx, ty = cx + rx * off, cy + ry * off
-            tri = [(tx - rx * 0.22 - fx * 0.3, ty - ry * 0.22 - fy * 0.3), (tx + fx * 0.3, ty + fy * 0.3),
-                   (tx + rx * 0.22 - fx * 0.3, ty + ry * 0.22 - fy * 0.3)]
-            pen.d.polygon(pen.pts(tri), fill=body + (255,), outline=dark + (255,))
+        draw_tents(pen, pose, fp, (-0.55, 0.0, 0.55), 0.22, 0.3, 0.3, body + (255,), dark + (255,))
         lost = bool(getattr(state.armies.get(camp.side), "camp_lost", False))
         if lost:
             pen.poly(poly, outline=MELEE_COLOUR + (255,), width=max(3, int(0.1 * s)))
@@ -351,11 +278,7 @@ def _draw_company(pen: _Pen, scenario, c, viewer: str | None, cmd: set[str], cin
             px, py = pen.v.px(x, y)
             pen.d.ellipse((px - r, py - r, px + r, py + r), fill=body + (255,))
     pen.poly(poly, fill=body + (alpha,))
-    band = min(0.14, fp.depth * 0.28)
-    ed = edges(pose, fp)["front"].coords
-    (lx, ly), (rx_, ry_) = ed[0], ed[1]
-    pen.d.polygon(pen.pts([(lx, ly), (rx_, ry_), (rx_ - fx * band, ry_ - fy * band), (lx - fx * band, ly - fy * band)]),
-                  fill=front + (alpha,))
+    pen.d.polygon(pen.pts(front_band(pose, fp, min(0.14, fp.depth * 0.28))), fill=front + (alpha,))
     depth = tables.BASE_DEPTH.get(_arm(scenario, c), 0.5)
     for i in range(1, max(1, int(c.bases))):       # the lines between the bases
         a, b = base_point(pose, -0.5, depth * i), base_point(pose, 0.5, depth * i)
@@ -399,9 +322,8 @@ def _ghosts_and_paths(pen: _Pen, scenario, state, la: dict) -> None:
         p0 = _pose3(froms[i])
         if p0 is None or (abs(p0.x - c.x) < 0.02 and abs(p0.y - c.y) < 0.02 and abs(p0.facing - c.facing) < 0.05):
             continue
-        ghost = pen.pts(base_polygon(p0, footprint_of(scenario, c)).exterior.coords)
-        dashed_polyline(pen.d, ghost, (20, 20, 20, 200), max(3, int(0.07 * s)), dash=0.25 * s, gap=0.15 * s)
-        dashed_polyline(pen.d, ghost, (255, 255, 255, 255), max(2, int(0.035 * s)), dash=0.25 * s, gap=0.15 * s)
+        draw_ghost(pen, p0, footprint_of(scenario, c), max(3, int(0.07 * s)), max(2, int(0.035 * s)), 0.25 * s,
+                   0.15 * s)
     paths = la.get("paths") if isinstance(la.get("paths"), list) else []
     if not paths and la.get("path") is not None:
         paths = [la.get("path")]
@@ -430,13 +352,7 @@ def _draw_contacts(pen: _Pen, scenario, state, la: dict) -> None:
         pa, pb = _poly_of(scenario, state, a), _poly_of(scenario, state, b)
         if pa is None or pb is None or pa.distance(pb) > 0.1:
             continue
-        seg = pb.exterior.intersection(pa.buffer(0.04, join_style="mitre"))
-        for line in getattr(seg, "geoms", [seg]):
-            coords = list(getattr(line, "coords", []))
-            if len(coords) >= 2:
-                pts = pen.pts(coords)
-                pen.d.line(pts, fill=(255, 255, 255, 255), width=max(7, int(0.2 * s)))
-                pen.d.line(pts, fill=MELEE_COLOUR + (255,), width=max(4, int(0.11 * s)))
+        draw_touching_edges(pen, pa, pb, 0.04, MELEE_COLOUR, max(7, int(0.2 * s)), max(4, int(0.11 * s)))
     for a, t in _shots(la):
         pa, pt = _poly_of(scenario, state, a), _poly_of(scenario, state, t)
         if pa is None or pt is None:
@@ -450,36 +366,6 @@ def _draw_contacts(pen: _Pen, scenario, state, la: dict) -> None:
 
 
 # --- text (1x) ------------------------------------------------------------------------------------
-class _Boxes:
-    CELL = 64
-
-    def __init__(self):
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, float]]] = {}
-
-    def _keys(self, b):
-        c = self.CELL
-        for i in range(int(b[0] // c), int(b[2] // c) + 1):
-            for j in range(int(b[1] // c), int(b[3] // c) + 1):
-                yield (i, j)
-
-    def add(self, b, weight: float = 1.0) -> None:
-        for k in self._keys(b):
-            self.cells.setdefault(k, []).append((*b, weight))
-
-    def overlap(self, b) -> float:
-        seen, total = set(), 0.0
-        for k in self._keys(b):
-            for o in self.cells.get(k, ()):
-                if o in seen:
-                    continue
-                seen.add(o)
-                w = min(b[2], o[2]) - max(b[0], o[0])
-                h = min(b[3], o[3]) - max(b[1], o[1])
-                if w > 0 and h > 0:
-                    total += w * h * o[4]
-        return total
-
-
 def _label_image(text: str, tags: tuple[str, ...], fnt, tfnt) -> Image.Image:
     """The id and its tags, left to right, on a transparent image."""
     w = text_width(text, fnt) + 6
@@ -488,15 +374,7 @@ def _label_image(text: str, tags: tuple[str, ...], fnt, tfnt) -> Image.Image:
     h = int(fnt.size * 1.35)
     img = Image.new("RGBA", (int(math.ceil(w)) + 2, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    cy = h / 2
-    outlined_text(d, (3, cy), text, fnt, fill=ID_FILL, outline=ID_OUTLINE, width=max(2, fnt.size // 7), anchor="lm")
-    x = 3 + text_width(text, fnt) + 5
-    for t in tags:
-        tw = text_width(t, tfnt) + 6
-        d.rounded_rectangle((x, cy - tfnt.size * 0.62, x + tw, cy + tfnt.size * 0.62), radius=3,
-                            fill=TAG_COLOURS.get(t, (220, 220, 220)), outline=(20, 20, 20), width=1)
-        d.text((x + tw / 2, cy), t, font=tfnt, fill=(20, 20, 20), anchor="mm")
-        x += tw + 4
+    draw_id_tags(d, 3, h / 2, text, tags, fnt, tfnt, TAG_COLOURS, ID_FILL, ID_OUTLINE)
     return img
 
 
@@ -685,10 +563,7 @@ def _strip(scenario, state, seen, viewer: str | None, width: int, k: float | Non
             line.append(("text", f"  battle {name}, step {act.get('step', '?')}", reg, STRIP_FG))
         p = seen.pending if isinstance(seen.pending, dict) else None
         if p:
-            prompt = str(p.get("prompt", p.get("kind", "")))
-            if len(prompt) > 140:
-                prompt = prompt[:139] + "\u2026"
-            line.append(("text", f"  to decide: {prompt}", bold, PENDING_COLOUR))
+            line.append(("text", f"  to decide: {pending_prompt(p)}", bold, PENDING_COLOUR))
     flow.add(line, new_line=True)
     # the armies: losses against the break point; the viewer's Ecu
     try:
@@ -788,20 +663,9 @@ def crop_view_of(scenario, state, viewer: str | None = None) -> TableView | None
     fb = _focus_box(scenario, view(scenario, state, viewer))
     if fb is None:
         return None
-    W, H = float(scenario.width), float(scenario.height)
-    x0, y0, x1, y1 = fb[0] - CROP_MARGIN, fb[1] - CROP_MARGIN, fb[2] + CROP_MARGIN, fb[3] + CROP_MARGIN
-    probe = crop_view(CROP_SCALES[0], 0, 0, 1, 1)
-    frame_w, frame_h = probe.width - (probe.vx1 - probe.vx0) * probe.s, probe.height - (probe.vy1 - probe.vy0) * probe.s
-    need_w, need_h = max(x1 - x0, CROP_MIN_W), max(y1 - y0, CROP_MIN_H)
-    fits = [s for s in CROP_SCALES if need_w * s + frame_w <= CROP_W and need_h * s + frame_h <= CROP_MAX_H]
-    s = max(fits) if fits else CROP_SCALES[0]
-    view_w = min(W, (CROP_W - frame_w - 1) / s)      # 1 px for the grid's snapping
-    view_h = min(H, max(need_h, view_w / 1.6), (CROP_MAX_H - frame_h) / s)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    vx0 = min(max(0.0, cx - view_w / 2), W - view_w)
-    vy0 = min(max(0.0, cy - view_h / 2), H - view_h)
-    return crop_view(s, vx0, vy0, vx0 + view_w, vy0 + view_h)
-
+    return fit_crop(fb, float(scenario.width), float(scenario.height), crop_view, margin=CROP_MARGIN,
+                    min_w=CROP_MIN_W, min_h=CROP_MIN_H, scales=CROP_SCALES, crop_w=CROP_W, max_h=CROP_MAX_H,
+                    snap=1)                          # 1 px for the grid's snapping
 
 # --- composing ------------------------------------------------------------------------------------
 def _compose(scenario, state, v: TableView, viewer: str | None) -> Image.Image:
@@ -822,16 +686,9 @@ def _compose(scenario, state, v: TableView, viewer: str | None) -> Image.Image:
         for cid in sorted(set(_ids(pend.get("company")) + _ids(pend.get("companies")))):
             poly = _poly_of(scenario, seen, cid)
             if poly is not None:
-                pts = pen.pts(poly.buffer(0.15, join_style="mitre").exterior.coords)
-                dashed_polyline(pen.d, pts, PENDING_COLOUR + (255,), max(3, int(0.07 * pen.v.s)),
-                                dash=0.25 * pen.v.s, gap=0.15 * pen.v.s)
-    overlay = downsample(pen.img, SS)
-    mask = Image.new("L", overlay.size, 0)
-    ImageDraw.Draw(mask).rectangle(v.table_box, fill=255)
-    overlay.putalpha(Image.composite(overlay.getchannel("A"), mask, mask))
-    board = board.convert("RGBA")
-    board.alpha_composite(overlay)
-    board = board.convert("RGB")
+                draw_pending_outline(pen, poly, 0.15, PENDING_COLOUR, max(3, int(0.07 * pen.v.s)), 0.25 * pen.v.s,
+                                     0.15 * pen.v.s)
+    board = composite_overlay(board, pen, v, SS)
     _draw_text(board, v, scenario, seen, comps, camps, la, cmd, cinc)
     t = ruler_px(v.width)
     draw_rulers(board, v, t)

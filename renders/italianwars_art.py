@@ -21,12 +21,13 @@ from __future__ import annotations
 import math
 
 from PIL import Image, ImageDraw
-from shapely.geometry import MultiPolygon, Point, Polygon, box as shp_box
-from shapely.prepared import prep
+from shapely.geometry import box as shp_box
 
+from . import table_common
 from .common import ScenarioKey, dashed_polyline, downsample, font, image_cache, outlined_text, text_width
 from .lion_art import (CROP_W, DISPLAY_W, FRAME_BG, FRAME_FG, FULL_WIDTH, TableView, crop_view, full_view,
                        ruler_px)
+from .table_common import draw_polygon, lattice, polygons
 
 __all__ = ["TableView", "full_view", "crop_view", "ruler_px", "terrain_image", "draw_rulers", "draw_scale_bar",
            "nation_colours", "NATION_COLOURS", "NATION_NAMES", "CATEGORY_FILL", "GROUND", "FULL_WIDTH",
@@ -94,48 +95,12 @@ def scenario_key(scenario) -> ScenarioKey:
     return ScenarioKey(scenario, parts)
 
 
-def _polys(geom) -> list[Polygon]:
-    if geom is None or geom.is_empty:
-        return []
-    if isinstance(geom, Polygon):
-        return [geom]
-    if isinstance(geom, MultiPolygon):
-        return list(geom.geoms)
-    return [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon)]
+_polys = polygons
+_lattice = lattice
 
 
 def _poly(d, gpx, geom, fill, outline=None, width: int = 1) -> None:
-    for p in _polys(geom):
-        pts = [gpx(x, y) for x, y in p.exterior.coords]
-        if len(pts) < 3:
-            continue
-        if fill is not None:
-            d.polygon(pts, fill=fill)
-            for hole in p.interiors:
-                d.polygon([gpx(x, y) for x, y in hole.coords], fill=GROUND)
-        if outline is not None:
-            d.line(pts, fill=outline, width=width, joint="curve")
-
-
-def _lattice(geom, step: float, stagger: bool, area) -> list[tuple[float, float]]:
-    """Points of a table-wide lattice (so boxes agree) inside `geom` and near `area`."""
-    g = geom.intersection(area.buffer(step))
-    if g.is_empty:
-        return []
-    pg = prep(geom)
-    x0, y0, x1, y1 = g.bounds
-    out = []
-    j = math.floor(y0 / step)
-    while j * step <= y1:
-        off = step / 2 if (stagger and j % 2) else 0.0
-        i = math.floor((x0 - off) / step)
-        while i * step + off <= x1:
-            p = (i * step + off, j * step)
-            if pg.contains(Point(p)):
-                out.append(p)
-            i += 1
-        j += 1
-    return out
+    draw_polygon(d, gpx, geom, fill, outline, width, hole_fill=GROUND)
 
 
 _ORDER = {"hill": 0, "lake": 1, "marsh": 1, "cornfield": 2, "cultivation": 2, "vineyard": 2, "scrub": 2, "rough": 2,
@@ -374,42 +339,10 @@ def terrain_cache_clear() -> None:
 # -- rulers and the scale bar (on the frame) -------------------------------------------------------
 def draw_rulers(img: Image.Image, v: TableView, text_px: int) -> None:
     """The grid's labels every 5 UDM along the bottom (x) and the left (y) bands."""
-    d = ImageDraw.Draw(img)
-    fnt = font(text_px)
-    tx0, ty0, tx1, ty1 = v.table_box
-    step = 5 if v.s * 5 >= text_px * 2.2 else 10
-    for gx in range(0, 100, step):
-        if gx < v.vx0 - 1e-6 or gx > v.vx1 + 1e-6:
-            continue
-        x, _ = v.px(gx, 0)
-        d.line([(x, ty1), (x, ty1 + 5)], fill=FRAME_FG, width=1)
-        half = text_width(str(gx), fnt) / 2
-        anchor = "rt" if x + half > img.width - 2 else ("lt" if x - half < 2 else "mt")
-        d.text((x, ty1 + 6), str(gx), font=fnt, fill=FRAME_FG, anchor=anchor)
-    for gy in range(0, 100, step):
-        if gy < v.vy0 - 1e-6 or gy > v.vy1 + 1e-6:
-            continue
-        _, y = v.px(0, gy)
-        d.line([(tx0 - 5, y), (tx0, y)], fill=FRAME_FG, width=1)
-        d.text((tx0 - 7, min(max(y, ty0 + text_px * 0.6), ty1 - text_px * 0.6)), str(gy), font=fnt,
-               fill=FRAME_FG, anchor="rm")
-    cx, cy = tx0 / 2, ty1 + 8 + text_px + (v.height - ty1 - 8 - text_px) / 2
-    d.text((cx, cy), "N\u2191", font=font(text_px, True), fill=FRAME_FG, anchor="mm")
+    table_common.draw_rulers(img, v, text_px, 5, FRAME_FG)
 
 
 def draw_scale_bar(img: Image.Image, v: TableView, text_px: int) -> None:
     """A 0-5 UDM bar (0-2 when very close) in the bottom band, right, with its ticks every UDM."""
-    d = ImageDraw.Draw(img)
-    fnt = font(text_px)
     n = 5 if v.s * 5 <= v.width / 3 else 2
-    length = n * v.s
-    tx0, ty0, tx1, ty1 = v.table_box
-    x1 = v.width - 14 - text_px * 3.4
-    x0 = x1 - length
-    y = ty1 + 8 + text_px + (v.height - ty1 - 8 - text_px) * 0.5
-    hgt = max(5, text_px // 2)
-    for i in range(n):
-        col = (20, 20, 20) if i % 2 == 0 else FRAME_FG
-        d.rectangle((x0 + i * v.s, y - hgt / 2, x0 + (i + 1) * v.s, y + hgt / 2), fill=col, outline=FRAME_FG)
-    d.text((x0 - 6, y), "0", font=fnt, fill=FRAME_FG, anchor="rm")
-    d.text((x1 + 5, y), f"{n} UDM", font=fnt, fill=FRAME_FG, anchor="lm")
+    table_common.draw_scale_bar(img, v, text_px, n, "UDM", text_px * 3.4, FRAME_FG, unit_ticks=True)

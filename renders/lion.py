@@ -56,8 +56,12 @@ from engine.core.table.geometry import (Footprint, Pose, arc_polygon, base_polyg
 from engine.lion import checks, tables
 
 from .common import (MOVE_COLOUR, RETREAT_COLOUR, STRIP_BG, STRIP_DIM, STRIP_FG, FlowText, arrow,
-                     board_with_strip, dashed_polyline, downsample, encode_png_nearest, font, outlined_text,
+                     board_with_strip, encode_png_nearest, font, outlined_text,
                      text_width)
+from .table_common import (Boxes as _Boxes, Pen as _Pen, base_point as base_point_cm, composite_overlay,
+                           draw_ghost, draw_id_tags, draw_pending_outline, draw_tents, draw_touching_edges,
+                           fit_crop, front_band, ids as _ids, num as _num, path as _path, pending_prompt,
+                           pose3 as _pose3)
 from .lion_art import (CROP_SCALES, CROP_W, DISPLAY_W, FULL_WIDTH, NATION_COLOURS, NATION_NAMES, TableView,
                        crop_view, draw_rulers, draw_scale_bar, full_view, nation_colours, ruler_px, terrain_image)
 
@@ -93,45 +97,6 @@ TAG_COLOURS = {"LOOT": (255, 200, 40), "CAPT": (255, 90, 90), "LMB": (190, 190, 
 
 
 # --- reading the state --------------------------------------------------------------------------------
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, (int, float)) and math.isfinite(v):
-        return float(v)
-    return None
-
-
-def _point(v: Any) -> tuple[float, float] | None:
-    if isinstance(v, (list, tuple)) and len(v) >= 2:
-        x, y = _num(v[0]), _num(v[1])
-        if x is not None and y is not None:
-            return (x, y)
-    return None
-
-
-def _pose3(v: Any) -> Pose | None:
-    if isinstance(v, (list, tuple)) and len(v) >= 3:
-        x, y, f = _num(v[0]), _num(v[1]), _num(v[2])
-        if None not in (x, y, f):
-            return Pose(x, y, f)
-    return None
-
-
-def _ids(v: Any) -> list[str]:
-    if isinstance(v, str):
-        return [v]
-    if isinstance(v, (list, tuple)):
-        return [x for x in v if isinstance(x, str)]
-    return []
-
-
-def _path(v: Any) -> list[tuple[float, float]]:
-    if not isinstance(v, (list, tuple)):
-        return []
-    pts = [_point(p) for p in v]
-    return [p for p in pts if p is not None] if all(p is not None for p in pts) else []
-
-
 def _action(state) -> dict:
     la = getattr(state, "last_action", None)
     return la if isinstance(la, dict) else {}
@@ -244,28 +209,6 @@ def _poly_of(state, uid: str) -> Polygon | None:
 
 
 # --- drawing -----------------------------------------------------------------------------------------
-class _Pen:
-    """Drawing on the supersampled overlay in table cm."""
-
-    def __init__(self, v: TableView):
-        self.v = v.scaled(SS)
-        self.img = Image.new("RGBA", (self.v.width, self.v.height), (0, 0, 0, 0))
-        self.d = ImageDraw.Draw(self.img)
-
-    def pts(self, coords) -> list[tuple[float, float]]:
-        return self.v.pts(coords)
-
-    def poly(self, geom, fill=None, outline=None, width: int = 1) -> None:
-        for p in getattr(geom, "geoms", [geom]):
-            if not isinstance(p, Polygon) or p.is_empty:
-                continue
-            pts = self.pts(p.exterior.coords)
-            if fill is not None:
-                self.d.polygon(pts, fill=fill)
-            if outline is not None:
-                self.d.line(pts, fill=outline, width=width, joint="curve")
-
-
 def _draw_cones(pen: _Pen, scenario, state, la: dict) -> None:
     table = shp_box(0, 0, scenario.width, scenario.height)
     for shot in _shots(la):
@@ -297,9 +240,7 @@ def _ghosts_and_paths(pen: _Pen, scenario, state, la: dict) -> list[tuple[tuple[
         p0 = _pose3(froms[i])
         if p0 is None or (abs(p0.x - obj.x) < 0.05 and abs(p0.y - obj.y) < 0.05 and abs(p0.facing - obj.facing) < 0.05):
             continue
-        ghost = pen.pts(base_polygon(p0, _footprint(obj)).exterior.coords)
-        dashed_polyline(pen.d, ghost, (20, 20, 20, 200), max(3, int(0.2 * s)), dash=0.7 * s, gap=0.45 * s)
-        dashed_polyline(pen.d, ghost, GHOST + (255,), max(2, int(0.1 * s)), dash=0.7 * s, gap=0.45 * s)
+        draw_ghost(pen, p0, _footprint(obj), max(3, int(0.2 * s)), max(2, int(0.1 * s)), 0.7 * s, 0.45 * s)
     paths = la.get("paths") if isinstance(la.get("paths"), list) else []
     kind = str(la.get("kind", ""))
     drawn = []
@@ -343,14 +284,7 @@ def _draw_camps(pen: _Pen, scenario, state) -> None:
         body, front, dark = nation_colours(_nation(scenario, side))
         poly = base_polygon(pose, fp)
         pen.poly(poly, fill=CAMP_BODY + (255,), outline=body + (255,), width=max(3, int(0.3 * s)))
-        fx, fy = forward(pose.facing)
-        rx, ry = fy, -fx
-        cx, cy = pose.x - fx * fp.depth / 2, pose.y - fy * fp.depth / 2
-        for off in (-2.6, 0.0, 2.6):                 # three tents
-            tx, ty = cx + rx * off, cy + ry * off
-            tri = [(tx + rx * -1.1 - fx * 1.0, ty + ry * -1.1 - fy * 1.0), (tx + fx * 1.2, ty + fy * 1.2),
-                   (tx + rx * 1.1 - fx * 1.0, ty + ry * 1.1 - fy * 1.0)]
-            pen.d.polygon(pen.pts(tri), fill=body + (255,), outline=dark + (255,))
+        draw_tents(pen, pose, fp, (-2.6, 0.0, 2.6), 1.1, 1.0, 1.2, body + (255,), dark + (255,))   # three tents
         if c.captured_by:
             cb, cf, _ = nation_colours(_nation(scenario, c.captured_by))
             pen.poly(poly, outline=cf + (255,), width=max(3, int(0.25 * s)))
@@ -365,12 +299,7 @@ def _draw_units(pen: _Pen, scenario, state, units, hits_focus: set[str]) -> None
         c = base_polygon(pose, fp)
         pen.poly(c, fill=body + (255,))
         # the front band: the front edge and a strip behind it
-        fx, fy = forward(pose.facing)
-        band = min(fp.depth * 0.3, 0.7)
-        ed = edges(pose, fp)["front"].coords
-        (lx, ly), (rx_, ry_) = ed[0], ed[1]
-        pen.d.polygon(pen.pts([(lx, ly), (rx_, ry_), (rx_ - fx * band, ry_ - fy * band), (lx - fx * band, ly - fy * band)]),
-                      fill=front + (255,))
+        pen.d.polygon(pen.pts(front_band(pose, fp, min(fp.depth * 0.3, 0.7))), fill=front + (255,))
         outline = dark
         width = ow
         if u.captured_by:
@@ -384,12 +313,6 @@ def _draw_units(pen: _Pen, scenario, state, units, hits_focus: set[str]) -> None
 
 def _pip_radius(fp: Footprint) -> float:
     return max(0.28, min(0.36, fp.depth * 0.16))
-
-
-def base_point_cm(pose: Pose, across: float, back: float) -> tuple[float, float]:
-    """The table point `across` cm right of a base's front centre and `back` cm behind it."""
-    fx, fy = forward(pose.facing)
-    return pose.x + fy * across - fx * back, pose.y - fx * across - fy * back
 
 
 def _pips(pen: _Pen, u, pose: Pose, fp: Footprint) -> None:
@@ -442,13 +365,7 @@ def _draw_contacts(pen: _Pen, state, la: dict) -> set[str]:
         involved |= {a, b}
         if pa.distance(pb) > 0.3:
             continue
-        seg = pb.exterior.intersection(pa.buffer(0.12, join_style="mitre"))
-        for line in getattr(seg, "geoms", [seg]):
-            coords = list(getattr(line, "coords", []))
-            if len(coords) >= 2:
-                pts = pen.pts(coords)
-                pen.d.line(pts, fill=(255, 255, 255, 255), width=max(7, int(0.55 * s)))
-                pen.d.line(pts, fill=COMBAT_COLOUR + (255,), width=max(4, int(0.32 * s)))
+        draw_touching_edges(pen, pa, pb, 0.12, COMBAT_COLOUR, max(7, int(0.55 * s)), max(4, int(0.32 * s)))
     return involved
 
 
@@ -475,37 +392,6 @@ def _shot_lines(scenario, state, la: dict) -> list[tuple[list[tuple[float, float
 
 
 # --- text (1x) ------------------------------------------------------------------------------------------
-class _Boxes:
-    """Placed label boxes and the bases' boxes, bucketed for overlap queries."""
-    CELL = 64
-
-    def __init__(self):
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, float]]] = {}
-
-    def _keys(self, b):
-        c = self.CELL
-        for i in range(int(b[0] // c), int(b[2] // c) + 1):
-            for j in range(int(b[1] // c), int(b[3] // c) + 1):
-                yield (i, j)
-
-    def add(self, b, weight: float = 1.0) -> None:
-        for k in self._keys(b):
-            self.cells.setdefault(k, []).append((*b, weight))
-
-    def overlap(self, b) -> float:
-        seen, total = set(), 0.0
-        for k in self._keys(b):
-            for o in self.cells.get(k, ()):
-                if o in seen:
-                    continue
-                seen.add(o)
-                w = min(b[2], o[2]) - max(b[0], o[0])
-                h = min(b[3], o[3]) - max(b[1], o[1])
-                if w > 0 and h > 0:
-                    total += w * h * o[4]
-        return total
-
-
 def _place(boxes: _Boxes, pts, facing: float, w: float, h: float, table_box):
     """The best box for a label w x h beside a base (screen polygon `pts`): behind it, in front,
     above, below, right, left, further behind; the first with no overlap, else the least."""
@@ -547,16 +433,7 @@ def _label_size(text: str, tags: tuple[str, ...], fnt, tfnt) -> tuple[float, flo
 
 def _draw_label(d: ImageDraw.ImageDraw, box, text: str, tags, fnt, tfnt) -> None:
     x0, y0, x1, y1 = box
-    cy = (y0 + y1) / 2
-    outlined_text(d, (x0 + 2, cy), text, fnt, fill=ID_FILL, outline=ID_OUTLINE, width=max(2, fnt.size // 7),
-                  anchor="lm")
-    x = x0 + 2 + text_width(text, fnt) + 5
-    for t in tags:
-        w = text_width(t, tfnt) + 6
-        d.rounded_rectangle((x, cy - tfnt.size * 0.62, x + w, cy + tfnt.size * 0.62), radius=3,
-                            fill=TAG_COLOURS.get(t, (220, 220, 220)), outline=(20, 20, 20), width=1)
-        d.text((x + w / 2, cy), t, font=tfnt, fill=(20, 20, 20), anchor="mm")
-        x += w + 4
+    draw_id_tags(d, x0 + 2, (y0 + y1) / 2, text, tags, fnt, tfnt, TAG_COLOURS, ID_FILL, ID_OUTLINE)
 
 
 def _fit_label(label: str, largest: int, wide: float, high: float):
@@ -782,10 +659,7 @@ def _strip(scenario, state, width: int, k: float | None = None) -> FlowText:
             line += chip(actor) + [("gap", round(6 * k))]
         p = state.pending if isinstance(state.pending, dict) else None
         if p:
-            prompt = str(p.get("prompt", p.get("kind", "")))
-            if len(prompt) > 140:
-                prompt = prompt[:139] + "\u2026"
-            line.append(("text", f"to decide: {prompt}", bold, PENDING_COLOUR))
+            line.append(("text", f"to decide: {pending_prompt(p)}", bold, PENDING_COLOUR))
         elif state.step == "contact_fire":
             line.append(("text", "contact fire (LdN [7 D])", bold, STRIP_FG))
         elif state.card:
@@ -867,20 +741,8 @@ def crop_view_of(scenario, state) -> TableView | None:
     fb = _focus_box(scenario, state)
     if fb is None:
         return None
-    W, H = float(scenario.width), float(scenario.height)
-    x0, y0, x1, y1 = fb[0] - CROP_MARGIN, fb[1] - CROP_MARGIN, fb[2] + CROP_MARGIN, fb[3] + CROP_MARGIN
-    probe = crop_view(CROP_SCALES[0], 0, 0, 1, 1)
-    frame_w, frame_h = probe.width - (probe.vx1 - probe.vx0) * probe.s, probe.height - (probe.vy1 - probe.vy0) * probe.s
-    need_w, need_h = max(x1 - x0, CROP_MIN_W), max(y1 - y0, CROP_MIN_H)
-    fits = [s for s in CROP_SCALES if need_w * s + frame_w <= CROP_W and need_h * s + frame_h <= CROP_MAX_H]
-    s = max(fits) if fits else CROP_SCALES[0]
-    view_w = min(W, (CROP_W - frame_w) / s)
-    view_h = min(H, max(need_h, view_w / 1.6), (CROP_MAX_H - frame_h) / s)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    vx0 = min(max(0.0, cx - view_w / 2), W - view_w)
-    vy0 = min(max(0.0, cy - view_h / 2), H - view_h)
-    return crop_view(s, vx0, vy0, vx0 + view_w, vy0 + view_h)
-
+    return fit_crop(fb, float(scenario.width), float(scenario.height), crop_view, margin=CROP_MARGIN,
+                    min_w=CROP_MIN_W, min_h=CROP_MIN_H, scales=CROP_SCALES, crop_w=CROP_W, max_h=CROP_MAX_H)
 
 # --- composing ----------------------------------------------------------------------------------------
 def _compose(scenario, state, v: TableView, k: float | None = None) -> Image.Image:
@@ -907,18 +769,9 @@ def _compose(scenario, state, v: TableView, k: float | None = None) -> Image.Ima
         for uid in sorted(set(_ids(pend.get("unit")) + _ids(pend.get("units")))):
             poly = _poly_of(state, uid)
             if poly is not None:
-                pts = pen.pts(poly.buffer(0.5, join_style="mitre").exterior.coords)
-                dashed_polyline(pen.d, pts, PENDING_COLOUR + (255,), max(3, int(0.2 * pen.v.s)), dash=0.8 * pen.v.s,
-                                gap=0.5 * pen.v.s)
-    overlay = downsample(pen.img, SS)
-    # clip the overlay to the table: nothing is drawn on the frame's bands
-    mask = Image.new("L", overlay.size, 0)
-    ImageDraw.Draw(mask).rectangle(v.table_box, fill=255)
-    alpha = Image.composite(overlay.getchannel("A"), mask, mask)
-    overlay.putalpha(alpha)
-    board = board.convert("RGBA")
-    board.alpha_composite(overlay)
-    board = board.convert("RGB")
+                draw_pending_outline(pen, poly, 0.5, PENDING_COLOUR, max(3, int(0.2 * pen.v.s)), 0.8 * pen.v.s,
+                                     0.5 * pen.v.s)
+    board = composite_overlay(board, pen, v, SS)        # clipped to the table: nothing on the frame's bands
     _draw_text(board, v, scenario, state, units, generals, la, move_labels, lines)
     t = ruler_px(v.width)
     draw_rulers(board, v, t)

@@ -4,7 +4,9 @@ layer (Pillow only; issue 15).
 `TableView` maps the table's centimetres (origin south-west, x east, y NORTH: engine/lion/state.py)
 to the picture's pixels (y down): `px(x, y)`. The full board is the whole 180 x 120 cm table at
 FULL_WIDTH px inside a dark frame whose left and bottom bands carry the 10 cm grid's labels; a
-crop is a part of the table at one of from .common import ScenarioKey, dashed_polyline, downsample, font, image_cache, outlined_text, text_width
+crop is a part of the table at one of from . import table_common
+from .common import ScenarioKey, dashed_polyline, downsample, font, image_cache, outlined_text, text_width
+from .table_common import draw_polygon, lattice, polygons
 
 SS = 2                       # supersampling of the terrain
 TILE = 256
@@ -26,10 +28,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
-from shapely.geometry import MultiPolygon, Point, Polygon, box as shp_box
-from shapely.prepared import prep
+from shapely.geometry import Point, Polygon, box as shp_box
 
-from .common import ScenarioKey, dashed_polyline, downsample, font, image_cache, outlined_text, text_width
+from . import table_common
+from .common import ScenarioKey, dashed_polyline, downsample, font, image_cache, outlined_text
+from .table_common import draw_polygon, lattice, polygons
 
 SS = 2                       # supersampling of the terrain
 TILE = 256
@@ -158,47 +161,12 @@ def scenario_key(scenario) -> ScenarioKey:
     return ScenarioKey(scenario, parts)
 
 
-def _polys(geom) -> list[Polygon]:
-    if geom is None or geom.is_empty:
-        return []
-    if isinstance(geom, Polygon):
-        return [geom]
-    if isinstance(geom, MultiPolygon):
-        return list(geom.geoms)
-    return [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon)]
+_polys = polygons
+_lattice = lattice
 
 
 def _poly(d: ImageDraw.ImageDraw, gpx, geom, fill, outline=None, width: int = 1) -> None:
-    for p in _polys(geom):
-        pts = [gpx(x, y) for x, y in p.exterior.coords]
-        if len(pts) < 3:
-            continue
-        d.polygon(pts, fill=fill)
-        for hole in p.interiors:
-            d.polygon([gpx(x, y) for x, y in hole.coords], fill=GROUND)
-        if outline is not None:
-            d.line(pts, fill=outline, width=width, joint="curve")
-
-
-def _lattice(geom, step: float, stagger: bool, area) -> list[tuple[float, float]]:
-    """Points of a table-wide lattice (so tiles agree) inside `geom` and near `area`."""
-    g = geom.intersection(area.buffer(step))
-    if g.is_empty:
-        return []
-    pg = prep(geom)
-    x0, y0, x1, y1 = g.bounds
-    out = []
-    j = math.floor(y0 / step)
-    while j * step <= y1:
-        off = step / 2 if (stagger and j % 2) else 0.0
-        i = math.floor((x0 - off) / step)
-        while i * step + off <= x1:
-            p = (i * step + off, j * step)
-            if pg.contains(Point(p)):
-                out.append(p)
-            i += 1
-        j += 1
-    return out
+    draw_polygon(d, gpx, geom, fill, outline, width, hole_fill=GROUND, always_fill=True)
 
 
 def _feature_layers(scenario):
@@ -425,42 +393,10 @@ def terrain_cache_clear() -> None:
 # -- rulers and the scale bar (drawn per view, on the frame) -------------------------------------------
 def draw_rulers(img: Image.Image, v: TableView, text_px: int) -> None:
     """The grid's labels every 10 cm along the bottom (x) and the left (y) bands of the frame."""
-    d = ImageDraw.Draw(img)
-    fnt = font(text_px)
-    tx0, ty0, tx1, ty1 = v.table_box
-    step = 10 if v.s * 10 >= text_px * 2.2 else 20
-    for gx in range(0, 1000, step):
-        if gx < v.vx0 - 1e-6 or gx > v.vx1 + 1e-6:
-            continue
-        x, _ = v.px(gx, 0)
-        d.line([(x, ty1), (x, ty1 + 5)], fill=FRAME_FG, width=1)
-        half = text_width(str(gx), fnt) / 2
-        anchor = "rt" if x + half > img.width - 2 else ("lt" if x - half < 2 else "mt")
-        d.text((x, ty1 + 6), str(gx), font=fnt, fill=FRAME_FG, anchor=anchor)
-    for gy in range(0, 1000, step):
-        if gy < v.vy0 - 1e-6 or gy > v.vy1 + 1e-6:
-            continue
-        _, y = v.px(0, gy)
-        d.line([(tx0 - 5, y), (tx0, y)], fill=FRAME_FG, width=1)
-        d.text((tx0 - 7, min(max(y, ty0 + text_px * 0.6), ty1 - text_px * 0.6)), str(gy), font=fnt,
-               fill=FRAME_FG, anchor="rm")
-    # the compass: N up, in the bottom-left corner of the frame
-    cx, cy = tx0 / 2, ty1 + 8 + text_px + (v.height - ty1 - 8 - text_px) / 2
-    d.text((cx, cy), "N\u2191", font=font(text_px, True), fill=FRAME_FG, anchor="mm")
+    table_common.draw_rulers(img, v, text_px, 10, FRAME_FG)
 
 
 def draw_scale_bar(img: Image.Image, v: TableView, text_px: int) -> None:
     """A 0-10-20 cm bar (0-5-10 when the view is very close) in the bottom band, right."""
-    d = ImageDraw.Draw(img)
-    fnt = font(text_px)
     n = 20 if v.s * 20 <= v.width / 3 else 10
-    length = n * v.s
-    tx0, ty0, tx1, ty1 = v.table_box
-    x1 = v.width - 14 - text_px * 2.6
-    x0 = x1 - length
-    y = ty1 + 8 + text_px + (v.height - ty1 - 8 - text_px) * 0.5
-    hgt = max(5, text_px // 2)
-    d.rectangle((x0, y - hgt / 2, x0 + length / 2, y + hgt / 2), fill=(20, 20, 20), outline=FRAME_FG)
-    d.rectangle((x0 + length / 2, y - hgt / 2, x1, y + hgt / 2), fill=FRAME_FG, outline=FRAME_FG)
-    d.text((x0 - 6, y), "0", font=fnt, fill=FRAME_FG, anchor="rm")
-    d.text((x1 + 5, y), f"{n} cm", font=fnt, fill=FRAME_FG, anchor="lm")
+    table_common.draw_scale_bar(img, v, text_px, n, "cm", text_px * 2.6, FRAME_FG, unit_ticks=False)
