@@ -162,3 +162,62 @@ async def test_rules_of_a_section_the_supplement_and_a_decision(d, iw):
     assert all(len(m.content) <= 2000 for m in rest.messages())
     text = (await d.cmd("rules", user=CAROL, query="D58")).last.content
     assert "D58" in text and "Charges by order" in text, text
+
+
+def demo_lines() -> list[tuple[str, str]]:
+    """The Fornovo demo's commands (bot/demos/italianwars--fornovo.txt, seed 3)."""
+    from pathlib import Path
+    path = Path(__file__).parents[2] / "bot" / "demos" / "italianwars--fornovo.txt"
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            side, text = line.split(":", 1)
+            out.append((side.strip(), text.strip()))
+    return out
+
+
+async def test_charges_countercharges_a_melee_and_a_shot_with_their_odds(d, iw):
+    """IW Azioni 2b, 2f, 2h, 2e, IW-H 6, IW-H 5: at Fornovo (the demo's line, seed 3) the King's
+    battle declares its gendarmes' charges, completed from the enemies within their move; the
+    League counter-charges (the responses offered to it); at 2h /odds of `melee b_gendarmes` is
+    exact and private, the melee is fought at Alice's choice of order and posted with the board,
+    /explain titles the supplement's rules; later /odds of the rearguard's archers' shot."""
+    name = group_name()
+    lines = demo_lines()
+    start = lines.index(("french", "declare b_gendarmes g_lances2"))
+    game = await fornovo(d, lines[:start], seed=SEED)
+    targets = values(await d.complete(name, "target", sub="declare", user=ALICE, company="b_gendarmes", target=""))
+    assert "g_lances2" in targets and not any(t.startswith(("b_", "r_", "v_")) for t in targets), targets
+    for _, line in lines[start:start + 3]:
+        _, cid, target = line.split()
+        rest = await d.cmd(name, sub="declare", user=ALICE, company=cid, target=target)
+        assert "charge" in public(rest).lower(), public(rest)
+    for side, line in lines[start + 3:start + 5]:
+        await d.bot.service.act(d.channel_id, USERS[side], line)
+    offered = values(await d.complete(name, "response", sub="respond", user=BOB, company="g_lances2", response=""))
+    assert "countercharge" in offered and "stand" in offered, offered
+    for _, line in lines[start + 5:start + 8]:
+        _, cid, how = line.split()
+        await d.cmd(name, sub="respond", user=BOB, company=cid, response=how)
+    st = await state(d)
+    assert st.activation["step"] == "melee" and st.companies["b_gendarmes"].melee_with == ["g_lances2"]
+    seq = await d.bot.store.last_seq(game.id)
+    msg = (await d.cmd("odds", user=ALICE, action="melee b_gendarmes")).last
+    assert msg.ephemeral and "exact odds" in msg.content and "IW-H 6.2" in msg.content, msg.content
+    assert await d.bot.store.last_seq(game.id) == seq
+    rest = await d.cmd(name, sub="melee", user=ALICE, company="b_gendarmes")
+    text = public(rest)
+    assert "b_gendarmes" in text and "g_lances2" in text and [n for n, _ in rest.last.files] == ["board.png"], text
+    explain = "\n".join(m.content for m in (await d.cmd("explain", user=CAROL)).messages())
+    assert "IW-H 6" in explain and "Melee (Herald completion)" in explain, explain
+    g = mirror(lines[:start + 8])
+    g.apply("french", "melee b_gendarmes")
+    assert (await state(d)).state_hash() == g.state.state_hash()
+    # the rest of the melees (the King falls and his gendarmes rout), the Milanese fail to activate,
+    # and the rearguard's archers shoot: the shot's odds, private and exact
+    for side, line in [("french", "pass"), ("league", "activate caiazzo"), ("french", "activate rearguard")]:
+        await d.bot.service.act(d.channel_id, USERS[side], line)
+    msg = (await d.cmd("odds", user=ALICE, action="shoot r_archers g_provisionati")).last
+    assert msg.ephemeral and "exact odds" in msg.content and "Shooting table" in msg.content, msg.content
+    rest = await d.cmd(name, sub="shoot", user=ALICE, company="r_archers", target="g_provisionati")
+    assert "r_archers" in public(rest), public(rest)

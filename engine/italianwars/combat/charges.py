@@ -245,6 +245,9 @@ def close_one(sc, st: IWState, c, stream) -> list[Event]:
         return [Event("no_close", c.side, S_CLOSE, f"{name} failed a morale test from shooting: it does not close",
                       outcome={"company": c.id, "why": "failed"})]
     if decl.get("short"):
+        met = countercharge_meets(sc, st, c)
+        if met:
+            return met
         return [Event("no_close", c.side, S_CLOSE, f"{name} did not come within 1 UDM of its target: it does not close",
                       outcome={"company": c.id, "why": "short"})]
     if decl.get("face") == "camp":
@@ -269,6 +272,28 @@ def close_one(sc, st: IWState, c, stream) -> list[Event]:
     where = "" if decl.get("face", "front") == "front" else f" in the {decl['face']}"
     return [Event("contact", c.side, S_CLOSE, f"{name} closes with {rules.named(sc, t.id)}{where}",
                   outcome={"company": c.id, "target": t.id, "face": decl.get("face", "front")})]
+
+
+def countercharge_meets(sc, st: IWState, c) -> list[Event]:
+    """IW-H 4.3: "the company moves into contact and counts as charging": a charger that fell
+    short of its target is met by the target's counter-charge, if the gap is within the
+    counter-charger's own move (HERALD D102), front to front; [] when it is not."""
+    t = st.companies.get(c.charge.get("target", ""))
+    if t is None or t.status != "active" or not t.charge.get("countercharge") or t.charge.get("target") != c.id \
+            or t.charge.get("turn") != st.turn:
+        return []
+    from engine.italianwars.movement.api import allowance
+    gap = checks.distance_between(sc, st, c, t)
+    if gap > allowance(sc, st, t) + 1e-6:
+        return []
+    events = list(api().close_to_contact(sc, st, t, c, "front") or [])
+    in_contact(st, t, c)
+    c.charge = {**c.charge, "closed": True}
+    t.charge = {**t.charge, "closed": True}
+    st.last_action = {"kind": "charge", "contact": {"mover": t.id, "target": c.id}, "face": "front"}
+    return events + [Event("contact", t.side, completion.hcite("4.3"),
+                           f"{rules.named(sc, c.id)} fell short; {rules.named(sc, t.id)}'s counter-charge meets it "
+                           f"{gap:g} UDM out, front to front", outcome={"company": t.id, "target": c.id, "gap": gap})]
 
 
 def take_camp(sc, st: IWState, c) -> list[Event]:
