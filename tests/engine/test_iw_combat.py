@@ -62,7 +62,7 @@ def test_a_shot_reads_its_column_and_the_morale_test_follows():
 
 
 def test_a_shot_that_fells_the_battle_commander_passes_command():
-    """IW-H 8: 3 points (d6 5 at column 6); captain risk d6 6, fate d6 4: killed; the nearest
+    """IW Azioni 2i: IW-H 8: 3 points (d6 5 at column 6); captain risk d6 6, fate d6 4: killed; the nearest
     company of the battle (lb1c1, 1 UDM along the line) takes command of lb1. The company tests
     at -1 more (its captain fell): d6 6 passes."""
     st = shooting_state()
@@ -311,7 +311,7 @@ def test_the_melee_verb_fights_the_melee_the_player_chooses():
 # -- phase 5 -------------------------------------------------------------------------------------------------
 
 def test_reorganisation_counts_halts_pursuers_and_rallies():
-    """IW-H 10.1: mercenaries need 2 phases (fb0c0: 1, then recovered); a company in melee starts
+    """IW Sequenza di mossa 5, IW Riorganizzazione dal disordine: IW-H 10.1: mercenaries need 2 phases (fb0c0: 1, then recovered); a company in melee starts
     again (fb0c1). IW-H 9.4: the pursuer fb1c0 halts on d6 4 (4+), disordered. IW-H 10.2:
     lb0c0 (professionals) rallies on d6 3 (3+): facing, disordered, side arms only; lb0c1
     (rabble) never rallies."""

@@ -172,7 +172,7 @@ def test_iw_h_5_3_firearms_pierce_armour():
 
 
 def test_iw_h_6_3_disorder_hurts_pikes_most():
-    """IW Disordine ("I picchieri sono particolarmente danneggiati"), IW-H 6.3: disorder costs a
+    """IW Effetti del disordine: IW Disordine ("I picchieri sono particolarmente danneggiati"), IW-H 6.3: disorder costs a
     pike company more columns than a polearm company, and turns the Swiss' front fight round."""
     def drop(weapon, enemy):
         c = _p(4, weapon=weapon)

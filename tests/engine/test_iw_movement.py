@@ -45,7 +45,7 @@ def pose(st, cid):
 # -- manoeuvres (2c, IW-H 3) ---------------------------------------------------------------------------------
 
 def test_a_90_degree_wheel_costs_1_57_and_pivots_on_the_front_corner():
-    """IW-H 3.1: a right wheel pivots on the right front corner (10.5, 5): the front centre goes
+    """IW Azioni 2c: IW-H 3.1: a right wheel pivots on the right front corner (10.5, 5): the front centre goes
     from (10, 5) to (10.5, 5.5), facing east; 90 degrees cost pi/2 = 1.57 of the 4 UDM."""
     st = at_step(make_state(), "fb0", "manoeuvre", "delay")
     st, events = go(st, "french", "manoeuvre fb0c0 wheel 90 right")
@@ -83,7 +83,7 @@ def test_manoeuvres_only_where_the_order_allows():
 
 
 def test_igel_pike_only_whole_move_and_does_not_move():
-    """IW Formazioni speciali, IW-H 3.5: pikes form an Igel with the whole move; it does not move."""
+    """IW Igel: IW Formazioni speciali, IW-H 3.5: pikes form an Igel with the whole move; it does not move."""
     st = at_step(make_state({"fb0c0": {"melee_weapon": "pike"}}), "fb0", "manoeuvre", "delay")
     with pytest.raises(Illegal, match="only pike companies"):
         go(st, "french", "manoeuvre fb0c1 igel")
@@ -121,7 +121,7 @@ def test_foot_moves_4_north_from_y_5_to_y_9_and_no_further():
 
 
 def test_broken_ground_halves_skirmishers_ignore_it_closed_disorders():
-    """IW-H 2.3: scrub (broken) from y 5: 2 UDM of advance cost 4; skirmishers move their 6;
+    """IW Azioni 2d: IW-H 2.3: scrub (broken) from y 5: 2 UDM of advance cost 4; skirmishers move their 6;
     a marsh (closed) halves and disorders (HERALD D22)."""
     sc = field(("scrub", "scrub", "broken", box(0, 5, 45, 20)), ("marsh", "marsh", "closed", box(14, 5, 20, 20)))
     st = make_state({"fb0c1": {"role": "skirmishers"}})
@@ -230,7 +230,7 @@ def test_limbering_takes_a_turn_and_unlimbered_guns_do_not_move():
 # -- rout and pursuit (IW-H 9) ------------------------------------------------------------------------------
 
 def test_a_routing_foot_runs_6_toward_its_edge_and_off_the_table():
-    """IW-H 9.1: foot 4 x 1.5 = 6: turned about its centre (20, 14.5) to face south (front at
+    """IW Sequenza di mossa 3: IW-H 9.1: foot 4 x 1.5 = 6: turned about its centre (20, 14.5) to face south (front at
     y 14), then 6 UDM: front at y 8. One at y 3 runs off the table: lost."""
     from engine.italianwars.movement.rout import run_rout_phase
     st = make_state()
@@ -289,7 +289,7 @@ def test_a_pursuer_catches_its_router_or_meets_another_enemy():
 # -- the api ----------------------------------------------------------------------------------------------------
 
 def test_evade_directly_away_full_move_and_off_the_table():
-    """IW Schermagliatori, IW-H 4.4: skirmishers 6 UDM directly away from the charger."""
+    """IW Sequenza di mossa 4: IW Schermagliatori, IW-H 4.4: skirmishers 6 UDM directly away from the charger."""
     st = make_state({"lb1c0": {"role": "skirmishers"}})
     sk, charger = st.companies["lb1c0"], st.companies["fb1c0"]
     sk.y = 10.0                                         # facing south; centre (16, 10.5); charger centre (16, 4.5)
