@@ -223,8 +223,8 @@ def company_tags(c, cmd: set[str] = frozenset(), cinc: set[str] = frozenset()) -
         tags.append("ROUT")
     if c.status == "pursuing":
         tags.append("PURS")
-    if c.in_melee:
-        tags.append("MEL")
+    if getattr(c, "melee_with", None) or (c.in_melee and not hasattr(c, "melee_with")):
+        tags.append("MEL")          # in contact now (in_melee only says it fought this turn)
     if c.evaded:
         tags.append("EVD")
     if c.limbered or c.limbering:
@@ -290,7 +290,7 @@ def _draw_company(pen: _Pen, scenario, c, viewer: str | None, cmd: set[str], cin
         pen.poly(poly, outline=dark + (255,), width=ow)
     if c.status == "routing":
         pen.poly(poly.buffer(0.06, join_style="mitre"), outline=ROUT_COLOUR + (255,), width=max(3, int(0.08 * s)))
-    elif c.in_melee:
+    elif getattr(c, "melee_with", None) or (c.in_melee and not hasattr(c, "melee_with")):
         pen.poly(poly.buffer(0.06, join_style="mitre"), outline=MELEE_COLOUR + (255,), width=max(3, int(0.08 * s)))
     if c.disordered:                               # a red diamond at the rear
         x, y = base_point(pose, 0.0, fp.depth - min(0.2, fp.depth * 0.3))

@@ -231,3 +231,14 @@ def test_type_labels(fornovo):
     rav = load_scenario("ravenna")
     lab = {c.id: R.type_label(c) for c in rav.companies}
     assert lab["carts1"] == "WC" and lab["lk_shot"] == "AQ" and lab["colunella1"] == "PK+AQ"
+
+
+def test_the_melee_tag_means_in_contact_now():
+    """A company that fought this turn and then routed (in_melee, no melee_with) is tagged ROUT,
+    not MEL; one in contact is tagged MEL."""
+    from engine.italianwars.state import Company
+    from renders.italianwars import company_tags
+    routed = Company("x", "french", "b", 1.0, 1.0, 0.0, 2, status="routing", in_melee=True)
+    fighting = Company("y", "league", "c", 1.0, 2.0, 180.0, 2, in_melee=True, melee_with=["x"])
+    assert "MEL" not in company_tags(routed) and "ROUT" in company_tags(routed)
+    assert "MEL" in company_tags(fighting)
