@@ -13,7 +13,6 @@ Each function mutates the state copy it is given and returns the events.
 """
 from __future__ import annotations
 
-import math
 
 from engine.core.events import Event
 from engine.core.table import moves as tmoves
@@ -111,7 +110,6 @@ def close_to_contact(sc, st: IWState, mover, target, face: str) -> list[Event]:
     squared against that side, free (2g, counter-charges, follow-ups, pursuit); an Igel has no
     flank or rear (IW-H 3.5): it is met on the side the mover comes from, squared to it. Sets
     `melee_with` both ways and `in_melee`."""
-    from engine.core.table.geometry import contact_edge
     f, tf = cm.fp(sc, st, mover), cm.fp(sc, st, target)
     start = cm.pose(mover)
     end = conform(start, f, cm.pose(target), tf, face)
@@ -142,7 +140,6 @@ def push_skirmishers(sc, st: IWState, sk, mover) -> list[Event]:
     skirmishers are placed 1 UDM in front of it (free), facing it; on a friend of theirs, directly
     behind that friend; in impassable ground or off the table, they evade toward their own edge."""
     fx, fy = forward(mover.facing)
-    f = cm.fp(sc, st, sk)
     d = tables.SKIRMISHER_PUSH_BACK
     facing = (mover.facing + 180.0) % 360.0
     def at(dist):

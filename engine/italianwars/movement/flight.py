@@ -6,16 +6,12 @@ move takes it over the ground (IW-H 2.3), stopping short of any enemy, passing t
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-
-from shapely.geometry import LineString
-from shapely.ops import unary_union
 
 from engine.core.table import moves as tmoves
 from engine.core.table.geometry import CONTACT_TOL, Pose, centre, forward, rnd
 
-from engine.italianwars import completion, rules
+from engine.italianwars import completion
 from engine.italianwars.movement import common as cm
 from engine.italianwars.movement.plan import affordable, cut_at
 from engine.italianwars.state import IWState
@@ -69,7 +65,6 @@ def run(sc, st: IWState, c, heading: float, budget: float, *, edge: str = "leave
                 cut, blocked = got
                 d = cut[0].amount if cut else 0.0
         off = False
-        w_ = cm.table_size(sc)
 
         def place(x: float) -> Pose:
             return tmoves.walk(turned, f, [tmoves.Step("advance", x)]).end if x > 0 else turned

@@ -25,8 +25,7 @@ from engine.core.table.geometry import CONTACT_TOL, angle_between, bearing_to, c
 
 from engine.italianwars import completion, rules, tables
 from engine.italianwars.movement import common as cm
-from engine.italianwars.movement.move import charger, in_melee, members, nearest_enemy
-from engine.italianwars.sequence import activation
+from engine.italianwars.movement.move import busy, members, nearest_enemy
 from engine.italianwars.state import IWState
 
 S = cm.S_MANOEUVRE
@@ -44,16 +43,9 @@ def permission(st: IWState, c) -> str:
 
 def why_not(sc, st: IWState, c) -> str:
     name = rules.named(sc, c.id)
-    if not activation.may_act(sc, st, c):
-        return f"{name} is not a company of the acting battle free to act (routing, pursuing or evaded)"
-    if charger(st, c):
-        return f"{name} has declared a charge: its only move is the charge (one wheel, IW-H 4.2; HERALD D74)"
-    if c.moved:
-        return f"{name} has already moved this turn"
-    if in_melee(c):
-        return f"{name} is in melee"
-    if c.limbering:
-        return f"{name} is limbering ({cm.h('11.1')})"
+    why = busy(sc, st, c, "its only move is the charge (one wheel, IW-H 4.2; HERALD D74)", "")
+    if why:
+        return why
     p = permission(st, c)
     if p in ("none", "steer"):
         order = cm.order_of(st, c)

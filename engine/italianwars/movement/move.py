@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.table import moves as tmoves
-from engine.core.table.geometry import CONTACT_TOL, Pose, angle_between, bearing_to, rnd
+from engine.core.table.geometry import Pose, angle_between, bearing_to, rnd
 
 from engine.italianwars import checks, rules, tables
 from engine.italianwars.movement import common as cm
@@ -25,7 +25,7 @@ from engine.italianwars.state import IWState
 S_ORDERS = "IW Definizione degli ordini di gioco"
 NO_MOVE = {"hold": "Hold: the companies stay where they are (Tenere)",
            "hesitate": "Hesitate: no movement unless charged (Esitare)",
-           "retreat": f"Retreat: its companies move by themselves toward their edge (HERALD D79)"}
+           "retreat": "Retreat: its companies move by themselves toward their edge (HERALD D79)"}
 TOWARDS = ("assault", "attack", "delay", "occupy", "march")
 
 
@@ -45,19 +45,30 @@ def members(st: IWState, c) -> list:
     return [c]
 
 
-def why_not_move(sc, st: IWState, c) -> str:
-    """Why the company may not move in 2d now ("" when it may)."""
+def busy(sc, st: IWState, c, charging: str, limbering: str) -> str:
+    """What stops a company of the acting battle from manoeuvring (2c) or moving (2d) at all: not
+    free to act, a charger (`charging` says why), already moved, in melee, limbering (`limbering`);
+    "" when none does."""
     name = rules.named(sc, c.id)
     if not activation.may_act(sc, st, c):
         return f"{name} is not a company of the acting battle free to act (routing, pursuing or evaded)"
     if charger(st, c):
-        return f"{name} has declared a charge: Herald moves it in the charge (IW-H 4.2)"
+        return f"{name} has declared a charge: {charging}"
     if c.moved:
         return f"{name} has already moved this turn"
     if in_melee(c):
         return f"{name} is in melee"
     if c.limbering:
-        return f"{name} is limbering: it neither moves nor shoots until next turn ({cm.h('11.1')})"
+        return f"{name} is limbering{limbering} ({cm.h('11.1')})"
+    return ""
+
+
+def why_not_move(sc, st: IWState, c) -> str:
+    """Why the company may not move in 2d now ("" when it may)."""
+    name = rules.named(sc, c.id)
+    why = busy(sc, st, c, "Herald moves it in the charge (IW-H 4.2)", ": it neither moves nor shoots until next turn")
+    if why:
+        return why
     if rules.arm_of(sc, st, c.id) == "artillery" and not c.limbered:
         return f"{name}'s guns are unlimbered: they do not move (limber them first; {cm.h('11')})"
     if c.formation == "igel":

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from shapely.ops import unary_union
 
 from engine.core.table import moves as tmoves
-from engine.core.table.geometry import CONTACT_TOL, Pose, rnd
+from engine.core.table.geometry import CONTACT_TOL, rnd
 
 from engine.italianwars import completion, rules, tables
 from engine.italianwars.movement import common as cm

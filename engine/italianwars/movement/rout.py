@@ -13,7 +13,7 @@ meeting another enemy starts a melee in which it counts as charging; it stops at
 from __future__ import annotations
 
 from engine.core.events import Event
-from engine.core.table.geometry import CONTACT_TOL, bearing_to, centre, rnd
+from engine.core.table.geometry import CONTACT_TOL, bearing_to, centre
 
 from engine.italianwars import rules
 from engine.italianwars.movement import common as cm

@@ -227,7 +227,7 @@ def do_activate(sc, st: IWState, side: str, cmd, stream: DiceStream) -> list[Eve
     dice[-1].effect = "activated" if ok else "fails"
     mod_text = "".join(f" {m.value:+d}" for m in mods)
     sacrificed = checks.sacrificed(dice)
-    extra = f" (a 6 sacrificed for a new order, rolled again)" * (1 if sacrificed else 0)
+    extra = " (a 6 sacrificed for a new order, rolled again)" * (1 if sacrificed else 0)
     text = (f"{name} ({morale} commander, needs {minimum}): d6 {value}{mod_text} = {total}{extra}: "
             + ("activated" if ok else "fails: its companies may only shoot (2e) and fight their melees (2h), "
                "then the hand passes"))

@@ -22,7 +22,7 @@ the movement module stops the charger 1 UDM short in 2d and the contact module c
 """
 from __future__ import annotations
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString
 
 from engine.core.dice import DiceStream
 from engine.core.errors import CannotParse, Illegal

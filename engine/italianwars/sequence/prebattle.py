@@ -21,7 +21,7 @@ from engine.core.events import Event
 
 from engine.italianwars import checks, rules, tables
 from engine.italianwars.public import reveal
-from engine.italianwars.state import ORDERS, PREBATTLE_STEPS, SIDES, IWState
+from engine.italianwars.state import PREBATTLE_STEPS, SIDES, IWState
 
 S_PERSON = "IW Tabella 2"
 S_WEATHER = "IW Prima della battaglia 3"
