@@ -47,13 +47,18 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from shapely.geometry import LineString, Polygon, box
-from shapely.validation import explain_validity
+from shapely.geometry import Polygon
 
-from engine.core.scenario_files import (NUMBER, FieldReader, bundled_ids, close_match,
-                                        read_bundled, read_toml)
+from engine.core.scenario_files import bundled_ids, read_bundled
 from engine.core.table.geometry import Pose, base_polygon
 from engine.core.table.moves import group_front
+from engine.core.table.scenario_fields import (EDGE_TOL, EDGES, CampSpec, OutlinedFeature,
+                                               SpecialRule, TableReader, TableScenario, army_side,
+                                               check_crossings, check_outline, deployment_points,
+                                               feature_head, feature_points, feature_width,
+                                               need_each_side, need_two_home_edges,
+                                               open_battle_file, overlapping_pairs, parse_camps,
+                                               parse_extras, table_size, uncrossed_area)
 from engine.lion import tables
 from engine.lion.state import SIDES
 
@@ -68,7 +73,6 @@ DEFAULT_WIDTH = {"road": 3.0, "river": 4.0, "stream": 2.0, "wall": 1.0, "defence
                  "ford": 5.0, "bridge": 5.0}
 NATIONS = ("swedish", "imperial", "spanish", "saxon")
 ROLES = tables.GENERAL_ROLES
-EDGES = ("south", "north")
 PLAYERS = ("A", "B")
 # Special rules a battle may name; the engine reads them by id.
 SPECIAL_RULES = {
@@ -79,20 +83,14 @@ SPECIAL_RULES = {
 
 TOP_KEYS = {"id", "title", "date", "description", "turn_limit", "table", "armies", "features",
             "units", "generals", "camps", "special_rules", "history", "provenance"}
-TABLE_KEYS = {"width", "height"}
 ARMY_KEYS = {"side", "name", "nation", "discipline", "player", "home_edge", "deployment", "note"}
 FEATURE_KEYS = {"id", "kind", "name", "points", "width", "level", "note"}
 UNIT_KEYS = {"id", "side", "name", "type", "x", "y", "facing", "quality", "mounted", "deployed",
              "discipline", "nation", "command", "arrives", "group", "note", "detached_from"}
 GENERAL_KEYS = {"id", "side", "name", "role", "x", "y", "facing", "discipline", "note", "arrives"}
-CAMP_KEYS = {"side", "x", "y", "facing", "name"}
-SPECIAL_KEYS = {"id", "text"}
-HISTORY_KEYS = {"text", "result", "sources"}
-PROVENANCE_KEYS = {"from_text", "herald_completion", "sources", "note"}
 
 _ARRIVES_RE = re.compile(r"^turn (\d{1,2})$")
 OVERLAP_TOL = 0.01          # cm^2: bases that only touch do not overlap (HERALD D3)
-EDGE_TOL = 0.005            # cm: a base flush with the table's edge is on the table
 
 
 class ScenarioError(ValueError):
@@ -110,7 +108,7 @@ def base_rect(x: float, y: float, facing: float, size: tables.Size) -> Polygon:
 # -- the parsed scenario ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Feature:
+class Feature(OutlinedFeature):
     """A terrain feature: an area (woods, marsh, town, hill) or a line (road, river, stream, wall,
     defences, ford, bridge) buffered by `width` / 2 [5 B], [7 A], [7 C]."""
     id: str
@@ -123,16 +121,6 @@ class Feature:
     @property
     def is_area(self) -> bool:
         return self.kind in AREA_KINDS
-
-    @cached_property
-    def line(self) -> LineString | None:
-        return None if self.is_area else LineString(self.points)
-
-    @cached_property
-    def geometry(self) -> Polygon:
-        if self.is_area:
-            return Polygon(self.points)
-        return LineString(self.points).buffer(self.width / 2, cap_style="flat")
 
 
 @dataclass(frozen=True)
@@ -198,22 +186,7 @@ class GeneralSpec:
 
 
 @dataclass(frozen=True)
-class CampSpec:
-    side: str
-    x: float
-    y: float
-    facing: float
-    name: str = ""
-
-
-@dataclass(frozen=True)
-class SpecialRule:
-    id: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(TableScenario):
     id: str
     title: str
     date: str
@@ -259,28 +232,10 @@ class Scenario:
     def nation_of(self, unit: UnitSpec) -> str:
         return unit.nation or self.armies[unit.side].nation
 
-    def has_rule(self, rule_id: str) -> bool:
-        return any(r.id == rule_id for r in self.special_rules)
-
-    def features_of(self, *kinds: str) -> tuple[Feature, ...]:
-        return tuple(f for f in self.features if f.kind in kinds)
-
-    def feature(self, feature_id: str) -> Feature:
-        return next(f for f in self.features if f.id == feature_id)
-
-    def home_y(self, side: str) -> float:
-        """The y of a side's home edge (HERALD D1)."""
-        return 0.0 if self.armies[side].home_edge == "south" else self.height
-
     def deployment_zone(self, side: str) -> Polygon:
         """Where a side deploys: its army's `deployment` polygon, else the strip within 30 cm of
-        its home edge (HERALD D24)."""
-        a = self.armies[side]
-        if a.deployment:
-            return Polygon(a.deployment)
-        d = tables.DEPLOYMENT_DEPTH
-        return box(0, 0, self.width, d) if a.home_edge == "south" else \
-            box(0, self.height - d, self.width, self.height)
+        its home edge (HERALD D24; home edges HERALD D1)."""
+        return self.home_strip(side, tables.DEPLOYMENT_DEPTH)
 
     def starting_units(self) -> tuple[UnitSpec, ...]:
         return tuple(u for u in self.units if not u.arrives)
@@ -303,98 +258,23 @@ def camp_rect(c: CampSpec) -> Polygon:
 
 # -- reading ---------------------------------------------------------------------------------
 
-class _Reader(FieldReader):
-    """Field readers that name the place (and line) of what is wrong, as a ScenarioError."""
-
-    def __init__(self, text: str, source: str):
-        super().__init__(text, source, ScenarioError)
-
-    def one_of(self, value: Any, allowed, where: str, path: str, what: str = "") -> str:
-        if value not in allowed:
-            match = close_match(str(value), allowed)
-            hint = f" (did you mean '{match}'?)" if match else ""
-            kind = f"is not a known {what}" if what else "is not"
-            raise self.fail(where, f"{value!r} {kind}: one of "
-                            f"{', '.join(sorted(allowed))}{hint}", path)
-        return value
-
-    def tables(self, d: dict, key: str, where: str, required: bool = True) -> list[dict]:
-        if key not in d and not required:
-            return []
-        items = self.need(d, key, list, where, key)
-        for i, item in enumerate(items):
-            self.check(item, dict, f"{where} {key}[{i}]", f"{key}[{i}]")
-        return items
-
-    def points(self, value: Any, where: str, path: str, minimum: int) -> tuple[tuple[float, float], ...]:
-        if not isinstance(value, list) or len(value) < minimum:
-            raise self.fail(where, f"expected a list of at least {minimum} [x, y] points", path)
-        out = []
-        for i, p in enumerate(value):
-            if (not isinstance(p, list) or len(p) != 2
-                    or not all(isinstance(c, NUMBER) and not isinstance(c, bool) for c in p)):
-                raise self.fail(where, f"point {i + 1} is {p!r}, not [x, y] in cm", path)
-            out.append((float(p[0]), float(p[1])))
-        return tuple(out)
-
-
-def _named(table: dict) -> str:
-    return f" ({table['id']})" if isinstance(table.get("id"), str) else ""
-
-
-def _facing(r: _Reader, d: dict, where: str, path: str) -> float:
-    f = r.need(d, "facing", NUMBER, where, path)
-    if not 0 <= f < 360:
-        raise r.fail(f"{where}.facing", f"{f:g} is not a compass bearing 0 <= facing < 360 "
-                     "(0 north, 90 east, 180 south, 270 west)", f"{path}.facing")
-    return round(f, 2)
-
-
-def _place(r: _Reader, d: dict, where: str, path: str) -> tuple[float, float, float]:
-    x = round(r.need(d, "x", NUMBER, where, path), 2)
-    y = round(r.need(d, "y", NUMBER, where, path), 2)
-    return x, y, _facing(r, d, where, path)
-
-
-def _on_table(r: _Reader, poly: Polygon, width: float, height: float, what: str, where: str,
-              path: str) -> None:
-    minx, miny, maxx, maxy = poly.bounds
-    out = max(-minx, -miny, maxx - width, maxy - height)
-    if out > EDGE_TOL:
-        raise r.fail(where, f"{what} lies {out:.2f} cm off the {width:g} x {height:g} cm table "
-                     f"(its base spans x {minx:.2f}..{maxx:.2f}, y {miny:.2f}..{maxy:.2f})", path)
+class _Reader(TableReader):
+    """Field readers that name the place (and line) of what is wrong, as a ScenarioError; measures
+    in cm."""
+    unit = "cm"
+    spans = "its base spans"
 
 
 def _parse_table(r: _Reader, data: dict, where: str) -> tuple[float, float]:
-    t = r.opt(data, "table", dict, where, "table", {})
-    r.keys(t, TABLE_KEYS, f"{where} table", "table")
-    w = r.opt(t, "width", NUMBER, f"{where} table", "table", tables.TABLE_WIDTH)
-    h = r.opt(t, "height", NUMBER, f"{where} table", "table", tables.TABLE_HEIGHT)
-    if not (60 <= w <= 600 and 60 <= h <= 600):
-        raise r.fail(f"{where} table", f"{w:g} x {h:g} cm is not a table (60-600 cm a side)",
-                     "table")
-    return w, h
+    return table_size(r, data, where, (tables.TABLE_WIDTH, tables.TABLE_HEIGHT), 60, 600)
 
 
 def _parse_armies(r: _Reader, data: dict, where: str, width: float, height: float
                   ) -> dict[str, ArmySpec]:
     out: dict[str, ArmySpec] = {}
-    for i, a in enumerate(r.tables(data, "armies", where)):
-        path = f"armies[{i}]"
-        w = f"{where} armies[{i}]"
-        r.keys(a, ARMY_KEYS, w, path)
-        side = r.one_of(r.need(a, "side", str, w, path), SIDES, f"{w}.side", f"{path}.side", "side")
-        if side in out:
-            raise r.fail(f"{w}.side", f"the army '{side}' is given twice", f"{path}.side")
-        dep = ()
-        if "deployment" in a:
-            dep = r.points(a["deployment"], f"{w}.deployment", f"{path}.deployment", 3)
-            poly = Polygon(dep)
-            if not poly.is_valid or poly.area <= 0:
-                raise r.fail(f"{w}.deployment", f"not a simple polygon ({explain_validity(poly)})",
-                             f"{path}.deployment")
-            _on_table(r, poly, width, height, "the deployment zone", f"{w}.deployment",
-                      f"{path}.deployment")
+    for i, a, w, path in r.entries(data, "armies", where, ARMY_KEYS, by_id=False):
+        side = army_side(r, a, SIDES, out, w, path)
+        dep = deployment_points(r, a, w, path, width, height)
         out[side] = ArmySpec(
             side=side, name=r.need(a, "name", str, w, path),
             nation=r.one_of(r.need(a, "nation", str, w, path), NATIONS, f"{w}.nation",
@@ -406,16 +286,11 @@ def _parse_armies(r: _Reader, data: dict, where: str, width: float, height: floa
             home_edge=r.one_of(r.need(a, "home_edge", str, w, path), EDGES, f"{w}.home_edge",
                                f"{path}.home_edge", "home edge"),
             deployment=dep, note=r.opt(a, "note", str, w, path, ""))
-    if set(out) != set(SIDES):
-        missing = ", ".join(s for s in SIDES if s not in out)
-        raise r.fail(f"{where} armies", f"an army for each side is needed ({', '.join(SIDES)}); "
-                     f"missing: {missing}", "armies")
+    need_each_side(r, out, where, SIDES)
     if {a.player for a in out.values()} != set(PLAYERS):
         raise r.fail(f"{where} armies", "one army must be player \"A\" and the other \"B\" [3]",
                      "armies")
-    if len({a.home_edge for a in out.values()}) != 2:
-        raise r.fail(f"{where} armies", "the two armies need different home edges (south, north)",
-                     "armies")
+    need_two_home_edges(r, out, where)
     return out
 
 
@@ -423,27 +298,12 @@ def _parse_features(r: _Reader, data: dict, where: str, width: float, height: fl
                     ) -> tuple[Feature, ...]:
     out: list[Feature] = []
     seen: set[str] = set()
-    for i, f in enumerate(r.tables(data, "features", where, required=False)):
-        path = f"features[{i}]"
-        w = f"{where} features[{i}]{_named(f)}"
-        r.keys(f, FEATURE_KEYS, w, path)
-        fid = r.ident(f.get("id"), f"{w}.id", f"{path}.id")
-        if fid in seen:
-            raise r.fail(f"{w}.id", f"the feature id '{fid}' is used twice", f"{path}.id")
-        seen.add(fid)
-        kind = r.one_of(r.need(f, "kind", str, w, path), FEATURE_KINDS, f"{w}.kind", f"{path}.kind",
-                        "terrain")
+    for _, f, w, path in r.entries(data, "features", where, FEATURE_KEYS, required=False):
+        head = feature_head(r, f, w, path, FEATURE_KINDS, seen, "terrain")
+        kind = head.kind
         area = kind in AREA_KINDS
-        pts = r.points(f.get("points"), f"{w}.points", f"{path}.points", 3 if area else 2)
-        if area and "width" in f:
-            raise r.fail(f"{w}.width", f"an area ({kind}) has no width: its points are its outline",
-                         f"{path}.width")
-        width_cm = 0.0
-        if not area:
-            width_cm = r.opt(f, "width", NUMBER, w, path, DEFAULT_WIDTH[kind])
-            if not 0.2 <= width_cm <= 20:
-                raise r.fail(f"{w}.width", f"{width_cm:g} cm is not a width 0.2..20 cm",
-                             f"{path}.width")
+        pts = feature_points(r, f, head, area)
+        width_cm = feature_width(r, f, head, area, DEFAULT_WIDTH.get(kind, 0.0), 0.2, 20)
         level = 0
         if "level" in f:
             if kind != "hill":
@@ -453,22 +313,11 @@ def _parse_features(r: _Reader, data: dict, where: str, width: float, height: fl
                 raise r.fail(f"{w}.level", f"{level} is not a hill level 1..5", f"{path}.level")
         elif kind == "hill":
             level = 1
-        feat = Feature(fid, kind, r.opt(f, "name", str, w, path, ""), pts, width_cm, level)
-        geom = feat.geometry
-        if area and (not geom.is_valid or geom.area <= 0):
-            raise r.fail(f"{w}.points", f"the outline is not a simple polygon "
-                         f"({explain_validity(geom)})", f"{path}.points")
-        if any(not (-EDGE_TOL <= x <= width + EDGE_TOL and -EDGE_TOL <= y <= height + EDGE_TOL)
-               for x, y in pts):
-            bad = next(p for p in pts if not (0 <= p[0] <= width and 0 <= p[1] <= height))
-            raise r.fail(f"{w}.points", f"the point {list(bad)} is off the {width:g} x {height:g} "
-                         "cm table", f"{path}.points")
+        feat = Feature(head.id, kind, r.opt(f, "name", str, w, path, ""), pts, width_cm, level)
+        check_outline(r, head, feat.geometry, area, pts, width, height)
         out.append(feat)
     waters = [f for f in out if f.kind in tables.IMPASSABLE_WATER]
-    for i, f in enumerate(out):
-        if f.kind in CROSSING_KINDS and not any(f.line.intersects(wt.line) for wt in waters):
-            raise r.fail(f"{where} features[{i}] ({f.id})", f"a {f.kind} must cross a river or "
-                         "stream [5 B]", f"features[{i}]")
+    check_crossings(r, out, where, CROSSING_KINDS, waters, "cross a river or stream [5 B]")
     return tuple(out)
 
 
@@ -481,17 +330,14 @@ def _discipline(r: _Reader, d: dict, w: str, path: str) -> str:
 def _parse_units(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
                  ) -> tuple[UnitSpec, ...]:
     out: list[UnitSpec] = []
-    for i, u in enumerate(r.tables(data, "units", where)):
-        path = f"units[{i}]"
-        w = f"{where} units[{i}]{_named(u)}"
-        r.keys(u, UNIT_KEYS, w, path)
+    for i, u, w, path in r.entries(data, "units", where, UNIT_KEYS):
         uid = r.ident(u.get("id"), f"{w}.id", f"{path}.id")
         side = r.one_of(r.need(u, "side", str, w, path), list(armies), f"{w}.side", f"{path}.side",
                         "side")
         ttype = r.one_of(r.need(u, "type", str, w, path), sorted(k for k in tables.TROOPS
                                                                    if k != "general"),
                          f"{w}.type", f"{path}.type", "troop type")
-        x, y, facing = _place(r, u, w, path)
+        x, y, facing = r.place(u, w, path)
         quality = r.one_of(r.opt(u, "quality", str, w, path, ""), tables.QUALITIES,
                            f"{w}.quality", f"{path}.quality", "quality")
         if "mounted" in u and ttype != "dragoons":
@@ -553,15 +399,12 @@ def _check_detachments(r: _Reader, where: str, units: list[UnitSpec]) -> None:
 def _parse_generals(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
                     ) -> tuple[GeneralSpec, ...]:
     out: list[GeneralSpec] = []
-    for i, g in enumerate(r.tables(data, "generals", where)):
-        path = f"generals[{i}]"
-        w = f"{where} generals[{i}]{_named(g)}"
-        r.keys(g, GENERAL_KEYS, w, path)
+    for i, g, w, path in r.entries(data, "generals", where, GENERAL_KEYS):
         gid = r.ident(g.get("id"), f"{w}.id", f"{path}.id")
         side = r.one_of(r.need(g, "side", str, w, path), list(armies), f"{w}.side", f"{path}.side",
                         "side")
         role = r.one_of(r.need(g, "role", str, w, path), ROLES, f"{w}.role", f"{path}.role", "role")
-        x, y, facing = _place(r, g, w, path)
+        x, y, facing = r.place(g, w, path)
         arrives = r.opt(g, "arrives", str, w, path, "")
         if arrives and not _ARRIVES_RE.match(arrives):
             raise r.fail(f"{w}.arrives", f"{arrives!r}: write \"turn N\" (or leave it out for a "
@@ -588,23 +431,7 @@ def _parse_generals(r: _Reader, data: dict, where: str, armies: dict[str, ArmySp
 
 def _parse_camps(r: _Reader, data: dict, where: str, armies: dict[str, ArmySpec]
                  ) -> tuple[CampSpec, ...]:
-    out: list[CampSpec] = []
-    for i, c in enumerate(r.tables(data, "camps", where)):
-        path = f"camps[{i}]"
-        w = f"{where} camps[{i}]"
-        r.keys(c, CAMP_KEYS, w, path)
-        side = r.one_of(r.need(c, "side", str, w, path), list(armies), f"{w}.side", f"{path}.side",
-                        "side")
-        if any(o.side == side for o in out):
-            raise r.fail(f"{w}.side", f"the {side} army has a camp already (one each, [12 A])",
-                         f"{path}.side")
-        x, y, facing = _place(r, c, w, path)
-        out.append(CampSpec(side, x, y, facing, r.opt(c, "name", str, w, path, "")))
-    for side in armies:
-        if not any(c.side == side for c in out):
-            raise r.fail(f"{where} camps", f"the {side} army has no camp: each army has its own "
-                         "[12 A]", "camps")
-    return tuple(out)
+    return parse_camps(r, data, where, armies, "(one each, [12 A])", "each army has its own [12 A]")
 
 
 def _check_places(r: _Reader, where: str, width: float, height: float,
@@ -618,7 +445,7 @@ def _check_places(r: _Reader, where: str, width: float, height: float,
         label = f"unit {u.id} ({u.name}, {u.type})"
         poly = unit_rect(u)
         path = f"units[{i}]"
-        _on_table(r, poly, width, height, label, f"{where} units[{i}]", path)
+        r.on_table(poly, width, height, label, f"{where} units[{i}]", path)
         if not u.arrives:
             _in_zone(r, poly, zone(u.side), label, u.side, f"{where} units[{i}]", path, armies)
             _ground(r, u, poly, features, f"{where} units[{i}]", path)
@@ -627,31 +454,25 @@ def _check_places(r: _Reader, where: str, width: float, height: float,
         label = f"general {g.id} ({g.name})"
         poly = general_rect(g)
         path = f"generals[{i}]"
-        _on_table(r, poly, width, height, label, f"{where} generals[{i}]", path)
+        r.on_table(poly, width, height, label, f"{where} generals[{i}]", path)
         _in_zone(r, poly, zone(g.side), label, g.side, f"{where} generals[{i}]", path, armies)
         bases.append((label, g.side, "general", poly, path))
     for i, c in enumerate(camps):
         label = f"the {c.side} camp"
         poly = camp_rect(c)
         path = f"camps[{i}]"
-        _on_table(r, poly, width, height, label, f"{where} camps[{i}]", path)
+        r.on_table(poly, width, height, label, f"{where} camps[{i}]", path)
         _in_zone(r, poly, zone(c.side), label, c.side, f"{where} camps[{i}]", path, armies)
         bases.append((label, c.side, "camp", poly, path))
-    for a in range(len(bases)):
+    for a, b, area in overlapping_pairs([base[3] for base in bases], OVERLAP_TOL):
         la, sa, ka, pa, path_a = bases[a]
-        for b in range(a + 1, len(bases)):
-            lb, sb, kb, pb, _ = bases[b]
-            if not pa.intersects(pb):
-                continue
-            area = pa.intersection(pb).area
-            if area <= OVERLAP_TOL:
-                continue
-            if sa == sb and {ka, kb} == {"unit", "camp"}:
-                camp, other = (pa, pb) if ka == "camp" else (pb, pa)
-                if camp.buffer(EDGE_TOL).contains(other):
-                    continue                        # a garrison inside its own camp [12 A]
-            raise r.fail(f"{where}", f"{la} overlaps {lb} by {area:.2f} sq cm: bases may touch "
-                         "but not overlap", path_a)
+        lb, sb, kb, pb, _ = bases[b]
+        if sa == sb and {ka, kb} == {"unit", "camp"}:
+            camp, other = (pa, pb) if ka == "camp" else (pb, pa)
+            if camp.buffer(EDGE_TOL).contains(other):
+                continue                        # a garrison inside its own camp [12 A]
+        raise r.fail(f"{where}", f"{la} overlaps {lb} by {area:.2f} sq cm: bases may touch "
+                     "but not overlap", path_a)
 
 
 def _in_zone(r: _Reader, poly: Polygon, zone_poly: Polygon, label: str, side: str, where: str,
@@ -677,10 +498,7 @@ def _ground(r: _Reader, u: UnitSpec, poly: Polygon, features: tuple[Feature, ...
             continue
         name = f"{f.kind} {f.id}" + (f" ({f.name})" if f.name else "")
         if f.kind in tables.IMPASSABLE_WATER:
-            wet = poly.intersection(f.geometry)
-            for c in crossings:
-                wet = wet.difference(c)
-            if wet.area > OVERLAP_TOL:
+            if uncrossed_area(poly, f.geometry, crossings) > OVERLAP_TOL:
                 raise r.fail(where, f"unit {u.id} stands in the {name}: a watercourse is crossed "
                              "only at fords and bridges [5 B]", path)
         elif f.kind in tables.NO_ARTILLERY and t.arm == "artillery":
@@ -738,12 +556,8 @@ def _check_groups(r: _Reader, where: str, units: tuple[UnitSpec, ...],
 
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a battle; raises ScenarioError naming what is wrong (and where)."""
-    data = read_toml(text, source, MAX_SCENARIO_BYTES, ScenarioError)
-    r = _Reader(text, source)
-    top = f"{source} [{data['id']}]" if isinstance(data.get("id"), str) else source
-    r.keys(data, TOP_KEYS, top, "")
-    sid = r.ident(data.get("id"), f"{source}.id", "id")
-    where = f"{source} [{sid}]"
+    data, r, sid, where = open_battle_file(text, source, MAX_SCENARIO_BYTES, ScenarioError, _Reader,
+                                           TOP_KEYS)
     width, height = _parse_table(r, data, where)
     armies = _parse_armies(r, data, where, width, height)
     features = _parse_features(r, data, where, width, height)
@@ -779,27 +593,13 @@ def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
                   probe.deployment_zone)
     _check_groups(r, where, units, armies)
 
-    specials: list[SpecialRule] = []
-    for i, s in enumerate(r.tables(data, "special_rules", where, required=False)):
-        path = f"special_rules[{i}]"
-        w = f"{where} special_rules[{i}]"
-        r.keys(s, SPECIAL_KEYS, w, path)
-        rid = r.one_of(r.need(s, "id", str, w, path), list(SPECIAL_RULES), f"{w}.id", f"{path}.id",
-                       "special rule")
-        specials.append(SpecialRule(rid, r.need(s, "text", str, w, path).strip()))
-    hist = r.opt(data, "history", dict, where, "history", {})
-    r.keys(hist, HISTORY_KEYS, f"{where} history", "history")
-    prov = r.opt(data, "provenance", dict, where, "provenance", {})
-    r.keys(prov, PROVENANCE_KEYS, f"{where} provenance", "provenance")
-    for k in ("from_text", "herald_completion", "sources"):
-        r.opt(prov, k, list, f"{where} provenance", "provenance", [])
-
+    specials, hist, prov = parse_extras(r, data, where, SPECIAL_RULES)
     return Scenario(
         id=sid, title=r.need(data, "title", str, where, "title"),
         date=r.opt(data, "date", str, where, "", ""), width=width, height=height,
         features=features, armies=armies, units=units, generals=generals, camps=camps,
-        turn_limit=turn_limit, special_rules=tuple(specials), provenance=dict(prov),
-        history=dict(hist), description=r.opt(data, "description", str, where, "", "").strip(),
+        turn_limit=turn_limit, special_rules=specials, provenance=prov,
+        history=hist, description=r.opt(data, "description", str, where, "", "").strip(),
         source=source)
 
 

@@ -395,6 +395,8 @@ def upload(old: str, new: str, count: int = 1) -> str:
     (upload('player = "B"', 'player = "A"'), r"one army must be player \"A\" and the other \"B\""),
     (upload('discipline = "regular"', 'discipline = "veteran"'),
      r"'veteran' is not a known discipline: one of irregular, regular, trained"),
+    (upload('type = "tercio"', 'type = "tercio"\nquality = "veteran"'),      # the blank choice shown as ''
+     r"units\[2\] \(old\)\.quality: 'veteran' is not a known quality: one of '', elite, untrained \(line"),
     (upload('id = "mini"', 'id = "mini"\nturn_limt = 12'), r"unknown key\(s\) turn_limt .*did you mean 'turn_limit'"),
     ("id = 'x'\n[[units]\n", r"TOML syntax"),
 ])
