@@ -4,7 +4,7 @@ many whole games in the tests (every line it writes goes through the same engine
 """
 from __future__ import annotations
 
-from engine.core.game import Game, script_text, try_command
+from engine.core.game import Game, demo_script, print_demo_script, try_command
 
 from . import board, cards, tables
 from .state import BattleCryState, Piece
@@ -164,11 +164,9 @@ def state_summary(state: BattleCryState) -> str:
 def write_script(scenario_id: str, seed: int) -> str:
     """The text of a demo script: `python -m engine.battlecry.autoplay first-bull-run 7`
     prints what `bot/demos/battlecry--first-bull-run.txt` holds (rewrite it when rules change)."""
-    game = Game.new("battlecry", scenario_id, seed)
-    return script_text(game, "played to the end by two scripted players.",
-                       "engine.battlecry.autoplay", play_game(game))
+    return demo_script("battlecry", scenario_id, seed, play_game, "engine.battlecry.autoplay", "players")
 
 
 if __name__ == "__main__":
     import sys
-    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
+    print_demo_script(write_script, sys.argv)

@@ -207,6 +207,20 @@ def script_text(game: "Game", title: str, writer: str, lines: list[tuple[str, st
     return "\n".join(head + [f"{side}: {line}" for side, line in lines]) + "\n"
 
 
+def demo_script(ruleset_id: str, scenario_id: str, seed: int, play: Callable[["Game"], list[tuple[str, str]]],
+                writer: str, players: str = "commanders") -> str:
+    """The text of a demo script (bot/demos/<ruleset>--<battle>.txt): a new game of `scenario_id`
+    with `seed` played to its end by an autoplayer's `play(game)`; `writer` its module."""
+    game = Game.new(ruleset_id, scenario_id, seed)
+    return script_text(game, f"played to the end by two scripted {players}.", writer, play(game))
+
+
+def print_demo_script(write: Callable[[str, int], str], argv: list[str]) -> None:
+    """`python -m engine.<ruleset>.autoplay <battle> <seed>`: print `write(battle, seed)`."""
+    import sys
+    sys.stdout.write(write(argv[1], int(argv[2])))
+
+
 @dataclass
 class Record:
     """One accepted command: who gave it, the line, the dice it consumed, the events."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from engine.core.commands import parse
 from engine.core.errors import HeraldError
-from engine.core.game import Game, autoplay, script_text
+from engine.core.game import Game, autoplay, demo_script, print_demo_script
 from engine.core.table.geometry import angle_between, bearing_to
 
 from engine.italianwars import checks, completion, rules
@@ -271,11 +271,9 @@ def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
 
 def write_script(scenario_id: str, seed: int) -> str:
     """`python -m engine.italianwars.autoplay fornovo 3` prints a demo script."""
-    game = Game.new("italianwars", scenario_id, seed)
-    return script_text(game, "played to the end by two scripted commanders.", "engine.italianwars.autoplay",
-                       play_game(game))
+    return demo_script("italianwars", scenario_id, seed, play_game, "engine.italianwars.autoplay")
 
 
 if __name__ == "__main__":
     import sys
-    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
+    print_demo_script(write_script, sys.argv)

@@ -16,7 +16,7 @@ import heapq
 from engine.core import facing as core_facing
 from engine.core.commands import parse
 from engine.core.errors import HeraldError
-from engine.core.game import Game, autoplay, script_text, try_command
+from engine.core.game import Game, autoplay, demo_script, print_demo_script, try_command
 
 from engine.jdg import geometry
 from engine.jdg.state import JdgState, Unit
@@ -500,11 +500,10 @@ DEMO_CONCEDE_MARGIN = 20
 def write_script(scenario_id: str, seed: int) -> str:
     """`python -m engine.jdg.autoplay marengo 6` prints the demo script: two scripted commanders,
     the one 20 VP or more behind at his orders from turn 3 on conceding."""
-    game = Game.new("jdg", scenario_id, seed)
-    return script_text(game, "played to the end by two scripted commanders.",
-                       "engine.jdg.autoplay", play_game(game, concede_margin=DEMO_CONCEDE_MARGIN))
+    return demo_script("jdg", scenario_id, seed, lambda g: play_game(g, concede_margin=DEMO_CONCEDE_MARGIN),
+                       "engine.jdg.autoplay")
 
 
 if __name__ == "__main__":
     import sys
-    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
+    print_demo_script(write_script, sys.argv)

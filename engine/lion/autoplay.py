@@ -30,7 +30,7 @@ import math
 
 from engine.core.commands import parse
 from engine.core.errors import HeraldError
-from engine.core.game import Game, autoplay, script_text
+from engine.core.game import Game, autoplay, demo_script, print_demo_script
 from engine.core.table.geometry import CONTACT_TOL, angle_between, bearing_to, forward
 
 from engine.lion import checks, tables
@@ -587,11 +587,9 @@ def play_game(game: Game, max_commands: int = 5000, concede_margin: int | None =
 
 def write_script(scenario_id: str, seed: int) -> str:
     """`python -m engine.lion.autoplay breitenfeld 3` prints a demo script."""
-    game = Game.new("lion", scenario_id, seed)
-    return script_text(game, "played to the end by two scripted commanders.", "engine.lion.autoplay",
-                       play_game(game))
+    return demo_script("lion", scenario_id, seed, play_game, "engine.lion.autoplay")
 
 
 if __name__ == "__main__":
     import sys
-    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
+    print_demo_script(write_script, sys.argv)

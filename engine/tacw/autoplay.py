@@ -5,7 +5,7 @@ the tests, every line going through the same engine as a player's."""
 from __future__ import annotations
 
 from engine.core import facing as F
-from engine.core.game import Game, autoplay, script_text, try_command
+from engine.core.game import Game, autoplay, demo_script, print_demo_script, try_command
 
 from engine.tacw.geometry import unit_arcs
 from engine.tacw.state import TacwState, Unit
@@ -211,11 +211,9 @@ def play_game(game: Game, max_commands: int = 5000) -> list[tuple[str, str]]:
 
 def write_script(scenario_id: str, seed: int) -> str:
     """`python -m engine.tacw.autoplay edgehill 3` prints the demo script."""
-    game = Game.new("tacw", scenario_id, seed)
-    return script_text(game, "played to the end by two scripted commanders.",
-                       "engine.tacw.autoplay", play_game(game))
+    return demo_script("tacw", scenario_id, seed, play_game, "engine.tacw.autoplay")
 
 
 if __name__ == "__main__":
     import sys
-    sys.stdout.write(write_script(sys.argv[1], int(sys.argv[2])))
+    print_demo_script(write_script, sys.argv)
