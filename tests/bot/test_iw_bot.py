@@ -164,10 +164,11 @@ async def test_rules_of_a_section_the_supplement_and_a_decision(d, iw):
     assert "D58" in text and "Charges by order" in text, text
 
 
-def demo_lines() -> list[tuple[str, str]]:
-    """The Fornovo demo's commands (bot/demos/italianwars--fornovo.txt, seed 3)."""
+def opening_lines() -> list[tuple[str, str]]:
+    """Fornovo, seed 3, to the King's battle's first charges (tests/bot/data/iw-fornovo-seed3-opening.txt,
+    written by engine.italianwars.autoplay)."""
     from pathlib import Path
-    path = Path(__file__).parents[2] / "bot" / "demos" / "italianwars--fornovo.txt"
+    path = Path(__file__).parent / "data" / "iw-fornovo-seed3-opening.txt"
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
@@ -183,7 +184,7 @@ async def test_charges_countercharges_a_melee_and_a_shot_with_their_odds(d, iw):
     exact and private, the melee is fought at Alice's choice of order and posted with the board,
     /explain titles the supplement's rules; later /odds of the rearguard's archers' shot."""
     name = group_name()
-    lines = demo_lines()
+    lines = opening_lines()
     start = lines.index(("french", "declare b_gendarmes g_lances2"))
     game = await fornovo(d, lines[:start], seed=SEED)
     targets = values(await d.complete(name, "target", sub="declare", user=ALICE, company="b_gendarmes", target=""))
@@ -194,6 +195,8 @@ async def test_charges_countercharges_a_melee_and_a_shot_with_their_odds(d, iw):
         assert "charge" in public(rest).lower(), public(rest)
     for side, line in lines[start + 3:start + 5]:
         await d.bot.service.act(d.channel_id, USERS[side], line)
+    lines += [("league", "respond g_lances countercharge"), ("league", "respond g_lances2 countercharge"),
+              ("league", "respond gonzaga_lances countercharge")]
     offered = values(await d.complete(name, "response", sub="respond", user=BOB, company="g_lances2", response=""))
     assert "countercharge" in offered and "stand" in offered, offered
     for _, line in lines[start + 5:start + 8]:
