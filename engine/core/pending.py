@@ -101,3 +101,18 @@ def decision_event(pending: dict, section: str):
                  f"{pending.get('prompt', pending['kind'].replace('_', ' '))}"
                  + (f": `react {answers}`" if answers else ""),
                  outcome={"kind": pending["kind"], "options": list(pending.get("options", []))})
+
+
+def matching(pairs, prefix: str) -> list[tuple[str, str]]:
+    """The (label, value) completions a typed `prefix` selects: a value starting with it or a
+    label containing it (any case); all of them for an empty prefix."""
+    p = (prefix or "").lower()
+    return [(label, value) for label, value in pairs if not p or value.lower().startswith(p) or p in label.lower()]
+
+
+def pending_answers(pending: dict | None, side: str | None, prefix: str) -> list[tuple[str, str]]:
+    """The `react` answers of the decision `side` owes (its `labels` shown where it has them)."""
+    if not pending or (side is not None and pending["side"] != side):
+        return []
+    labels = pending.get("labels", {})
+    return matching([(labels.get(o, o), o) for o in pending.get("options", [])], prefix)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.core.commands import Command
 from engine.core.errors import HeraldError
+from engine.core.pending import matching, pending_answers
 
 from engine.italianwars import checks, rules
 from engine.italianwars.state import IWState
@@ -17,9 +18,7 @@ from engine.italianwars.state import IWState
 MAX_TRIED = 14          # candidate lines tried on a copy, at most, for one menu
 
 
-def _match(pairs, prefix: str) -> list[tuple[str, str]]:
-    p = (prefix or "").lower()
-    return [(label, value) for label, value in pairs if not p or value.lower().startswith(p) or p in label.lower()]
+_match = matching
 
 
 def _label(sc, st: IWState, c, extra: str = "") -> str:
@@ -140,11 +139,7 @@ def _movement(sc, st: IWState, side, context: dict, prefix: str) -> list[tuple[s
 
 
 def _reaction(st: IWState, side, prefix: str) -> list[tuple[str, str]]:
-    p = st.pending
-    if not p or (side is not None and p["side"] != side):
-        return []
-    labels = p.get("labels", {})
-    return _match([(labels.get(o, o), o) for o in p.get("options", [])], prefix)
+    return pending_answers(st.pending, side, prefix)
 
 
 def option_completions(sc, st: IWState, side: str | None, kind: str, prefix: str, context: dict,

@@ -4,6 +4,7 @@ raises: a completion never breaks typing."""
 from __future__ import annotations
 
 from engine.core.table.geometry import CONTACT_TOL, front_distance, front_distance_floor, in_arc
+from engine.core.pending import matching, pending_answers
 
 from engine.lion import checks, rules, tables
 from engine.lion.rules import display_name
@@ -31,9 +32,7 @@ def _enemy(st: LionState, side: str | None) -> list:
             if u.alive and (side is None or checks.controller(u) != side)]
 
 
-def _match(pairs, prefix: str) -> list[tuple[str, str]]:
-    p = (prefix or "").lower()
-    return [(label, value) for label, value in pairs if not p or value.lower().startswith(p) or p in label.lower()]
+_match = matching
 
 
 def _troop(u):
@@ -190,11 +189,7 @@ def fighters(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[
 
 
 def reaction(st: LionState, side, prefix: str) -> list[tuple[str, str]]:
-    p = st.pending
-    if not p or (side is not None and p["side"] != side):
-        return []
-    labels = p.get("labels", {})
-    return _match([(labels.get(o, o), o) for o in p.get("options", [])], prefix)
+    return pending_answers(st.pending, side, prefix)
 
 
 def reaction_more(sc, st: LionState, side, prefix: str, context: dict) -> list[tuple[str, str]]:
