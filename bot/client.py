@@ -18,6 +18,11 @@ Decision deadlines (bot/deadlines.py): a one-minute background task answers ever
 decision whose deadline has passed with the player's default policy and posts the result in the
 game's channel. It starts only for a logged-in client (not the offline test harness), or when
 asked (`deadlines=True`); HERALD_DEADLINES=0 turns it off.
+
+Shards (issue 17, bot/shards.py): with HERALD_SHARDS set, `make_client` builds a
+`ShardedHeraldBot` (`commands.AutoShardedBot`) running the shards named, and its service's
+loops (resumption, deadlines, reminders) keep to the guilds of those shards; unset, the plain
+`HeraldBot` (one connection) as before.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ from .app import make_service, settle_memory
 from .deadlines import deadline_hours, expire_due, hours_text
 from .names import remember as remember_name
 from .service import ActResult, GameService
+from .shards import Shards
 from .store import Store, StoreError
 from .views import DYNAMIC_ITEMS, INTERNAL, clip, refuse, result_message_parts, result_text
 
@@ -82,16 +88,26 @@ NO_PREFIX: tuple[str, ...] = ()     # no text command ever matches (and commands
 
 
 class HeraldBot(commands.Bot):
-    def __init__(self, db_path: str, *, deadlines: bool | None = None, commands_only: bool = False):
+    def __init__(self, db_path: str, *, deadlines: bool | None = None, commands_only: bool = False,
+                 shards: Shards | None = None):
         """`commands_only`: a client for `herald sync`, whose setup builds the command tree and
-        opens no database."""
+        opens no database. `shards` (HERALD_SHARDS, bot/shards.py): only `ShardedHeraldBot`
+        runs shards; `make_client` picks the class."""
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False    # Herald has no voice
-        super().__init__(command_prefix=NO_PREFIX, intents=intents(), tree_cls=HeraldTree, help_command=None)
+        super().__init__(command_prefix=NO_PREFIX, intents=intents(), tree_cls=HeraldTree, help_command=None,
+                         **self._shard_options(shards))
+        self.herald_shards = shards       # not `shards`: AutoShardedClient.shards is its connections
         self.db_path = str(db_path)
         self.store: Store | None = None
         self.service: GameService | None = None
         self.run_deadlines = deadlines
         self.commands_only = commands_only
+
+    @staticmethod
+    def _shard_options(shards: Shards | None) -> dict:
+        if shards is not None:
+            raise ValueError("a bot running shards is a ShardedHeraldBot: use make_client(db_path, shards=...)")
+        return {}
 
     async def on_message(self, message: discord.Message) -> None:
         """Text messages are ignored: no prefix, no mention command, nothing logged."""
@@ -104,12 +120,14 @@ class HeraldBot(commands.Bot):
             return
         self.store = await Store.open(self.db_path)
         self.service = make_service(self.store)       # the service and its club features (bot/app.py)
+        self.service.shards = self.herald_shards      # the loops pick only this process's games
         await add_cogs(self)          # /game, Battle Cry (and the shared verbs), TACW
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         resumed = await self.service.resume_all()
         if self.http.token:        # a real bot, not the offline harness (whose tests start many)
             settle_memory()
-        log.info("store %s open; %d active game(s) resumed", self.db_path, len(resumed))
+        log.info("store %s open; %d active game(s) resumed%s", self.db_path, len(resumed),
+                 f" (this process runs {self.herald_shards.describe()})" if self.herald_shards is not None else "")
         if self._wants_deadline_task():
             self.deadline_loop.start()
 
@@ -198,7 +216,21 @@ class HeraldBot(commands.Bot):
                 await store.close()
 
 
-def make_client(db_path: str, **kwargs) -> HeraldBot:
+class ShardedHeraldBot(HeraldBot, commands.AutoShardedBot):
+    """Herald on `commands.AutoShardedBot` (HERALD_SHARDS set, bot/shards.py): this process
+    connects the shards named (`shard_ids` of `shard_count`), or every shard for `auto`. Discord
+    sends each guild's interactions to its shard's connection; the deadline loop and the resumption
+    at start keep to the guilds of these shards (`bot.shards.owned_games`)."""
+
+    @staticmethod
+    def _shard_options(shards: Shards | None) -> dict:
+        return shards.client_options() if shards is not None else {}
+
+
+def make_client(db_path: str, *, shards: Shards | None = None, **kwargs) -> HeraldBot:
+    """The bot: a `ShardedHeraldBot` when `shards` is given (HERALD_SHARDS), else the plain one."""
+    if shards is not None:
+        return ShardedHeraldBot(db_path, shards=shards, **kwargs)
     return HeraldBot(db_path, **kwargs)
 
 
@@ -236,10 +268,11 @@ async def _serve(bot: HeraldBot, token: str) -> None:
             raise                         # finish while the loop runs (else it prints a traceback)
 
 
-def run_bot(token: str, db_path: str, client: HeraldBot | None = None) -> int:
+def run_bot(token: str, db_path: str, client: HeraldBot | None = None, *, shards: Shards | None = None) -> int:
     """Run the bot until it is stopped; the exit code. Failures at start end with ONE line on
-    stderr (exit 1), not a traceback; Ctrl-C and SIGTERM stop it cleanly (exit 0)."""
-    bot = client or make_client(db_path)
+    stderr (exit 1), not a traceback; Ctrl-C and SIGTERM stop it cleanly (exit 0). `shards`:
+    HERALD_SHARDS parsed (bot/shards.py), None for one plain connection."""
+    bot = client or make_client(db_path, shards=shards)
     try:
         asyncio.run(_serve(bot, token))
     except KeyboardInterrupt:

@@ -48,6 +48,7 @@ from .errors import NotAllowed, Refused, StaleChoice
 from .options import (CLOCK_RESTARTED, DEADLINE_OPTION, DEADLINE_SET_AT, MAX_DEADLINE_HOURS, PAUSED,
                       STARTED_AT)
 from .service import pending_of
+from .shards import owned_games
 from .store import StoreError
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ async def expire_due(service: GameService, now: datetime) -> list[ActResult]:
     failure is logged and never stops the others."""
     now = _aware(now)
     results: list[ActResult] = []
-    for row in await service.store.resumable_games():
+    for row in await owned_games(service):       # only the guilds of this process's shards
         if not deadline_hours(row.options) or row.options.get(PAUSED):
             continue                      # most games: nothing to load; a paused game waits
         try:
@@ -309,7 +310,7 @@ async def due_notices(service: GameService, now: datetime) -> list[Notice]:
     and never stops the others."""
     now = _aware(now)
     notices: list[Notice] = []
-    for row in await service.store.resumable_games():
+    for row in await owned_games(service):       # only the guilds of this process's shards
         if not turn_hours(row.options)[0] or row.options.get(PAUSED):
             continue
         try:

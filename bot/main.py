@@ -13,8 +13,14 @@ def main(argv: list[str] | None = None) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if token and (not argv or argv[0] == "bot"):
         from bot.client import run_bot
+        from bot.shards import ShardsError, from_env
+        try:
+            shards = from_env()           # HERALD_SHARDS: the shards this process runs (bot/shards.py)
+        except ShardsError as exc:
+            print(f"herald: {exc}", file=sys.stderr)
+            return 1
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return run_bot(token, os.environ.get("HERALD_DB", "herald.db"))
+        return run_bot(token, os.environ.get("HERALD_DB", "herald.db"), shards=shards)
     from bot.cli import main as cli_main
     return cli_main(argv)
 

@@ -42,6 +42,7 @@ from .hooks import Hooks
 from .names import label
 from .options import (DEADLINE_OPTION, DEADLINE_SET_AT, GAME_OPTIONS, MAX_DEADLINE_HOURS, REMATCH_OF,
                       SNAPSHOT_REPAIRED, STARTED_AT)
+from .shards import owned_games
 from .store import DuplicateInteraction, GameRow, Store
 from .store_base import decode_state, encode_state, is_keyframe
 from renders import board_module
@@ -182,6 +183,7 @@ class GameService:
         self.hooks = Hooks()                     # the club features' events and extension points
         self._scenarios: dict[int, Any] = {}     # game id -> parsed custom scenario
         self._background: set[asyncio.Task] = set()     # snapshot checks (verify_in_background)
+        self.shards = None      # bot/shards.py: the shards this process runs (None: every guild)
         # issue 13: the live games' current states, newest use last: (row key, store changes,
         # seq, state). A state is never changed in place (`apply` returns a new one), so one
         # held here stays what the log makes it while the store has not written that game.
@@ -319,7 +321,7 @@ class GameService:
         Then, in the background and off the event loop, check each snapshot against a replay of
         its log (`verify_in_background`). Returns the ids resumed."""
         rows = []
-        for row in await self.store.resumable_games():
+        for row in await owned_games(self):        # only the guilds of this process's shards
             try:
                 loaded = await self.load_row(row)
                 if loaded.to_act_side is None:
