@@ -263,3 +263,23 @@ def test_the_compose_file_has_postgres_and_the_bot():
     assert example == [("herald-a", ""), ("", "0-1/4"), ("herald-b", ""), ("", "2-3/4")]
     ranges = [parse(value) for _, value in example if value]
     assert sorted(i for r in ranges for i in r.ids) == [0, 1, 2, 3] and {r.total for r in ranges} == {4}
+
+
+# --- the README -----------------------------------------------------------------------------------
+def test_the_readme_explains_running_for_many_servers():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## (.+)$", text, re.M)
+    at = heads.index("Running Herald for many servers")
+    assert heads[at - 1] == "Running Herald on your server"
+    section = text.split("## Running Herald for many servers\n", 1)[1].split("\n## ", 1)[0]
+    for needed in ("`HERALD_DATABASE_URL`", "`HERALD_SHARDS`", "docker-compose.yml", "`.env`",
+                   "herald db copy SQLITE_FILE POSTGRES_URL", "herald sync", "What is guaranteed"):
+        assert needed in section, needed
+    # the values it shows work as it says: these run, these stop the bot
+    for good in ("0-3/8", "5/8", "auto", "0-1/4", "2-3/4"):
+        assert f"`{good}`" in section or f'"{good}"' in section, good
+        assert parse(good) is not None
+    for bad in ("0-8/8", "3-1/8", "0-3"):
+        assert f"`{bad}`" in section, bad
+        with pytest.raises(ShardsError):
+            parse(bad)
