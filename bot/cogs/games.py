@@ -10,6 +10,7 @@ from discord.ext import commands
 from engine.core.errors import HeraldError
 from engine.core.game import rulesets
 
+from ..errors import Refused
 from ..deadlines import MAX_DEADLINE_HOURS, deadline_hours, deadline_set_text
 from ..permissions import refuse_if_cannot_post
 from ..status_message import refresh_quietly
@@ -138,8 +139,11 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
     @app_commands.describe(side="The side you will command")
     @app_commands.autocomplete(side=_side_autocomplete)
     async def join(self, interaction: discord.Interaction, side: str) -> None:
+        service = service_of(interaction)
         try:
-            loaded = await service_of(interaction).join(interaction.channel_id, interaction.user.id, side)
+            if (await service.game_row(interaction.channel_id)).status != "setup":    # every side is held
+                raise Refused("the battle has started: every side is held (share one with /seat join-side)")
+            loaded = await service.join(interaction.channel_id, interaction.user.id, side)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
@@ -199,10 +203,15 @@ class GamesCog(HistoryCommands, commands.GroupCog, group_name="game", group_desc
     @app_commands.describe(hours="0-168 hours; 0 turns the deadline off")
     async def deadline(self, interaction: discord.Interaction,
                        hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS]) -> None:
-        perms = interaction.permissions
+        from .club import is_admin, role_ids
+        service = service_of(interaction)
         try:
-            row = await service_of(interaction).set_deadline(interaction.channel_id, interaction.user.id, hours,
-                                                             bool(perms and perms.administrator))
+            powers = is_admin(interaction)                 # an administrator, or the game's referee
+            if not powers:
+                from ..club import is_referee
+                powers = is_referee(await service.load(interaction.channel_id), interaction.user.id,
+                                    role_ids(interaction.user))
+            row = await service.set_deadline(interaction.channel_id, interaction.user.id, hours, powers)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
