@@ -20,7 +20,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"herald: {exc}", file=sys.stderr)
             return 1
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return run_bot(token, os.environ.get("HERALD_DB", "herald.db"), shards=shards)
+        sharded = {"shards": shards} if shards is not None else {}     # unset: one plain connection
+        return run_bot(token, os.environ.get("HERALD_DB", "herald.db"), **sharded)
     from bot.cli import main as cli_main
     return cli_main(argv)
 
