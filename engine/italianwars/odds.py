@@ -11,9 +11,10 @@ tests.
 - A decision the what-if meets (a winner who may pursue or follow up) takes the side's standing
   answer, or the offered default, and the answer says so: the choice is the player's, no die
   tells it.
-- The what-if stops once the action is done: it never walks into the next battle's activation, the
-  rout phase or a command phase, where the other side's secret orders and Ecu would be read
-  (IW Ordini, IW Tesoro; HERALD D4): `refusal` refuses a question whose answer could show them.
+- The what-if stops once the action is done: Herald does not walk the sequence on in a what-if
+  (rules._apply), so it never plays the next steps, the rout phase or a command phase (their
+  dice, and the other side's secret orders and Ecu: IW Ordini, IW Tesoro; HERALD D4). `refusal`
+  refuses a question whose answer could show a secret.
 """
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ import json
 from typing import Any, Callable
 
 from engine.core.commands import Command
-from engine.core.dice import DiceStream
+from engine.core.dice import WHAT_IF, DiceStream
 from engine.core.errors import CannotParse, Illegal, once_cited
 from engine.core.events import Event
 from engine.core.game import import_rule_packages, run_command
@@ -372,7 +372,9 @@ def _apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[E
 
     def body(st: IWState, stream: DiceStream) -> list[Event]:
         events = handler(sc, st, side, cmd, stream)
-        if st.phase != "over" and cmd.verb not in ANY_TIME:
+        # the sequence walks on by itself; not in a what-if (/odds): its answer is about the
+        # action asked, not the steps and phases Herald plays after it (engine/italianwars/odds.py)
+        if st.phase != "over" and cmd.verb not in ANY_TIME and WHAT_IF.get() is None:
             events += advance(sc, st, stream)
         if st.pending and st.pending != before:
             events.append(decision_event(st.pending, "IW Sequenza di gioco"))

@@ -172,6 +172,7 @@ class Ground:
     areas: list = field(default_factory=list)
     roads: object = None
     defences: list = field(default_factory=list)
+    memo: dict = field(default_factory=dict)     # (pose, footprint) -> the worst ground under it
 
 
 _GROUND: dict[int, tuple[object, Ground]] = {}
@@ -238,27 +239,52 @@ def pieces(bodies: list, steps) -> list[list[tuple[Pose, float]]]:
     cur = list(bodies)
     for s in steps:
         if s.kind in ("advance", "slide"):
-            n = max(1, math.ceil(abs(s.amount) / PIECE - 1e-9))
+            marks = _splits(abs(s.amount), PIECE)
         elif s.kind == "wheel":
-            n = max(1, math.ceil(s.amount / 5.0 - 1e-9))
+            marks = _splits(s.amount, 5.0)
         else:                       # turns in place: priced by the caller (IW-H 3.2)
-            n = 1
+            marks = [abs(s.amount)]
         whole = tmoves.group_walk(cur, [s])
-        each = (whole[0].used / n) if s.kind in ("advance", "slide", "wheel") else 0.0
+        total = abs(s.amount) or 1.0
+        cost = whole[0].used if s.kind in ("advance", "slide", "wheel") else 0.0
         if s.kind == "wheel" and len(cur) == 1:
-            each = completion.wheel_cost(s.amount) / n
-        for k in range(1, n + 1):
+            cost = completion.wheel_cost(s.amount)
+        done = 0.0
+        for mark in marks:
+            each = cost * (mark - done) / total
+            done = mark
             if s.kind == "advance":          # straight on: no need to walk it
+                sign = 1.0 if s.amount >= 0 else -1.0
                 for i, (p0, _) in enumerate(cur):
                     fx, fy = forward(p0.facing)
-                    a = s.amount * k / n
-                    out[i].append((Pose.rounded(p0.x + fx * a, p0.y + fy * a, p0.facing), each))
+                    out[i].append((Pose.rounded(p0.x + fx * sign * mark, p0.y + fy * sign * mark, p0.facing), each))
                 continue
-            part = tmoves.Step(s.kind, s.amount * k / n, s.direction)
+            part = tmoves.Step(s.kind, mark if s.amount >= 0 else -mark, s.direction)
             for i, end in enumerate(tmoves.step_ends(cur, part)):     # the poses only: no swept area
                 out[i].append((end, each))
         cur = [(w.end, f) for w, (_, f) in zip(whole, cur)]
     return out
+
+
+def _splits(total: float, size: float) -> list[float]:
+    """The marks along a step at a fixed spacing from its start (size, 2 size, ..., total): a
+    shorter try of the same move meets the same poses first, so their ground is read once
+    (`ground_under`)."""
+    n = max(1, math.ceil(total / size - 1e-9))
+    return [min(total, size * k) for k in range(1, n + 1)]
+
+
+def ground_under(sc, pose: Pose, f) -> tuple[str, str]:
+    """`worst_ground` under a company's rectangle at `pose`, remembered per scenario (a move is
+    priced again and again while its longest affordable part is sought)."""
+    memo = ground(sc).memo
+    key = (pose, f)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 200_000:
+            memo.clear()
+        found = memo[key] = worst_ground(sc, base_polygon(pose, f))
+    return found
 
 
 def price(sc, st: IWState, movers: list, starts: list[Pose], steps) -> Priced:
@@ -279,7 +305,7 @@ def price(sc, st: IWState, movers: list, starts: list[Pose], steps) -> Priced:
             if road:
                 cost += each
                 continue
-            cat, fid = worst_ground(sc, base_polygon(p, f))
+            cat, fid = ground_under(sc, p, f)
             if cat == "impassable":
                 return Priced(cost, road, closed, [], f"{fid} is impassable ground (IW Terreno impassabile)")
             if cat == "closed" and cls in GUN_CLASSES:
