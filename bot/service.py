@@ -527,13 +527,15 @@ class GameService:
     async def set_deadline(self, channel_id: int, user_id: int, hours: float, is_admin: bool = False,
                            now: datetime | None = None) -> GameRow:
         """Set the channel's game's decision deadline (bot/deadlines.py), in hours; 0 = none.
-        By the creator, a seated player or an administrator. A decision already open counts
+        By the creator, a seated player, the game's referee (the cog passes `is_admin`) or an
+        administrator. A decision already open counts
         from `now` (default: the current time)."""
         row = await self.game_row(channel_id)
         seats = await self.store.seats(row.id)
         sharing = any(m.user_id == user_id and m.role == "player" for m in await self.store.members(row.id))
         if user_id != row.created_by and user_id not in seats.values() and not sharing and not is_admin:
-            raise NotAllowed("only a player, the game's creator or a server administrator may set its deadline")
+            raise NotAllowed("only a player, the game's creator, its referee or a server administrator may set its "
+                             "deadline")
         try:
             hours = float(hours)
         except (TypeError, ValueError):
