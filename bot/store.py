@@ -1,4 +1,5 @@
-"""The game store: games, seats and the command log in SQLite (aiosqlite, WAL).
+"""The game store: games, seats and the command log in SQLite (aiosqlite, WAL); `open_store`
+opens it, or its PostgreSQL twin (bot/store_pg.py) for a postgresql:// URL.
 
 Generic on purpose: it stores text and JSON and knows nothing of Discord or of any ruleset.
 
@@ -9,6 +10,10 @@ within a transaction", or reading another task's uncommitted rows). Hence every 
 ``BEGIN IMMEDIATE ... COMMIT/ROLLBACK`` under one ``asyncio.Lock``, and reads take the same lock
 briefly so they only see committed data. :meth:`Store.game_lock` is the per-game lock callers
 hold around load -> apply -> commit; the ``seq`` check rejects any stale writer regardless.
+
+One SQL for both databases: the methods below are written once, with ``?`` marks, in the SQL
+SQLite and PostgreSQL share; where the dialects differ they ask a hook (``_insert_id``,
+``_nocase``, ``_lock_game``, ``_lock_name``, ``_IntegrityError``), which bot/store_pg.py overrides.
 """
 
 from __future__ import annotations
@@ -40,6 +45,27 @@ from .store_base import (AlreadyExists, ChannelBusy, DuplicateInteraction, GameN
                          decode_state, encode_state)
 from .store_club import (CampaignResultRow, CampaignRow, ClubTables, CustomScenarioRow,  # noqa: F401
                          MemberRow)
+
+
+def _raise_duplicate(exc: Exception, interaction_id: str | None) -> None:
+    """A constraint failure on the interaction id (two writers of one id in different games at
+    once: PostgreSQL runs them side by side) is the duplicate it is, not a store error."""
+    if interaction_id is not None and "interaction_id" in str(exc):
+        raise DuplicateInteraction(f"interaction {interaction_id} already applied") from exc
+
+
+def is_postgres_url(target: str) -> bool:
+    """Whether ``target`` names a PostgreSQL database (HERALD_DATABASE_URL) and not a file."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(target: str) -> Store:
+    """The store at ``target``: a ``postgresql://`` URL opens PostgreSQL (bot/store_pg.py),
+    anything else is the path of an SQLite file. Either is migrated to the current schema."""
+    if is_postgres_url(target):
+        from .store_pg import PgStore
+        return await PgStore.open(target)
+    return await Store.open(target)
 
 
 @dataclass(frozen=True)
@@ -89,6 +115,9 @@ class CommandRow:
 class Store(ClubTables):
     """Persistent store for games. Create with ``await Store.open(path)``."""
 
+    #: what a constraint failure raises in this database (bot/store_pg.py: asyncpg's)
+    _IntegrityError: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         """Use :meth:`open`; this only wraps an already configured connection."""
         self._db = db
@@ -107,7 +136,10 @@ class Store(ClubTables):
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             db.row_factory = sqlite3.Row
-            for pragma in ("journal_mode=WAL", "busy_timeout=5000", "synchronous=NORMAL",
+            # synchronous=FULL (issue 17): WAL with NORMAL may roll back the last answered
+            # actions on a power loss or OS crash; FULL syncs the WAL at every commit
+            # (bench/durability_bench.py prints what it costs per action).
+            for pragma in ("journal_mode=WAL", "busy_timeout=5000", "synchronous=FULL",
                            "foreign_keys=ON"):
                 await db.execute(f"PRAGMA {pragma}")
             store = cls(db)
@@ -180,6 +212,25 @@ class Store(ClubTables):
         rows = await self._rows(sql, params, db)
         return rows[0][0] if rows else None
 
+    # -- where the dialects differ (bot/store_pg.py overrides each) ---------------------------
+
+    async def _insert_id(self, db: Any, sql: str, params: Sequence[Any]) -> int:
+        """Run an INSERT into a table with an ``id`` key; returns the new row's id."""
+        cursor = await db.execute(sql, params)
+        return int(cursor.lastrowid)
+
+    async def _lock_game(self, db: Any, game_id: int) -> None:
+        """Inside a write transaction: keep every other writer of the game waiting until it
+        ends. A no-op here: ``BEGIN IMMEDIATE`` already serializes every writer."""
+
+    async def _lock_name(self, db: Any, name: str) -> None:
+        """Inside a write transaction: the same for a name (e.g. a server's campaigns)."""
+
+    @staticmethod
+    def _nocase(expr: str) -> str:
+        """``expr`` compared and sorted without regard to case."""
+        return f"{expr} COLLATE NOCASE"
+
     def game_lock(self, game_id: int) -> asyncio.Lock:
         """The lock callers hold around load -> apply -> commit for one game.
 
@@ -203,15 +254,14 @@ class Store(ClubTables):
         """
         try:
             async with self._transaction() as db:
-                cursor = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, ruleset, scenario_id, scenario_text,"
+                return await self._insert_id(
+                    db, "INSERT INTO games (guild_id, channel_id, ruleset, scenario_id, scenario_text,"
                     " seed, status, created_by, created_at, options)"
                     " VALUES (?, ?, ?, ?, ?, ?, 'setup', ?, ?, ?)",
                     (guild_id, channel_id, ruleset, scenario_id, scenario_text, seed,
                      created_by, _now(), _dumps(options or {})))
-                return int(cursor.lastrowid)
-        except sqlite3.IntegrityError as exc:
-            if "UNIQUE" in str(exc):
+        except self._IntegrityError as exc:
+            if "unique" in str(exc).lower():
                 raise ChannelBusy(f"channel {channel_id} already has a game in progress") from exc
             raise StoreError(f"cannot create game: {exc}") from exc
 
@@ -235,9 +285,10 @@ class Store(ClubTables):
 
     async def list_games(self, guild_id: int | None = None) -> list[GameRow]:
         """Setup/active games, newest first; only this guild's when ``guild_id`` is given."""
+        where, params = ("", ()) if guild_id is None else (" AND guild_id = ?", (guild_id,))
         rows = await self._rows(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('setup', 'active')"
-            " AND (? IS NULL OR guild_id = ?) ORDER BY id DESC", (guild_id, guild_id))
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('setup', 'active'){where}"
+            " ORDER BY id DESC", params)
         return [GameRow.from_row(r) for r in rows]
 
     async def resumable_games(self) -> list[GameRow]:
@@ -260,13 +311,14 @@ class Store(ClubTables):
                                           (status, result, game_id))
                 if cursor.rowcount == 0:
                     raise GameNotFound(f"no game {game_id}")
-        except sqlite3.IntegrityError as exc:
+        except self._IntegrityError as exc:
             raise ChannelBusy(f"game {game_id}'s channel already has a game in progress") from exc
 
     async def set_options(self, game_id: int, **changes: Any) -> dict[str, Any]:
         """Merge ``changes`` into the game's ``options`` JSON object (a value of None removes
         its key), in one transaction; returns the new options. Raises :class:`GameNotFound`."""
         async with self._transaction() as db:
+            await self._lock_game(db, game_id)
             text = await self._one("SELECT options FROM games WHERE id = ?", (game_id,), db)
             if text is None:
                 raise GameNotFound(f"no game {game_id}")
@@ -288,6 +340,7 @@ class Store(ClubTables):
         side, and :class:`GameNotFound` for an unknown game.
         """
         async with self._transaction() as db:
+            await self._lock_game(db, game_id)
             holder = await self._one("SELECT user_id FROM seats WHERE game_id = ? AND side = ?",
                                      (game_id, side), db)
             if holder == user_id:
@@ -350,6 +403,7 @@ class Store(ClubTables):
         state_blob = None if state is None else state if isinstance(state, bytes) else encode_state(state)
         try:
             async with self._transaction() as db:
+                await self._lock_game(db, game_id)
                 if interaction_id is not None and await self._one(
                         "SELECT 1 FROM commands WHERE interaction_id = ?", (interaction_id,), db):
                     raise DuplicateInteraction(f"interaction {interaction_id} already applied")
@@ -364,7 +418,8 @@ class Store(ClubTables):
                 if state_blob is not None:
                     await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
                                      (game_id, seq, state_blob))
-        except sqlite3.IntegrityError as exc:
+        except self._IntegrityError as exc:
+            _raise_duplicate(exc, interaction_id)
             raise StoreError(f"game {game_id}: cannot record command {seq}: {exc}") from exc
         finally:
             self._changed(game_id)
@@ -375,7 +430,7 @@ class Store(ClubTables):
         ``after``: only the commands with a higher seq (those after a snapshot)."""
         rows = await self._rows(
             f"SELECT {_COMMAND_READ} FROM commands WHERE game_id = ? AND seq > ?"
-            " AND (? OR undone_at IS NULL) ORDER BY seq", (game_id, after, int(undone)))
+            f"{'' if undone else ' AND undone_at IS NULL'} ORDER BY seq", (game_id, after))
         return [CommandRow.from_row(r) for r in rows]
 
     async def replay_lines(self, game_id: int, after: int = 0) -> list[tuple[int, str | None, str]]:
@@ -421,8 +476,10 @@ class Store(ClubTables):
         ``from_seq`` on and store ``state`` as the snapshot at ``seq``, in ONE transaction."""
         try:
             async with self._transaction() as db:
+                await self._lock_game(db, game_id)
                 await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, from_seq))
-                await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)"
+                                 " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
                                  (game_id, seq, encode_state(state)))
         finally:
             self._changed(game_id)
@@ -445,6 +502,7 @@ class Store(ClubTables):
         when = _now()
         try:
             async with self._transaction() as db:
+                await self._lock_game(db, game_id)
                 if interaction_id is not None and await self._one(
                         "SELECT 1 FROM commands WHERE interaction_id = ?", (interaction_id,), db):
                     raise DuplicateInteraction(f"interaction {interaction_id} already applied")
@@ -464,7 +522,8 @@ class Store(ClubTables):
                 await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, target))
                 await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
                                  (game_id, seq, encode_state(state)))
-        except sqlite3.IntegrityError as exc:
+        except self._IntegrityError as exc:
+            _raise_duplicate(exc, interaction_id)
             raise StoreError(f"game {game_id}: cannot record the undo of {target}: {exc}") from exc
         finally:
             self._changed(game_id)
@@ -473,6 +532,7 @@ class Store(ClubTables):
         """Delete commands and snapshots with seq > ``seq`` (undo); returns commands removed."""
         try:
             async with self._transaction() as db:
+                await self._lock_game(db, game_id)
                 cursor = await db.execute("DELETE FROM commands WHERE game_id = ? AND seq > ?",
                                           (game_id, seq))
                 await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, seq))

@@ -1,7 +1,7 @@
 """The club features' tables of the game store: members (more players of a side, referees),
 players' names, campaigns and a server's uploaded scenarios (migrations 2 and 3). `Store`
-(bot/store.py) has them as a base class; the plumbing (`_transaction`, `_rows`, `_one`) and the
-games' own tables are there."""
+(bot/store.py) has them as a base class; the plumbing (`_transaction`, `_rows`, `_one`, and the
+hooks where SQLite and PostgreSQL differ) and the games' own tables are there."""
 from __future__ import annotations
 
 import json
@@ -83,7 +83,7 @@ class ClubTables:
         """The game's members beyond the seats, referees first, then by side, wing and user."""
         rows = await self._rows(
             "SELECT game_id, user_id, role, side, wing FROM members WHERE game_id = ?"
-            " ORDER BY role DESC, side, wing, user_id", (game_id,))
+            " ORDER BY role DESC, side NULLS FIRST, wing NULLS FIRST, user_id", (game_id,))
         return [MemberRow(**dict(r)) for r in rows]
 
     async def _member_conflict(self, db: aiosqlite.Connection, game_id: int, user_id: int) -> str | None:
@@ -98,6 +98,7 @@ class ClubTables:
         """Add a player (``side``, optional ``wing``) or a referee. Raises :class:`SeatTaken` if
         the user already has a seat or a role in the game, or another player holds the wing."""
         async with self._transaction() as db:
+            await self._lock_game(db, game_id)
             if await self._one("SELECT 1 FROM games WHERE id = ?", (game_id,), db) is None:
                 raise GameNotFound(f"no game {game_id}")
             conflict = await self._member_conflict(db, game_id, user_id)
@@ -125,6 +126,7 @@ class ClubTables:
         returns the sides (``side`` or ``side/wing``) handed over. Raises :class:`SeatTaken`
         if the newcomer already has a seat or a role in the game."""
         async with self._transaction() as db:
+            await self._lock_game(db, game_id)
             conflict = await self._member_conflict(db, game_id, new_user)
             if conflict:
                 raise SeatTaken(f"<@{new_user}> {conflict}")
@@ -153,7 +155,7 @@ class ClubTables:
             await db.execute(
                 "INSERT INTO user_names (guild_id, user_id, display_name, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE SET display_name = excluded.display_name,"
-                " updated_at = excluded.updated_at WHERE display_name != excluded.display_name",
+                " updated_at = excluded.updated_at WHERE user_names.display_name != excluded.display_name",
                 (*key, name, _now()))
         self._names[key] = name
         return True
@@ -173,13 +175,13 @@ class ClubTables:
     async def campaigns(self, guild_id: int | None) -> list[CampaignRow]:
         """The server's campaigns, by name (case does not matter)."""
         rows = await self._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE guild_id IS ?"
-                                " ORDER BY name COLLATE NOCASE", (guild_id,))
+                                f" ORDER BY {self._nocase('name')}, name", (guild_id,))
         return [CampaignRow.from_row(r) for r in rows]
 
     async def campaign_named(self, guild_id: int | None, name: str) -> CampaignRow | None:
         """The server's campaign of that name (case does not matter), or None."""
         rows = await self._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE guild_id IS ?"
-                                " AND name = ? COLLATE NOCASE", (guild_id, name))
+                                f" AND {self._nocase('name')} = {self._nocase('?')} ORDER BY id", (guild_id, name))
         return CampaignRow.from_row(rows[0]) if rows else None
 
     async def campaigns_of_game(self, game_id: int) -> list[CampaignRow]:
@@ -194,15 +196,16 @@ class ClubTables:
         """A new campaign, in one transaction. Raises :class:`AlreadyExists` if the server has
         one of that name (case does not matter) and :class:`LimitReached` past ``limit``."""
         async with self._transaction() as db:
-            if await self._one("SELECT 1 FROM campaigns WHERE guild_id IS ? AND name = ? COLLATE NOCASE",
-                               (guild_id, name), db):
+            await self._lock_name(db, f"campaigns of {guild_id}")
+            if await self._one(f"SELECT 1 FROM campaigns WHERE guild_id IS ? AND {self._nocase('name')}"
+                               f" = {self._nocase('?')}", (guild_id, name), db):
                 raise AlreadyExists(f"this server already has a campaign named '{name}'")
             if await self._one("SELECT COUNT(*) FROM campaigns WHERE guild_id IS ?", (guild_id,), db) >= limit:
                 raise LimitReached(f"a server keeps at most {limit} campaigns")
-            cursor = await db.execute("INSERT INTO campaigns (guild_id, name, ruleset, created_by, created_at)"
-                                      " VALUES (?, ?, ?, ?, ?)", (guild_id, name, ruleset, created_by, _now()))
-            rows = await self._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?",
-                                    (cursor.lastrowid,), db)
+            new_id = await self._insert_id(db, "INSERT INTO campaigns (guild_id, name, ruleset, created_by,"
+                                           " created_at) VALUES (?, ?, ?, ?, ?)",
+                                           (guild_id, name, ruleset, created_by, _now()))
+            rows = await self._rows(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (new_id,), db)
             return CampaignRow.from_row(rows[0])
 
     async def add_campaign_game(self, campaign_id: int, game_id: int) -> None:
@@ -214,7 +217,7 @@ class ClubTables:
                     raise AlreadyExists(f"game #{game_id} is already in this campaign")
                 await db.execute("INSERT INTO campaign_games (campaign_id, game_id) VALUES (?, ?)",
                                  (campaign_id, game_id))
-        except sqlite3.IntegrityError as exc:
+        except self._IntegrityError as exc:
             raise StoreError(f"cannot add game #{game_id} to the campaign: {exc}") from exc
 
     async def campaign_game_ids(self, campaign_id: int) -> list[int]:
@@ -244,7 +247,7 @@ class ClubTables:
                         " detail, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (campaign_id, game_id, r.side, r.user_id, r.outcome, r.score, _dumps(r.detail), _now()))
                 return True
-        except sqlite3.IntegrityError as exc:
+        except self._IntegrityError as exc:
             raise StoreError(f"game #{game_id}: cannot record its campaign result: {exc}") from exc
 
     # -- custom scenarios (bot/uploads.py) -------------------------------------------------------
@@ -257,9 +260,9 @@ class ClubTables:
 
     async def custom_scenarios(self, guild_id: int, ruleset: str | None = None) -> list[CustomScenarioRow]:
         """The server's uploads (of one ruleset when given), by ruleset then title."""
-        rows = await self._rows(f"SELECT {_UPLOAD_COLUMNS} FROM custom_scenarios WHERE guild_id = ?"
-                                " AND (? IS NULL OR ruleset = ?) ORDER BY ruleset, title COLLATE NOCASE",
-                                (guild_id, ruleset, ruleset))
+        where, params = ("", (guild_id,)) if ruleset is None else (" AND ruleset = ?", (guild_id, ruleset))
+        rows = await self._rows(f"SELECT {_UPLOAD_COLUMNS} FROM custom_scenarios WHERE guild_id = ?{where}"
+                                f" ORDER BY ruleset, {self._nocase('title')} NULLS FIRST, scenario_id", params)
         return [CustomScenarioRow(**dict(r)) for r in rows]
 
     async def save_custom_scenario(self, row: CustomScenarioRow, *, may_replace_others: bool,
@@ -269,6 +272,7 @@ class ClubTables:
         ``may_replace_others`` is false, :class:`LimitReached` when a new file would pass
         ``limit`` uploads on the server; nothing is written then."""
         async with self._transaction() as db:
+            await self._lock_name(db, f"uploads of {row.guild_id}")
             holder = await self._rows("SELECT uploaded_by FROM custom_scenarios WHERE guild_id = ? AND ruleset = ?"
                                       " AND scenario_id = ?", (row.guild_id, row.ruleset, row.scenario_id), db)
             if holder and holder[0]["uploaded_by"] != row.uploaded_by and not may_replace_others:
@@ -278,8 +282,10 @@ class ClubTables:
                                               (row.guild_id,), db) >= limit:
                 raise LimitReached(f"this server already keeps {limit} uploaded scenarios: "
                                    "/scenario remove one first")
-            await db.execute(f"INSERT OR REPLACE INTO custom_scenarios ({_UPLOAD_COLUMNS})"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            await db.execute(f"INSERT INTO custom_scenarios ({_UPLOAD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                             " ON CONFLICT (guild_id, ruleset, scenario_id) DO UPDATE SET title = excluded.title,"
+                             " text = excluded.text, uploaded_by = excluded.uploaded_by,"
+                             " uploaded_at = excluded.uploaded_at",
                              (row.guild_id, row.ruleset, row.scenario_id, row.title, row.text,
                               row.uploaded_by, row.uploaded_at or _now()))
             return bool(holder)

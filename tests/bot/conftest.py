@@ -8,6 +8,7 @@ import pytest_asyncio
 
 from bot.client import make_client
 from tests.bot.harness import ALICE, BOB, Driver, fake_login
+from tests.bot.pg import pg_server, pg_url  # noqa: F401  (PostgreSQL: a server per session, a database per test)
 
 # A small board: three units a side facing each other two rows apart, a General attached to the
 # centre unit on each side. Seed 1 deals Union: skirmish-centre, sharp-shooter, attack-centre,

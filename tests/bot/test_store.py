@@ -1,4 +1,8 @@
-"""Tests for bot.store: schema, WAL, live-game rule, seats, the atomic command log, concurrency."""
+"""Tests for bot.store: schema, WAL, live-game rule, seats, the atomic command log, concurrency.
+
+The whole suite runs against both stores (issue 17): SQLite (bot/store.py) and PostgreSQL
+(bot/store_pg.py, on the session's pgserver, a fresh database per test: tests/bot/pg.py). The
+`backend` fixture opens either and reads its schema without the store."""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ import sqlite3
 
 import pytest
 
-from bot.migrations import MIGRATIONS
+from bot.migrations import MIGRATIONS, PG_MIGRATIONS
+from bot.store_base import encode_state
 from bot.store import (
     ChannelBusy,
     DuplicateInteraction,
@@ -27,9 +32,73 @@ def db_path(tmp_path):
     return str(tmp_path / "herald.db")
 
 
+class Backend:
+    """One kind of store for the tests: open it (at any schema version), and read its schema
+    version and tables behind its back."""
+
+    def __init__(self, kind: str, target: str) -> None:
+        self.kind, self.target = kind, target
+        self.migrations = MIGRATIONS if kind == "sqlite" else PG_MIGRATIONS
+
+    async def open(self, migrations=None) -> Store:
+        if self.kind == "sqlite":
+            return await Store.open(self.target, migrations=self.migrations if migrations is None else migrations)
+        from bot.store_pg import PgStore
+        return await PgStore.open(self.target, migrations=self.migrations if migrations is None else migrations)
+
+    @property
+    def migration_error(self) -> type[Exception]:
+        if self.kind == "sqlite":
+            return sqlite3.OperationalError
+        import asyncpg
+        return asyncpg.UndefinedTableError
+
+    async def query(self, sql: str) -> list[tuple]:
+        """Rows of a query run on a connection of its own (not the store's)."""
+        if self.kind == "sqlite":
+            with sqlite3.connect(self.target) as con:
+                return [tuple(r) for r in con.execute(sql)]
+        import asyncpg
+        conn = await asyncpg.connect(self.target)
+        try:
+            return [tuple(r) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+
+    async def version(self) -> int:
+        if self.kind == "sqlite":
+            return (await self.query("PRAGMA user_version"))[0][0]
+        return (await self.query("SELECT version FROM herald_schema"))[0][0]
+
+    async def set_version(self, version: int) -> None:
+        if self.kind == "sqlite":
+            with sqlite3.connect(self.target) as con:
+                con.execute(f"PRAGMA user_version = {int(version)}")
+        else:
+            await self.query(f"UPDATE herald_schema SET version = {int(version)} RETURNING version")
+
+    async def tables(self) -> set[str]:
+        if self.kind == "sqlite":
+            return {r[0] for r in await self.query("SELECT name FROM sqlite_master WHERE type='table'")}
+        return {r[0] for r in await self.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+
+    async def columns(self, table: str) -> set[str]:
+        if self.kind == "sqlite":
+            return {r[1] for r in await self.query(f"PRAGMA table_info({table})")}
+        return {r[0] for r in await self.query("SELECT column_name FROM information_schema.columns"
+                                               f" WHERE table_schema = current_schema() AND table_name = '{table}'")}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request, db_path) -> Backend:
+    if request.param == "sqlite":
+        return Backend("sqlite", db_path)
+    return Backend("postgres", request.getfixturevalue("pg_url"))
+
+
 @pytest.fixture
-async def store(db_path):
-    s = await Store.open(db_path)
+async def store(backend):
+    s = await backend.open()
     yield s
     await s.close()
 
@@ -45,72 +114,91 @@ async def append(store: Store, game_id: int, seq: int, **kw) -> None:
     await store.append_command(game_id, seq=seq, **args)
 
 
-def user_version(path: str) -> int:
-    with sqlite3.connect(path) as con:
-        return con.execute("PRAGMA user_version").fetchone()[0]
-
-
 # -- schema and connection settings --------------------------------------------------------------
 
-async def test_migrations_set_user_version_and_reopen_keeps_data(db_path):
-    store = await Store.open(db_path)
+async def test_migrations_set_user_version_and_reopen_keeps_data(backend):
+    store = await backend.open()
     game_id = await new_game(store)
     await store.close()
-    assert user_version(db_path) == len(MIGRATIONS)
+    assert await backend.version() == len(MIGRATIONS)
     n = len(MIGRATIONS)
 
     # A second migration is applied once; reopening again re-runs nothing (the non-idempotent
     # CREATE TABLE / INSERT would fail or duplicate rows if it did).
     probe = "CREATE TABLE probe (x INTEGER); INSERT INTO probe VALUES (1);"
     for _ in range(2):
-        store = await Store.open(db_path, migrations=[*MIGRATIONS, probe])
+        store = await backend.open([*backend.migrations, probe])
         assert (await store.get_game(game_id)).scenario_id == "edgehill"
         await store.close()
-        assert user_version(db_path) == n + 1
-    with sqlite3.connect(db_path) as con:
-        assert con.execute("SELECT count(*) FROM probe").fetchone()[0] == 1
+        assert await backend.version() == n + 1
+    assert await backend.query("SELECT count(*) FROM probe") == [(1,)]
 
 
-async def test_failed_migration_rolls_back_whole(db_path):
-    await (await Store.open(db_path)).close()
+async def test_failed_migration_rolls_back_whole(backend):
+    await (await backend.open()).close()
     broken = "CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);"
-    with pytest.raises(sqlite3.OperationalError):
-        await Store.open(db_path, migrations=[*MIGRATIONS, broken])
-    assert user_version(db_path) == len(MIGRATIONS)
-    with sqlite3.connect(db_path) as con:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    with pytest.raises(backend.migration_error):
+        await backend.open([*backend.migrations, broken])
+    assert await backend.version() == len(MIGRATIONS)
+    tables = await backend.tables()
     assert "half" not in tables and "games" in tables
 
 
-async def test_a_version_1_database_upgrades_to_the_club_play_schema_keeping_its_games(db_path):
-    """Migration 2 (issue 5) on a database written by schema 1: games survive, the new tables
-    and the commands' undo columns exist."""
-    store = await Store.open(db_path, migrations=MIGRATIONS[:1])
-    game_id = await new_game(store)
-    await store.close()
-    assert user_version(db_path) == 1
-    store = await Store.open(db_path)
-    assert (await store.get_game(game_id)).scenario_id == "edgehill"
-    await store.close()
-    with sqlite3.connect(db_path) as con:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        columns = {r[1] for r in con.execute("PRAGMA table_info(commands)")}
-    assert {"members", "campaigns", "campaign_games", "campaign_results", "custom_scenarios"} <= tables
-    assert {"undone_at", "undone_by"} <= columns
+@pytest.mark.parametrize("version", range(len(MIGRATIONS)))
+async def test_every_earlier_schema_upgrades_keeping_what_it_held(backend, version):
+    """A database left at each earlier schema version (0: a new one) is brought to the current
+    one at open, keeping its games, seats, log and snapshots (thinned to keyframes by 4), its
+    members (2) and names (3); a second open changes nothing."""
+    old = await backend.open(backend.migrations[:version])
+    try:
+        if version >= 1:
+            game_id = await new_game(old)
+            await old.set_status(game_id, "active")
+            await backend.query(f"INSERT INTO seats (game_id, side, user_id) VALUES ({game_id}, 'royalist', 7)")
+            for seq in range(1, 11):
+                await append(old, game_id, seq)           # a snapshot after each, as before 4
+        if version >= 2:
+            await old.add_member(game_id, 8, "player", "royalist", "left")
+        if version >= 3:
+            await old.remember_name(1, 7, "Rupert")
+    finally:
+        await old.close()
+    assert await backend.version() == version
+    for _ in range(2):
+        store = await backend.open()
+        try:
+            assert await backend.version() == len(MIGRATIONS)
+            assert {"members", "campaigns", "custom_scenarios", "user_names"} <= await backend.tables()
+            assert {"undone_at", "undone_by"} <= await backend.columns("commands")
+            if version == 0:
+                assert await store.list_games() == []
+                continue
+            assert [g.id for g in await store.resumable_games()] == [game_id]
+            assert await store.seats(game_id) == {"royalist": 7}
+            assert [c.seq for c in await store.commands(game_id)] == list(range(1, 11))
+            assert await store.latest_snapshot(game_id) == (10, {"turn": 10, "units": {"A": "0101"}})
+            snaps = [r[0] for r in await backend.query(f"SELECT seq FROM snapshots WHERE game_id = {game_id} ORDER BY seq")]
+            assert snaps == ([8, 10] if version < 4 else list(range(1, 11)))
+            assert [(m.user_id, m.wing) for m in await store.members(game_id)] == ([(8, "left")] if version >= 2 else [])
+            assert await store.display_names(1, [7]) == ({7: "Rupert"} if version >= 3 else {})
+            await append(store, game_id, 11)              # and the game goes on
+            await store.truncate_after(game_id, 10)
+        finally:
+            await store.close()
 
 
-async def test_a_version_2_database_upgrades_to_the_names_table_keeping_its_games(db_path):
+async def test_a_version_2_database_upgrades_to_the_names_table_keeping_its_games(backend):
     """Migration 3 (issue 11) on a database written by schema 2: games, seats and members
     survive; players' names are kept per server, written only when they change."""
-    store = await Store.open(db_path, migrations=MIGRATIONS[:2])
+    store = await backend.open(backend.migrations[:2])
     game_id = await new_game(store)
     await store.take_seat(game_id, "royalist", 7)
     await store.add_member(game_id, 8, "player", "royalist", None)
     await store.close()
-    assert user_version(db_path) == 2
-    store = await Store.open(db_path)
+    assert await backend.version() == 2
+    store = await backend.open()
     try:
-        assert user_version(db_path) == len(MIGRATIONS) >= 3
+        assert await backend.version() == len(MIGRATIONS) >= 3
         assert (await store.get_game(game_id)).scenario_id == "edgehill"
         assert await store.seats(game_id) == {"royalist": 7}
         assert [m.user_id for m in await store.members(game_id)] == [8]
@@ -126,7 +214,7 @@ async def test_a_version_2_database_upgrades_to_the_names_table_keeping_its_game
         assert await store.display_names(1, [7]) == {7: "Rupert of the Rhine"}
     finally:
         await store.close()
-    again = await Store.open(db_path)        # a restart: the first sighting writes again, harmlessly
+    again = await backend.open()        # a restart: the first sighting writes again, harmlessly
     try:
         assert await again.display_names(1, [7]) == {7: "Rupert of the Rhine"}
         assert await again.remember_name(1, 7, "Rupert of the Rhine")
@@ -135,19 +223,22 @@ async def test_a_version_2_database_upgrades_to_the_names_table_keeping_its_game
         await again.close()
 
 
-async def test_newer_schema_is_refused(db_path):
-    await (await Store.open(db_path)).close()
-    with sqlite3.connect(db_path) as con:
-        con.execute("PRAGMA user_version = 99")
+async def test_newer_schema_is_refused(backend):
+    await (await backend.open()).close()
+    await backend.set_version(99)
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(db_path)
+        await backend.open()
 
 
-async def test_pragmas_wal_and_foreign_keys_on(store, db_path):
-    assert await store._one("PRAGMA journal_mode") == "wal"
-    assert await store._one("PRAGMA foreign_keys") == 1
-    assert await store._one("PRAGMA busy_timeout") == 5000
-    assert await store._one("PRAGMA synchronous") == 1  # NORMAL
+async def test_pragmas_wal_and_foreign_keys_on(db_path):
+    store = await Store.open(db_path)
+    try:
+        assert await store._one("PRAGMA journal_mode") == "wal"
+        assert await store._one("PRAGMA foreign_keys") == 1
+        assert await store._one("PRAGMA busy_timeout") == 5000
+        assert await store._one("PRAGMA synchronous") == 2  # FULL (issue 17): the WAL synced at each commit
+    finally:
+        await store.close()
     with sqlite3.connect(db_path) as con:  # WAL is persistent in the file itself
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -252,8 +343,8 @@ async def test_command_and_snapshot_are_one_transaction(store):
     # Plant a snapshot at seq 1 behind the store's back so the snapshot insert fails
     # after the command insert has already succeeded inside the transaction.
     async with store._transaction() as db:
-        await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, 1, '{}')",
-                         (game_id,))
+        await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, 1, ?)",
+                         (game_id, encode_state({})))
     with pytest.raises(StoreError):
         await append(store, game_id, 1, interaction_id="i-1")
     assert await store.commands(game_id) == []
@@ -354,8 +445,8 @@ async def test_game_lock_serializes_load_apply_commit(store):
     assert sorted(r.user_id for r in rows) == [0, 1, 2, 3, 4]
 
 
-async def test_survives_close_and_reopen_mid_game(db_path):
-    store = await Store.open(db_path)
+async def test_survives_close_and_reopen_mid_game(backend):
+    store = await backend.open()
     game_id = await new_game(store)
     await store.set_status(game_id, "active")
     await store.take_seat(game_id, "royalist", 1)
@@ -364,7 +455,7 @@ async def test_survives_close_and_reopen_mid_game(db_path):
     before = (await store.commands(game_id), await store.latest_snapshot(game_id))
     await store.close()
 
-    store = await Store.open(db_path)
+    store = await backend.open()
     try:
         assert (await store.commands(game_id), await store.latest_snapshot(game_id)) == before
         assert [g.id for g in await store.resumable_games()] == [game_id]
