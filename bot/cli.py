@@ -392,6 +392,31 @@ def odds_command(args) -> int:
     return 0
 
 
+def db_command(args) -> int:
+    """`herald db copy SQLITE_FILE POSTGRES_URL` (bot/db_copy.py): 0 when every game replays
+    the same on PostgreSQL, 1 when one differs or the copy was refused, 2 for bad arguments."""
+    import asyncio
+
+    from .store import StoreError, is_postgres_url, redact
+    if not args.sqlite_file.is_file():
+        print(f"herald: no SQLite file {args.sqlite_file}", file=sys.stderr)
+        return 2
+    if not is_postgres_url(args.postgres_url):
+        print(f"herald: {redact(args.postgres_url)!r} is not a postgresql:// URL", file=sys.stderr)
+        return 2
+    from .db_copy import copy_database
+    try:
+        return asyncio.run(copy_database(str(args.sqlite_file), args.postgres_url))
+    except (StoreError, OSError) as exc:
+        print(f"herald: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:             # asyncpg's and sqlite's own errors: a line, no traceback
+        if type(exc).__module__.split(".")[0] not in ("asyncpg", "sqlite3"):
+            raise
+        print(f"herald: the copy failed, nothing was written to PostgreSQL: {exc}", file=sys.stderr)
+        return 1
+
+
 def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["sync"]:                  # register the slash commands (bot/sync.py)
@@ -432,7 +457,15 @@ def _main(argv: list[str] | None = None) -> int:
     p_rules = sub.add_parser("rules", help="look up a rule by section number or words (as /rules)")
     p_rules.add_argument("ruleset", choices=sorted(rulesets()))
     p_rules.add_argument("query", nargs="+", help="a section (10.4, §10.4) or words (retreat, salvo)")
+    p_db = sub.add_parser("db", help="the game database: `herald db copy SQLITE_FILE POSTGRES_URL`")
+    db_sub = p_db.add_subparsers(dest="db_cmd", required=True)
+    p_copy = db_sub.add_parser("copy", help="copy a club's games from its SQLite file to an empty PostgreSQL "
+                                            "database, checked by replaying every game there")
+    p_copy.add_argument("sqlite_file", type=Path, help="the bot's SQLite file (HERALD_DB)")
+    p_copy.add_argument("postgres_url", help="postgresql://user:password@host/database (HERALD_DATABASE_URL)")
     args = ap.parse_args(argv)
+    if args.cmd == "db":
+        return db_command(args)
     if args.cmd == "bot":
         print("herald bot: set DISCORD_TOKEN to run the Discord bot", file=sys.stderr)
         return 2

@@ -46,7 +46,7 @@ from .deadlines import deadline_hours, expire_due, hours_text
 from .names import remember as remember_name
 from .service import ActResult, GameService
 from .shards import Shards
-from .store import Store, StoreError
+from .store import Store, StoreError, open_store, redact
 from .views import DYNAMIC_ITEMS, INTERNAL, clip, refuse, result_message_parts, result_text
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class HeraldBot(commands.Bot):
         if self.commands_only:
             await add_cogs(self)
             return
-        self.store = await Store.open(self.db_path)
+        self.store = await open_store(self.db_path)     # a file, or HERALD_DATABASE_URL (bot/store_pg.py)
         self.service = make_service(self.store)       # the service and its club features (bot/app.py)
         self.service.shards = self.herald_shards      # the loops pick only this process's games
         await add_cogs(self)          # /game, Battle Cry (and the shared verbs), TACW
@@ -126,7 +126,7 @@ class HeraldBot(commands.Bot):
         resumed = await self.service.resume_all()
         if self.http.token:        # a real bot, not the offline harness (whose tests start many)
             settle_memory()
-        log.info("store %s open; %d active game(s) resumed%s", self.db_path, len(resumed),
+        log.info("store %s open; %d active game(s) resumed%s", redact(self.db_path), len(resumed),
                  f" (this process runs {self.herald_shards.describe()})" if self.herald_shards is not None else "")
         if self._wants_deadline_task():
             self.deadline_loop.start()
@@ -250,7 +250,7 @@ def failure_line(exc: BaseException, db_path: str = "herald.db") -> str | None:
     if isinstance(exc, discord.ConnectionClosed):
         return f"Discord closed the connection (code {exc.code}): {exc.reason or exc}"
     if isinstance(exc, (sqlite3.Error, StoreError)):
-        return f"cannot open the database {db_path!r} (HERALD_DB): {exc}"
+        return f"cannot open the database {redact(db_path)!r} (HERALD_DATABASE_URL or HERALD_DB): {exc}"
     return None
 
 

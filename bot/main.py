@@ -21,7 +21,9 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         sharded = {"shards": shards} if shards is not None else {}     # unset: one plain connection
-        return run_bot(token, os.environ.get("HERALD_DB", "herald.db"), **sharded)
+        # the store: PostgreSQL when HERALD_DATABASE_URL=postgresql://... is set, else the SQLite file
+        database = os.environ.get("HERALD_DATABASE_URL", "").strip() or os.environ.get("HERALD_DB", "herald.db")
+        return run_bot(token, database, **sharded)
     from bot.cli import main as cli_main
     return cli_main(argv)
 

@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
@@ -57,6 +58,15 @@ def _raise_duplicate(exc: Exception, interaction_id: str | None) -> None:
 def is_postgres_url(target: str) -> bool:
     """Whether ``target`` names a PostgreSQL database (HERALD_DATABASE_URL) and not a file."""
     return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def redact(target: str) -> str:
+    """The database's name for messages and logs: a URL without its password."""
+    parts = urlsplit(str(target))
+    if not is_postgres_url(target) or parts.password is None:
+        return str(target)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 async def open_store(target: str) -> Store:

@@ -31,12 +31,11 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from .migrations import PG_MIGRATIONS
-from .store import _GAME_COLUMNS, GameRow, Store
+from .store import _GAME_COLUMNS, GameRow, Store, redact
 from .store_base import StoreError, _dumps
 
 # pg_advisory_lock keys (two-int form: class, id): the migration lock; GAME_LOCK is kept for the
@@ -51,15 +50,6 @@ def _pg(sql: str) -> str:
     sql = re.sub(r"\bIS \?", "IS NOT DISTINCT FROM ?", sql)
     count = iter(range(1, 10_000))
     return re.sub(r"\?", lambda _: f"${next(count)}", sql)
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[-1]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 class _Done:
