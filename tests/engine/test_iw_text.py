@@ -98,3 +98,15 @@ def test_the_supplement_is_the_completion_the_game_plays():
     assert "Herald completion" in text
     assert "| 5 | 0 | 1 | 1 | 2 | 2 | 3 | 1.50 |" in text
     assert completion.SHOOTING_TABLE[5] == (0, 1, 1, 2, 2, 3)
+
+
+def test_the_companies_list_fits_a_message():
+    """IW Compagnie: `companies` for both armies of Ravenna (46 companies) answers in one Discord
+    message, each company by id, battle, bases and place (the short form once the long one would
+    overflow); `companies mine` keeps the long form while it fits."""
+    from engine.core.commands import parse
+    g = Game.new("italianwars", "ravenna", 4)
+    both = g.ruleset.query(g.scenario, g.state, "french", parse("companies"))
+    assert len(both) <= 2000 and "`alfonso` ferrara 2b (37,5) 0°" in both and "`papal_shot` pescara" in both
+    mine = g.ruleset.query(g.scenario, g.state, "french", parse("companies mine"))
+    assert len(mine) <= 2000 and "Alfonso d'Este" in mine and "`sp_pike`" not in mine

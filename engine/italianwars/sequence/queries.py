@@ -29,6 +29,18 @@ def company_line(sc, st: IWState, c) -> str:
     return " · ".join(bits)
 
 
+def short_line(sc, st: IWState, c) -> str:
+    """A company in a few words, for a long list: id, battle, bases, place and what matters now."""
+    bits = [f"`{c.id}`", c.battle, f"{c.bases}b"]
+    if c.status != "waiting":
+        bits.append(f"({c.x:g},{c.y:g}) {c.facing:g}°")
+    bits += [w for w, on in (("DIS", c.disordered), ("hidden", c.hidden), ("MEL", bool(c.melee_with)))
+             if on]
+    if c.status != "active":
+        bits.append(c.status)
+    return " ".join(bits)
+
+
 def fit(lines: list[str]) -> str:
     text = "\n".join(lines)
     return text if len(text) <= MAX_REPLY else text[:MAX_REPLY - 1] + "…"
@@ -40,10 +52,16 @@ def answer(sc, st: IWState, side: str | None, verb: str, args: tuple[str, ...]) 
         which = (args[0] if args else "all").lower()
         sides = [side] if which in ("mine", "own") and side else [st.other(side)] if which == "enemy" and side \
             else sorted(st.armies)
-        lines = []
-        for s in sides:
-            lines.append(f"**{s.title()}**")
-            lines += [company_line(sc, v, c) for c in sorted(v.companies.values(), key=lambda c: c.id) if c.side == s]
+        for line_of in (company_line, short_line):      # the short form when the long one overflows
+            lines = []
+            for s in sides:
+                lines.append(f"**{s.title()}**")
+                lines += [line_of(sc, v, c) for c in sorted(v.companies.values(), key=lambda c: (c.battle, c.id))
+                          if c.side == s]
+            if len("\n".join(lines)) <= MAX_REPLY:
+                break
+        if len("\n".join(lines)) > MAX_REPLY and which not in ("mine", "own", "enemy"):
+            lines.append("(more than a message holds: ask `companies mine` or `companies enemy`)")
         return fit(lines)
     if verb == "battles":
         lines = []
