@@ -144,6 +144,20 @@ MIGRATIONS: list[str] = [
      WHERE seq % 8 != 0
        AND seq < (SELECT MAX(s2.seq) FROM snapshots AS s2 WHERE s2.game_id = snapshots.game_id);
     """,
+    # 5: claims (issue 17): each firing of a deadline or a reminder is claimed here before it is
+    # acted on (INSERT ... ON CONFLICT DO NOTHING), so when several processes run the same loops
+    # exactly one of them fires it (bot/deadlines.py, Store.claim). `claimed_at` lets a claim
+    # taken by a process that died before acting be taken again after a lease.
+    """
+    CREATE TABLE claims (
+        game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind       TEXT    NOT NULL,              -- "decision", "reminder", "overdue"
+        claim_key  TEXT    NOT NULL,              -- which firing: the wait or the decision's seq
+        owner      TEXT,                          -- who took it (a process's name), for the logs
+        claimed_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, kind, claim_key)
+    );
+    """,
 ]
 
 
@@ -271,6 +285,17 @@ PG_MIGRATIONS: list[str] = [
     DELETE FROM snapshots
      WHERE seq % 8 != 0
        AND seq < (SELECT MAX(s2.seq) FROM snapshots AS s2 WHERE s2.game_id = snapshots.game_id);
+    """,
+    # 5: claims, as MIGRATIONS[4]
+    """
+    CREATE TABLE claims (
+        game_id    BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind       TEXT    COLLATE "C" NOT NULL,
+        claim_key  TEXT    COLLATE "C" NOT NULL,
+        owner      TEXT,
+        claimed_at TEXT    COLLATE "C" NOT NULL,
+        PRIMARY KEY (game_id, kind, claim_key)
+    );
     """,
 ]
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "every schema version in both dialects"

@@ -25,6 +25,7 @@ import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -251,6 +252,38 @@ class Store(ClubTables):
         if lock is None:
             lock = self._game_locks[game_id] = asyncio.Lock()
         return lock
+
+    @asynccontextmanager
+    async def lock_game(self, game_id: int) -> AsyncIterator[None]:
+        """The game's lock across processes, taken inside :meth:`game_lock` around load ->
+        apply -> commit (bot/service.py). A no-op here: one process uses an SQLite file, and
+        WAL with ``BEGIN IMMEDIATE`` already serializes its writers. bot/store_pg.py holds a
+        PostgreSQL advisory lock."""
+        yield
+
+    async def claim(self, game_id: int, kind: str, key: str, owner: str = "", *,
+                    lease_seconds: float | None = None) -> bool:
+        """Claim one firing of a deadline or reminder (``kind``, ``key``) of the game, for
+        ``owner``; True for the one caller that gets it, in whichever process (the table's key
+        decides: INSERT ... ON CONFLICT DO NOTHING). With ``lease_seconds``, a claim older than
+        that is taken over (its owner died before acting; what it fires must be idempotent)."""
+        now = _now()
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO claims (game_id, kind, claim_key, owner, claimed_at) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, kind, claim_key) DO NOTHING", (game_id, kind, key, owner, now))
+                if cursor.rowcount == 1:
+                    return True
+                if lease_seconds is None:
+                    return False
+                cutoff = (datetime.fromisoformat(now) - timedelta(seconds=lease_seconds)).isoformat(timespec="seconds")
+                cursor = await db.execute(
+                    "UPDATE claims SET owner = ?, claimed_at = ? WHERE game_id = ? AND kind = ?"
+                    " AND claim_key = ? AND claimed_at < ?", (owner, now, game_id, kind, key, cutoff))
+                return cursor.rowcount == 1
+        except self._IntegrityError as exc:       # the foreign key: no such game
+            raise GameNotFound(f"no game {game_id}") from exc
 
     # -- games -------------------------------------------------------------------------------
 

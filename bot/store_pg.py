@@ -18,14 +18,25 @@ Schema versions: bot/migrations.py's PG_MIGRATIONS, version kept in ``herald_sch
 migration and its version bump one transaction, all of them applied under a session advisory
 lock so two processes starting at once migrate once.
 
-Later (not here): serializing one game across processes. `lock_game(game_id)` would be an
-async context manager that takes a pool connection and holds ``pg_advisory_lock(GAME_LOCK,
-game_id)`` (the two-int form, its own key space) from load to commit, released in ``finally``;
-the in-process `game_lock` stays in front of it so one process queues its own callers without
-holding a connection each.
+One game across processes (issue 17): `lock_game(game_id)` holds a session advisory lock,
+``pg_advisory_lock(GAME_LOCK, game_id)`` (the two-int form, a key space of its own), on a
+connection of a small pool kept for locks alone, from load to commit, released in ``finally``
+(and by asyncpg's reset, ``pg_advisory_unlock_all``, whenever a connection goes back to its
+pool). A session lock, not ``pg_advisory_xact_lock``: load, apply and commit are several
+transactions (each store call is its own, the rules run in a thread between them), so no one
+transaction spans them. A pool of its own: a holder also needs the main pool for its reads and
+its commit, so holders drawing on the main pool could take every connection and wait forever.
+`game_lock(game_id)`, the lock every caller already holds around load -> apply -> commit
+(bot/service.py, undo, club, physical dice, deadlines), is here the in-process asyncio lock
+followed by `lock_game`: one process queues its own callers without holding a connection each,
+and every one of those callers is serialized across processes with no change of its own. A
+holder that waits more than LOCK_WAIT seconds is refused (StoreError: the game is busy). If a
+lock's connection dies, PostgreSQL drops the lock; the ``seq`` check of the commit stays the
+last word (SeqConflict), so a stale writer is still refused.
 """
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -38,10 +49,48 @@ from .migrations import PG_MIGRATIONS
 from .store import _GAME_COLUMNS, GameRow, Store, redact
 from .store_base import StoreError, _dumps
 
-# pg_advisory_lock keys (two-int form: class, id): the migration lock; GAME_LOCK is kept for the
-# per-game lock across processes (see the module's docstring).
+# pg_advisory_lock keys (two-int form: class, id): the migration lock, and the per-game lock
+# across processes (see the module's docstring).
 MIGRATION_LOCK = (17_001, 0)
 GAME_LOCK = 17_002
+LOCK_WAIT = 30.0             # seconds a caller waits for a game another process holds
+LOCK_CONNECTIONS = 20        # the lock pool: games locked at once by one process
+
+
+def _game_key(game_id: int) -> int:
+    """The game's id as the lock's second key (int4; ids past 2**31 share keys: more waiting,
+    never less)."""
+    return int(game_id) % 2**31
+
+
+class _GameLock:
+    """`PgStore.game_lock`: the in-process asyncio lock, then the advisory lock across
+    processes (`PgStore.lock_game`), released in the reverse order. Used as ``async with``."""
+
+    def __init__(self, store: PgStore, game_id: int) -> None:
+        self._store, self._game_id = store, game_id
+        self._local = asyncio.Lock()
+        self._held: Any = None
+
+    def locked(self) -> bool:
+        return self._local.locked()
+
+    async def __aenter__(self) -> None:
+        await self._local.acquire()
+        try:
+            held = self._store.lock_game(self._game_id)
+            await held.__aenter__()
+        except BaseException:
+            self._local.release()
+            raise
+        self._held = held
+
+    async def __aexit__(self, *exc: Any) -> None:
+        held, self._held = self._held, None
+        try:
+            await held.__aexit__(*exc)
+        finally:
+            self._local.release()
 
 
 @lru_cache(maxsize=512)
@@ -81,6 +130,8 @@ class PgStore(Store):
     def __init__(self, pool: asyncpg.Pool, url: str = "") -> None:
         super().__init__(pool)          # type: ignore[arg-type]   (self._db is the pool here)
         self.url = url
+        self._lock_pool: asyncpg.Pool | None = None     # lock_game's connections, made on first use
+        self._lock_pool_ready = asyncio.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -104,6 +155,8 @@ class PgStore(Store):
     async def close(self) -> None:
         """Close the pool (after the transactions in progress)."""
         self.closed = True
+        if self._lock_pool is not None:
+            await self._lock_pool.close()
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -148,6 +201,39 @@ class PgStore(Store):
         if db is not None:
             return await db.fetch(sql, params)
         return await self._db.fetch(_pg(sql), *params)
+
+    # -- one game across processes --------------------------------------------------------------
+
+    def game_lock(self, game_id: int) -> _GameLock:  # type: ignore[override]
+        """The lock callers hold around load -> apply -> commit: in this process and across
+        processes (`_GameLock`). The same object while anyone holds or awaits it."""
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = self._game_locks[game_id] = _GameLock(self, game_id)   # type: ignore[assignment]
+        return lock  # type: ignore[return-value]
+
+    async def _locks(self) -> asyncpg.Pool:
+        async with self._lock_pool_ready:
+            if self._lock_pool is None:
+                self._lock_pool = await asyncpg.create_pool(self.url, min_size=0, max_size=LOCK_CONNECTIONS)
+            return self._lock_pool
+
+    @asynccontextmanager
+    async def lock_game(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's advisory lock (see the module's docstring) for the ``async with``
+        block; every other process's holder of it waits. Raises :class:`StoreError` when another
+        process has held it for LOCK_WAIT seconds."""
+        pool = await self._locks()
+        async with pool.acquire() as conn:
+            try:
+                await conn.execute("SELECT pg_advisory_lock($1, $2)", GAME_LOCK, _game_key(game_id),
+                                   timeout=LOCK_WAIT)
+            except asyncio.TimeoutError:
+                raise StoreError(f"game {game_id} is busy in another process; try again in a moment") from None
+            try:
+                yield
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1, $2)", GAME_LOCK, _game_key(game_id))
 
     # -- the hooks (bot/store.py) --------------------------------------------------------------
 

@@ -523,3 +523,113 @@ async def test_custom_scenario_methods_guard_other_members_files_and_the_limit(s
     assert await store.custom_scenarios(2) == []
     assert await store.delete_custom_scenario(1, "tacw", "moor") is True
     assert await store.delete_custom_scenario(1, "tacw", "moor") is False
+
+
+# -- one game across processes, and claims (issue 17) ----------------------------------------------
+
+async def test_claim_is_won_once_across_stores_and_taken_over_after_its_lease(backend):
+    """Two stores on one database (two processes) claim the same firing at once: exactly one
+    gets it; another firing is its own; a stale claim is taken over only with a lease."""
+    first, second = await backend.open(), await backend.open()
+    try:
+        game_id = await new_game(first)
+        got = await asyncio.gather(*(s.claim(game_id, "reminder", "3:union:7", f"p{i}")
+                                     for i, s in enumerate([first, second, first, second])))
+        assert sorted(got) == [False, False, False, True]
+        assert await second.claim(game_id, "overdue", "3:union:7", "p1")        # another kind
+        assert await second.claim(game_id, "reminder", "4:union:7", "p1")       # another wait
+        assert not await first.claim(game_id, "reminder", "3:union:7", "p0", lease_seconds=60)
+        await backend.query("UPDATE claims SET claimed_at = '2000-01-01T00:00:00+00:00'"
+                            " WHERE claim_key = '3:union:7' AND kind = 'reminder' RETURNING 1")
+        assert not await first.claim(game_id, "reminder", "3:union:7", "p0")    # no lease: never again
+        assert await first.claim(game_id, "reminder", "3:union:7", "p0", lease_seconds=60)
+        assert not await second.claim(game_id, "reminder", "3:union:7", "p1", lease_seconds=60)
+        assert await backend.query("SELECT owner FROM claims WHERE kind = 'reminder'"
+                                   " AND claim_key = '3:union:7'") == [("p0",)]
+        with pytest.raises(StoreError):                 # no such game: the foreign key refuses
+            await first.claim(game_id + 99, "reminder", "x", "p0")
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_lock_game_is_an_async_context_manager_on_both(store):
+    game_id = await new_game(store)
+    async with store.lock_game(game_id):
+        await append(store, game_id, 1)                 # the store's own calls work inside it
+    async with store.game_lock(game_id):
+        assert store.game_lock(game_id).locked()
+        await append(store, game_id, 2)
+    assert not store.game_lock(game_id).locked()
+    assert await store.last_seq(game_id) == 2
+
+
+@pytest.fixture
+async def pg_pair(pg_url):
+    """Two PostgreSQL stores on one database: two processes, as far as the locks can tell."""
+    from bot.store_pg import PgStore
+    first = await PgStore.open(pg_url)
+    second = await PgStore.open(pg_url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def test_pg_lock_game_serializes_one_game_across_stores_and_not_two(pg_pair):
+    first, second = pg_pair
+    game_id, other = await new_game(first), await new_game(first, channel=CHANNEL + 1)
+    entered = asyncio.Event()
+
+    async def second_takes(gid: int) -> None:
+        async with second.lock_game(gid):
+            entered.set()
+
+    async with first.lock_game(game_id):
+        await asyncio.wait_for(second_takes(other), 5)           # another game: no wait
+        entered.clear()
+        waiting = asyncio.create_task(second_takes(game_id))
+        await asyncio.sleep(0.3)
+        assert not entered.is_set()                             # held by the other "process"
+    await asyncio.wait_for(waiting, 5)
+    assert entered.is_set()
+
+
+async def test_pg_game_lock_serializes_load_apply_commit_across_stores(pg_pair):
+    """Load, apply and commit under `game_lock` from two stores at once: every writer sees the
+    one before it committed (no SeqConflict, no lost write)."""
+    first, second = pg_pair
+    game_id = await new_game(first)
+
+    async def act(store, user: int) -> None:
+        async with store.game_lock(game_id):
+            seq = await store.last_seq(game_id) + 1
+            await asyncio.sleep(0.01)
+            await append(store, game_id, seq, user_id=user)
+
+    await asyncio.gather(*(act(first if u % 2 else second, u) for u in range(10)))
+    rows = await first.commands(game_id)
+    assert [r.seq for r in rows] == list(range(1, 11))
+    assert sorted(r.user_id for r in rows) == list(range(10))
+
+
+async def test_pg_a_game_held_too_long_is_refused_and_a_cancelled_wait_leaves_no_lock(pg_pair, monkeypatch):
+    import bot.store_pg as store_pg
+    first, second = pg_pair
+    game_id = await new_game(first)
+    monkeypatch.setattr(store_pg, "LOCK_WAIT", 0.2)
+    async with first.game_lock(game_id):
+        with pytest.raises(StoreError, match="busy in another process"):
+            async with second.game_lock(game_id):
+                pass
+        assert not second.game_lock(game_id).locked()            # the local lock let go too
+        waiting = asyncio.create_task(second.lock_game(game_id).__aenter__())
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+    async with second.game_lock(game_id):                        # nothing left held anywhere
+        async with first.lock_game(game_id + 1):
+            pass
+    monkeypatch.setattr(store_pg, "LOCK_WAIT", 5)
+    async with first.game_lock(game_id):
+        pass
