@@ -15,7 +15,8 @@ on never expires a decision on the spot.
 
 The answer carries the interaction id `deadline:<game>:<seq>` (the seq the decision was opened
 at) and the seq it was built against: it is applied at most once, and never after the player
-answered (the seq has moved on). No Discord here; `now` is always passed in, so tests own the
+answered (the seq has moved on). Several processes running this loop over one game: each answer and
+each notice is claimed in the database first (`OWNER`, `DECISION_LEASE` below), so one fires it. No Discord here; `now` is always passed in, so tests own the
 clock and the bot passes `datetime.now(timezone.utc)`.
 
 **Turn deadlines** (issue 5, Club play "Turn flow"): a game may also give whoever it waits on
@@ -37,6 +38,8 @@ the reminder and the notice), or, with no decision deadline, it waits too. The r
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
@@ -62,6 +65,15 @@ TURN_OPTION = "turn_deadline_hours"
 REMINDER_OPTION = "turn_reminder_hours"
 TURN_SET_AT = "turn_deadline_set_at"
 NOTICES = "turn_notices"          # {"reminded": wait key, "noticed": wait key}
+# Claims (issue 17, Store.claim): several processes may run these loops over the same games (two
+# processes on one shard range, a reshard). Each firing is claimed in the database before it is
+# acted on, so exactly one process fires it: a decision's answer by (game, "decision", its seq),
+# a reminder or a referee notice by (game, kind, the wait's key and start). A notice's claim is
+# for good (at most once, as its "already sent" mark); a decision's has a lease: a process that
+# died between claim and answer leaves it to another after DECISION_LEASE seconds (the answer's
+# interaction id still applies it once).
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
+DECISION_LEASE = 120.0
 
 
 def install(service: GameService) -> None:
@@ -170,6 +182,9 @@ async def expire_due(service: GameService, now: datetime) -> list[ActResult]:
                 log.warning("game %s: nobody holds %s to answer its %s decision", row.id,
                             decision.side, decision.kind)
                 continue
+            if not await service.store.claim(row.id, "decision", str(decision.seq), OWNER,
+                                             lease_seconds=DECISION_LEASE):
+                continue                  # another process is answering it (issue 17)
             result = await service.act(row.channel_id, decision.user_id, decision.answer,
                                        decision.interaction_id, expect_game=row.id,
                                        expect_seq=decision.seq)
@@ -329,6 +344,8 @@ async def due_notices(service: GameService, now: datetime) -> list[Notice]:
                     sent["reminded"] = wait.key
                 else:
                     continue
+                if not await service.store.claim(row.id, kind, f"{wait.key}@{wait.started.isoformat()}", OWNER):
+                    continue              # another process sent it (issue 17)
                 await service.store.set_options(row.id, **{NOTICES: sent})
         except Exception:
             log.exception("game %s: turn deadline failed", row.id)

@@ -12,6 +12,13 @@ answers to a pending decision (the retreat buttons) carry the seq they were buil
 refused once the game has moved on. Rendering happens after the lock is released, from the
 committed state, and is slow CPU work: async callers run `render` in `asyncio.to_thread`.
 
+Several processes on one PostgreSQL (issue 17): the store's `game_lock` is there the in-process
+lock followed by the game's advisory lock (bot/store_pg.py `lock_game`; a no-op on SQLite, one
+process), so a second process acting on the game waits, then loads what the first committed. The
+cache of live states below is per process and never trusted blindly: every `load_row`, under the
+lock, reads the store's last seq and drops a cached state whose seq is not it (another process
+wrote the game). A pending decision is thus answered once: the second answer finds it gone.
+
 Every refusal raises a `HeraldError` (the engine's, or `Refused` from bot/errors.py) or a
 `StoreError`, whose text says why; nothing is stored in either case.
 
@@ -231,8 +238,8 @@ class GameService:
         commands after it, decoded and replayed off the event loop (`_rebuild`)."""
         rs = self.ruleset_of(row.ruleset)
         sc = self.scenario_of(row, rs)
-        last = await self.store.last_seq(row.id)
-        state, seq = self._cached(row, last)
+        last = await self.store.last_seq(row.id)       # the store's, not ours: another process may
+        state, seq = self._cached(row, last)            # have written the game (issue 17)
         if state is None:
             changes = self.store.changes(row.id)
             snap = await self.store.latest_snapshot_raw(row.id)
