@@ -1,9 +1,9 @@
 """A plain, deterministic Italian Wars player: it writes the command lines a simple commander would
 give, through the same command language a player types. It is no rule of the game: Herald uses it
 to write the demo scripts of Fornovo and Ravenna and to play whole battles in the tests. It reads
-the position (distances, aims, the targets the engine lists) and proposes lines; each line is first
-tried on a copy (`ruleset.apply`, nothing recorded) and only a line the engine accepted there is
-played, so its own commands are never refused (`refusals(game)` counts any that were).
+the position (distances, aims, the targets the engine lists) and proposes lines; each is given
+to the engine (`engine.core.game.try_command`): a refused line changes nothing and is not
+recorded, and the next proposal is tried.
 
 The commander:
 - before the battle (IW Prima della battaglia): rolls what is his to roll, places no field
@@ -23,9 +23,7 @@ The commander:
 """
 from __future__ import annotations
 
-from engine.core.commands import parse
-from engine.core.errors import HeraldError
-from engine.core.game import Game, autoplay, demo_script, print_demo_script
+from engine.core.game import Game, autoplay, demo_script, print_demo_script, try_command
 from engine.core.table.geometry import angle_between, bearing_to
 
 from engine.italianwars import checks, completion, rules
@@ -34,38 +32,13 @@ STANDOFF = 1.5          # UDM short of the enemy a shock company stops when it c
 AIM_SLACK = 20.0        # degrees off its nearest enemy before a company wheels
 HOLD_WAKE = 6.0         # UDM: a battle on Hold this close to the enemy is ordered to Attack
 MAX_TRIALS = 80         # lines tried on a copy in one step, at most
-_REFUSED: dict[int, list[tuple[str, str, str]]] = {}
 
 
 def refusals(game: Game) -> list[tuple[str, str, str]]:
-    """(side, line, reason) of every line this player sent that the engine refused."""
-    return _REFUSED.setdefault(id(game), [])
-
-
-# == trying lines ==================================================================================
-
-def _trial(game: Game, side: str, line: str):
-    try:
-        _, events = game.ruleset.apply(game.scenario, game.state, side, parse(line))
-    except HeraldError:
-        return None
-    return events
-
-
-def _play(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
-    try:
-        game.apply(side, line)
-    except HeraldError as exc:
-        refusals(game).append((side, line, str(exc)))
-        return False
-    out.append((side, line))
-    return True
-
-
-def _try(game: Game, side: str, line: str, out: list[tuple[str, str]]) -> bool:
-    if _trial(game, side, line) is None:
-        return False
-    return _play(game, side, line, out)
+    """The lines this player sent that the engine refused: none ever stays in the game (a refused
+    line changes nothing and is not recorded: `try_command`), so the list is always empty; kept
+    for the benches that print it."""
+    return []
 
 
 def _first(game: Game, side: str, lines, out: list[tuple[str, str]]) -> bool:
@@ -73,7 +46,7 @@ def _first(game: Game, side: str, lines, out: list[tuple[str, str]]) -> bool:
     for n, line in enumerate(lines):
         if n >= MAX_TRIALS:
             return False
-        if _try(game, side, line, out):
+        if try_command(game, side, line, out):
             return True
     return False
 
@@ -131,7 +104,7 @@ def _prebattle(game: Game, side: str, out) -> None:
     elif st.step == "defences":
         lines = ["defences none"] + [f"camp {x},{y}" for x in (22, 10, 35, 5, 40) for y in
                                      ((1, 29) if side == st.attacker else (1, 29))]
-        _try(game, side, lines[0], out)
+        try_command(game, side, lines[0], out)
         _first(game, side, lines[1:] + ["pass", "keep"], out)
     elif st.step == "placement":
         waiting = sorted({c.battle for c in st.companies.values() if c.side == side and c.status == "waiting"})
@@ -139,7 +112,7 @@ def _prebattle(game: Game, side: str, out) -> None:
     elif st.step == "orders":
         for b in sorted(st.battles.values(), key=lambda b: b.id):
             if b.side == side and not b.cinc or (b.side == side and b.cinc):
-                _try(game, side, f"order {b.id} {_order_for(sc, st, side, b)}", out)
+                try_command(game, side, f"order {b.id} {_order_for(sc, st, side, b)}", out)
         _first(game, side, ["keep"], out)
     else:
         _first(game, side, ["keep", "pass"], out)
@@ -153,7 +126,7 @@ def _command(game: Game, side: str, out) -> None:
                 continue
             near = min((_nearest(sc, st, c)[0] for c in _mine(st, side, b.id)), default=999.0)
             if near <= HOLD_WAKE:
-                _try(game, side, f"order {b.id} attack", out)
+                try_command(game, side, f"order {b.id} attack", out)
     _first(game, side, ["keep"], out)
 
 
