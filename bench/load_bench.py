@@ -135,22 +135,14 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
-async def run(args) -> None:
-    tmp = tempfile.mkdtemp(prefix="herald-load-")
-    db = os.path.join(tmp, "herald.db")
-    store = await Store.open(db)
-    service = make_service(store)
-    t = time.perf_counter()
-    games = await set_up(service, args.games)
-    print(f"{len(games)} games set up in {time.perf_counter() - t:.1f} s "
-          f"({sum(g.ruleset == 'tacw' for g in games)} TACW, {sum(g.ruleset == 'battlecry' for g in games)} Battle Cry), "
-          f"{sum(g.next for g in games)} commands played in")
-    # the render workers start before the clock, as they do when the bot starts
-    first = await service.load(games[0].channel)
-    await render_png(first, store=store)
-    settle_memory()                 # as the bot does once its games are resumed (bot/client.py)
-    rss_start = rss_mib()
-
+async def measure(service, store, games: list[LiveGame], rate: float, seconds: float, seed: int,
+                  shared: frozenset[int] = frozenset(), in_order: bool = False) -> dict:
+    """Offer `rate` actions a second for `seconds` to `games` (open loop) and measure each reply.
+    Lines of a game in `shared` (played by another process too) carry an interaction id made
+    of the game and the line's place in its script: whichever process commits it first applies
+    it, the other gets the duplicate's answer. With `in_order` (or for a shared game) a game's
+    lines reach `act` in script order, a player sending the next once the last is answered (on
+    PostgreSQL the reads `act` makes before the game lock may finish out of order)."""
     loop = asyncio.get_running_loop()
     loop.slow_callback_duration = TARGET_STALL_MS / 1000
     stalls: list[float] = []
@@ -164,15 +156,24 @@ async def run(args) -> None:
 
     replies: dict[str, list[float]] = {"tacw": [], "battlecry": []}
     parts: dict[str, tuple[list[float], list[float]]] = {"tacw": ([], []), "battlecry": ([], [])}
+    duplicates: list[float] = []
     refused: list[str] = []
     pngs: list[int] = []
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
+    queue = {g.channel: asyncio.Lock() for g in games if in_order or g.channel in shared}
 
-    async def one(g: LiveGame, uid: int, line: str, arrived: float) -> None:
+    async def one(g: LiveGame, uid: int, line: str, arrived: float, iid: str | None) -> None:
         try:
-            result = await service.act(g.channel, uid, line)
+            if g.channel not in queue:
+                result = await service.act(g.channel, uid, line)
+            else:
+                async with queue[g.channel]:
+                    result = await service.act(g.channel, uid, line, interaction_id=iid)
         except Exception as exc:           # a refusal: the script and the game disagree
             refused.append(f"{g.ruleset}/{g.scenario}: {line}: {exc}")
+            return
+        if result.duplicate:               # the other process applied it first: nothing to draw
+            duplicates.append((loop.time() - arrived) * 1000)
             return
         acted = loop.time()
         png = await render_png(result, store=store)
@@ -191,14 +192,15 @@ async def run(args) -> None:
         elif gc_start:
             pauses.append((time.perf_counter() - gc_start[0]) * 1000)
 
+    rss_start = rss_mib()
     gc.callbacks.append(on_gc)
     tick = loop.create_task(ticker())
     tasks = []
-    n = int(args.rate * args.seconds)
+    n = int(rate * seconds)
     start = loop.time()
     cpu0 = time.process_time()
     for i in range(n):
-        due = start + i / args.rate
+        due = start + i / rate
         delay = due - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
@@ -206,8 +208,9 @@ async def run(args) -> None:
         if not live:
             break
         g = rng.choice(live)
+        iid = f"bench-{g.channel}-{g.next}" if g.channel in shared else None
         uid, line = g.take()
-        tasks.append(loop.create_task(one(g, uid, line, loop.time())))
+        tasks.append(loop.create_task(one(g, uid, line, loop.time(), iid)))
     offered_for = loop.time() - start
     await asyncio.gather(*tasks)
     wall = loop.time() - start
@@ -215,36 +218,66 @@ async def run(args) -> None:
     stop.set()
     await tick
     gc.callbacks.remove(on_gc)
-    tracked = len(gc.get_objects())
-    rss_end = rss_mib()
-    workers = [(pid, rss_mib(pid)) for pid in descendants(os.getpid())]
+    return {"pid": os.getpid(), "offered": len(tasks), "offered_for": offered_for, "wall": wall, "cpu": cpu,
+            "replies": replies, "parts": parts, "duplicates": duplicates, "refused": refused, "pngs": pngs,
+            "stalls": stalls, "pauses": pauses, "tracked": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
+            "rss_start": rss_start, "rss_end": rss_mib(),
+            "workers": [rss_mib(pid) for pid in descendants(os.getpid())]}
 
-    print(f"offered {len(tasks)} actions in {offered_for:.1f} s ({len(tasks) / offered_for:.1f}/s; "
-          f"target rate {args.rate}/s); all answered after {wall:.1f} s; "
-          f"main process CPU {cpu:.1f} s ({cpu / wall:.0%} of one core)")
-    for rid, xs in replies.items():
-        if not xs:
+
+def report(results: list[dict], rate: float) -> None:
+    """Print the figures of one process's run, or of several processes' runs pooled (the reply
+    times pooled; CPU, loop stalls and memory per process)."""
+    many = len(results) > 1
+    offered = sum(r["offered"] for r in results)
+    offered_for = max(r["offered_for"] for r in results)
+    wall = max(r["wall"] for r in results)
+    if many:
+        print(f"offered {offered} actions in {offered_for:.1f} s ({offered / offered_for:.1f}/s in all; "
+              f"target rate {rate}/s); all answered after {wall:.1f} s; CPU per process: "
+              + ", ".join(f"{r['cpu']:.1f} s ({r['cpu'] / r['wall']:.0%} of one core)" for r in results))
+    else:
+        r = results[0]
+        print(f"offered {offered} actions in {offered_for:.1f} s ({offered / offered_for:.1f}/s; "
+              f"target rate {rate}/s); all answered after {wall:.1f} s; "
+              f"main process CPU {r['cpu']:.1f} s ({r['cpu'] / r['wall']:.0%} of one core)")
+    for rid in ("tacw", "battlecry"):
+        xs = [x for r in results for x in r["replies"][rid]]
+        if len(xs) < 2:
             continue
         q = statistics.quantiles(xs, n=100)
         ok = "ok" if q[94] <= TARGET_P95[rid] else "OVER"
         print(f"  {rid:9s} {len(xs):5d} replies: p50 {q[49]:6.0f} ms  p95 {q[94]:6.0f} ms  p99 {q[98]:6.0f} ms"
               f"   (target p95 <= {TARGET_P95[rid]:.0f} ms: {ok})")
-        a, r = (statistics.quantiles(x, n=100) for x in parts[rid])
+        a, b = (statistics.quantiles([x for r in results for x in r["parts"][rid][k]], n=100) for k in (0, 1))
         print(f"  {'':9s}   of which the action (lock, rules, commit) p50 {a[49]:.0f} / p95 {a[94]:.0f} ms, "
-              f"the image (queue and drawing) p50 {r[49]:.0f} / p95 {r[94]:.0f} ms")
-    worst = max(stalls) if stalls else 0.0
-    print(f"  event loop: longest stall {worst:.0f} ms (target <= {TARGET_STALL_MS:.0f} ms: "
-          f"{'ok' if worst <= TARGET_STALL_MS else 'OVER'}); p99 stall {statistics.quantiles(stalls, n=100)[98]:.1f} ms; "
-          f"garbage collections {len(pauses)}, longest {max(pauses, default=0):.0f} ms; "
-          f"{tracked:,} objects tracked, {gc.get_freeze_count():,} frozen")
-    print(f"  memory: this process {rss_start:.0f} MiB before the run, {rss_end:.0f} MiB after "
-          f"(target <= {TARGET_RSS_MIB:.0f} MiB: {'ok' if rss_end <= TARGET_RSS_MIB else 'OVER'}); "
-          f"render processes: " + ", ".join(f"{r:.0f}" for _, r in workers) + " MiB")
+              f"the image (queue and drawing) p50 {b[49]:.0f} / p95 {b[94]:.0f} ms")
+    dups = [x for r in results for x in r["duplicates"]]
+    if dups:
+        print(f"  shared games: {len(dups)} lines already applied by the other process (the duplicate's answer, "
+              f"no image): p50 {statistics.median(dups):.0f} ms, max {max(dups):.0f} ms")
+    for k, r in enumerate(results, 1):
+        who = f"process {k} (pid {r['pid']}): " if many else ""
+        stalls = r["stalls"]
+        worst = max(stalls) if stalls else 0.0
+        print(f"  {who}event loop: longest stall {worst:.0f} ms (target <= {TARGET_STALL_MS:.0f} ms: "
+              f"{'ok' if worst <= TARGET_STALL_MS else 'OVER'}); p99 stall {statistics.quantiles(stalls, n=100)[98]:.1f} ms; "
+              f"garbage collections {len(r['pauses'])}, longest {max(r['pauses'], default=0):.0f} ms; "
+              f"{r['tracked']:,} objects tracked, {r['frozen']:,} frozen")
+        print(f"  {who}memory: {'it' if many else 'this process'} {r['rss_start']:.0f} MiB before the run, "
+              f"{r['rss_end']:.0f} MiB after (target <= {TARGET_RSS_MIB:.0f} MiB: "
+              f"{'ok' if r['rss_end'] <= TARGET_RSS_MIB else 'OVER'}); "
+              f"render processes: " + ", ".join(f"{x:.0f}" for x in r["workers"]) + " MiB")
+    pngs = [x for r in results for x in r["pngs"]]
     if pngs:
         print(f"  action images: median {statistics.median(pngs) / 1024:.0f} KiB, largest {max(pngs) / 1024:.0f} KiB "
               f"(target <= 500 KiB)")
+    refused = [x for r in results for x in r["refused"]]
     if refused:
         print(f"  {len(refused)} refused (script and game disagree), e.g. {refused[0]}")
+
+
+async def cold_loads(store, games: list[LiveGame]) -> None:
     cold = make_service(store)       # nothing held in memory: each game from its keyframe and log
     loads = []
     for g in games:
@@ -256,6 +289,33 @@ async def run(args) -> None:
     print(f"  loading a game with nothing in memory (its newest keyframe + the commands after it): "
           f"median {statistics.median(loads):.1f} ms, max {max(loads):.1f} ms (target <= 20 ms: "
           f"{'ok' if max(loads) <= 20 else 'OVER'})")
+
+
+async def warm_up(service, store, game: LiveGame) -> None:
+    """The render workers start before the clock, as they do when the bot starts; then what is
+    in memory is frozen, as the bot does once its games are resumed (bot/client.py)."""
+    first = await service.load(game.channel)
+    await render_png(first, store=store)
+    settle_memory()
+
+
+def announce(games: list[LiveGame], took: float) -> None:
+    print(f"{len(games)} games set up in {took:.1f} s "
+          f"({sum(g.ruleset == 'tacw' for g in games)} TACW, {sum(g.ruleset == 'battlecry' for g in games)} Battle Cry), "
+          f"{sum(g.next for g in games)} commands played in")
+
+
+async def run(args) -> None:
+    tmp = tempfile.mkdtemp(prefix="herald-load-")
+    db = os.path.join(tmp, "herald.db")
+    store = await Store.open(db)
+    service = make_service(store)
+    t = time.perf_counter()
+    games = await set_up(service, args.games)
+    announce(games, time.perf_counter() - t)
+    await warm_up(service, store, games[0])
+    report([await measure(service, store, games, args.rate, args.seconds, args.seed)], args.rate)
+    await cold_loads(store, games)
     await store.close()
     with sqlite3.connect(db) as con:
         log_bytes = con.execute("SELECT SUM(LENGTH(text) + LENGTH(dice) + LENGTH(events) + 40)"
@@ -275,13 +335,25 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=20.0, help="actions offered a second")
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite",
+                   help="postgres: a PostgreSQL server started for the run (bench/load_bench_pg.py)")
+    p.add_argument("--processes", type=int, default=2,
+                   help="with --store postgres: bot processes sharing the database and the rate")
+    p.add_argument("--shared", type=int, default=0,
+                   help="with --store postgres: games played by every process at once")
     p.add_argument("--show-stalls", action="store_true",
                    help="asyncio debug mode: log every callback that held the loop over 50 ms")
     args = p.parse_args()
     if args.show_stalls:
         import logging
         logging.basicConfig(level=logging.WARNING)
-    asyncio.run(run(args), debug=args.show_stalls)
+    if args.store == "postgres":
+        if args.processes < 1 or not 0 <= args.shared < args.games:
+            p.error("--processes must be at least 1 and --shared below --games")
+        from load_bench_pg import run as run_pg     # bench/ is on the path: this script's folder
+        asyncio.run(run_pg(args), debug=args.show_stalls)
+    else:
+        asyncio.run(run(args), debug=args.show_stalls)
 
 
 if __name__ == "__main__":
