@@ -16,6 +16,27 @@ of the games (database size against the command log's). Asserts nothing.
 The games are half TACW (its five battles), half Battle Cry (five battles), each from a seeded
 autoplay script (engine/*/autoplay.py) cached in bench/.cache/; each is played some way in
 before the clock starts, so the states are mid-battle.
+
+On PostgreSQL with several processes (issue 17; bench/load_bench_pg.py): the same games in a
+PostgreSQL database started for the run (pgserver), split between `--processes` OS processes,
+each its own GameService and render pool offered rate/processes actions a second; `--shared N`
+games are played by every process at once (interaction ids, the per-game lock):
+
+    .venv/bin/python bench/load_bench.py --store postgres --processes 2 --shared 4
+
+Measured 2026-11-28 on the development machine (2 cores) WHILE a full test run took both cores,
+so both rows are far over their targets from the render pool's queue alone (the action itself
+stays small); compare them with each other, not with the README's earlier figures.
+`--games 20 --seconds 15` (300 actions at 20/s):
+    SQLite, 1 process:      TACW p50 7104 / p95 9921 / p99 10320 ms; Battle Cry 6926 / 9892 / 9981
+                            the action alone p95 40 (TACW) / 25 ms; loop stall 90 ms; 113 MiB
+    PostgreSQL, 2 processes: TACW p50 12727 / p95 14911 / p99 15248 ms; Battle Cry 6288 / 14594 / 15010
+                            the action alone p95 222 (TACW) / 139 ms; loop stall 120 / 265 ms;
+                            91 / 80 MiB; 57 shared lines answered as duplicates, none refused
+Full (50 games, 60 s, 1200 actions), PostgreSQL, 2 processes, `--shared 4`: TACW p50 28839 / p95
+33256 / p99 33548 ms, Battle Cry 5254 / 26760 / 31712 ms; the action alone p95 124 / 91 ms; loop
+stall 149 / 308 ms; 181 / 115 MiB a process (render workers up to 361 MiB); 86 duplicates, none
+refused; 3214 commands, 11.3 MiB database, log + snapshots 1.42 x the log.
 """
 from __future__ import annotations
 
