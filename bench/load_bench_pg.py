@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import load_bench as lb  # noqa: E402
 from bot.app import make_service  # noqa: E402
-from bot.store import open_store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 
 
 def plan_of(g: lb.LiveGame) -> dict:

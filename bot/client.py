@@ -46,7 +46,8 @@ from .deadlines import deadline_hours, expire_due, hours_text
 from .names import remember as remember_name
 from .service import ActResult, GameService
 from .shards import Shards
-from .store import Store, StoreError, open_store, redact
+from .store import Store, StoreError, redact
+from .stores import open_store
 from .views import DYNAMIC_ITEMS, INTERNAL, clip, refuse, result_message_parts, result_text
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
-"""The game store: games, seats and the command log in SQLite (aiosqlite, WAL); `open_store`
-opens it, or its PostgreSQL twin (bot/store_pg.py) for a postgresql:// URL.
+"""The game store: games, seats and the command log in SQLite (aiosqlite, WAL); its PostgreSQL
+twin is bot/store_pg.py, and bot/stores.py `open_store` opens either.
 
 Generic on purpose: it stores text and JSON and knows nothing of Discord or of any ruleset.
 
@@ -68,15 +68,6 @@ def redact(target: str) -> str:
         return str(target)
     host = parts.netloc.rsplit("@", 1)[-1]
     return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
-
-
-async def open_store(target: str) -> Store:
-    """The store at ``target``: a ``postgresql://`` URL opens PostgreSQL (bot/store_pg.py),
-    anything else is the path of an SQLite file. Either is migrated to the current schema."""
-    if is_postgres_url(target):
-        from .store_pg import PgStore
-        return await PgStore.open(target)
-    return await Store.open(target)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The game store on PostgreSQL (asyncpg): chosen by HERALD_DATABASE_URL=postgresql://...
-(`bot.store.open_store`), behind the same interface as the SQLite one (issue 17).
+(`bot.stores.open_store`), behind the same interface as the SQLite one (issue 17).
 
 `PgStore` is `Store` with PostgreSQL's plumbing: every public method is the one in bot/store.py
 and bot/store_club.py, the same SQL with ``?`` marks, which `_pg` turns into ``$1, $2...``

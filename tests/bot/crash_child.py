@@ -2,7 +2,7 @@
 
     python tests/bot/crash_child.py TARGET [--tacw-lines N] [--bc-lines N]
 
-TARGET is an SQLite file's path or a ``postgresql://`` URL (`bot.store.open_store`). The child
+TARGET is an SQLite file's path or a ``postgresql://`` URL (`bot.stores.open_store`). The child
 builds Herald's game service as the bot does (`bot.app.make_service`, every club feature), resumes
 the active games as the bot does at start (`resume_all`), and plays a scripted multi-game run:
 four games, two of Battle Cry (First Bull Run) and two of TACW (Edgehill) from their demo scripts
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot import render_pool
 from bot.app import make_service
 from bot.cli import DEMO_DIR, read_script
-from bot.store import open_store
+from bot.stores import open_store
 from engine.core.commands import split_side
 
 GUILD = 1

@@ -37,7 +37,7 @@ import pytest
 from bot.app import make_service
 from bot.history import state_hash
 from bot.service import _seed_value
-from bot.store import open_store
+from bot.stores import open_store
 from engine.core.commands import dice_faces, parse, split_side
 from engine.core.game import Game
 from tests.bot import crash_child

@@ -12,7 +12,8 @@ import pytest
 from bot.app import make_service
 from bot.cli import DEMO_DIR, main as cli_main, read_script, split_side
 from bot.db_copy import copy_database
-from bot.store import DuplicateInteraction, SeqConflict, Store, StoreError, open_store
+from bot.store import DuplicateInteraction, SeqConflict, Store, StoreError
+from bot.stores import open_store
 from bot.store_pg import PgStore
 
 GUILD, ROY, PAR = 20, 1, 2

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.app import make_service  # noqa: E402
 from bot.cli import DEMO_DIR, read_script  # noqa: E402
-from bot.store import open_store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 from engine.core.commands import split_side  # noqa: E402
 
 
