@@ -30,19 +30,20 @@ step with no module registered passes by itself (sequence/activation.py).
 """
 from __future__ import annotations
 
-import json
+import sys
 from typing import Any, Callable
 
 from engine.core.commands import Command
-from engine.core.dice import WHAT_IF, DiceStream
-from engine.core.errors import CannotParse, Illegal, once_cited
+from engine.core.dispatch import dispatch
+from engine.core.dice import DiceStream
+from engine.core.errors import Illegal
 from engine.core.events import Event
-from engine.core.game import import_rule_packages, run_command
-from engine.core.pending import answer_pending, decision_event
-from engine.core.verbs import refuse_extra_words, set_policy
+from engine.core.game import import_rule_packages
+from engine.core.pending import answer_pending
+from engine.core.verbs import set_policy
 
-from engine.italianwars.state import SIDES, IWState
-from engine.italianwars.verbs import COMMANDS, POLICIES, QUERIES
+from engine.italianwars.state import SIDES, IWState  # noqa: F401 (SIDES: read by engine.core.dispatch)
+from engine.italianwars.verbs import COMMANDS, POLICIES, QUERIES  # noqa: F401 (COMMANDS: read by engine.core.dispatch)
 
 Handler = Callable[..., list[Event]]
 
@@ -349,43 +350,12 @@ def advance(sc, st: IWState, stream: DiceStream) -> list[Event]:
 
 
 def apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[Event]]:
-    try:
-        return _apply(sc, state, side, cmd)
-    except Illegal as e:
-        raise once_cited(e) from None
-
-
-def _apply(sc, state: IWState, side: str, cmd: Command) -> tuple[IWState, list[Event]]:
-    load_action_modules()
-    if side not in SIDES:
-        raise Illegal(f"'{side}' is not a side of this battle ({', '.join(SIDES)})")
-    handler = HANDLERS.get(cmd.verb)
-    if handler is None:
-        raise CannotParse(f"unknown command '{cmd.verb}'; Italian Wars commands: {', '.join(sorted(HANDLERS))}")
-    refuse_extra_words(COMMANDS, cmd.verb, cmd.args)
-    if cmd.verb not in ANY_TIME:
-        need_not_over(state)
-        if cmd.verb != "react" and state.pending:
-            need_no_pending(state, side)
-
-    before = state.pending
-
-    def body(st: IWState, stream: DiceStream) -> list[Event]:
-        events = handler(sc, st, side, cmd, stream)
-        # the sequence walks on by itself; not in a what-if (/odds): its answer is about the
-        # action asked, not the steps and phases Herald plays after it (engine/italianwars/odds.py)
-        if st.phase != "over" and cmd.verb not in ANY_TIME and WHAT_IF.get() is None:
-            events += advance(sc, st, stream)
-        if st.pending and st.pending != before:
-            events.append(decision_event(st.pending, "IW Sequenza di gioco"))
-        # JSON round trips keep the state equal to its own replay (DESIGN principle 1)
-        st.last_action = json.loads(json.dumps(st.last_action))
-        st.activation = json.loads(json.dumps(st.activation))
-        if st.pending:
-            st.pending = json.loads(json.dumps(st.pending))
-        return events
-
-    return run_command(state, cmd, body)
+    """The dispatcher every open-table ruleset shares (engine.core.dispatch): the verb's handler
+    on a copy of the state, then the sequence walks on by itself."""
+    # in a what-if (/odds) the answer is about the action asked, not the steps and phases Herald
+    # plays after it (engine/italianwars/odds.py): the sequence does not walk on there
+    return dispatch(sc, state, side, cmd, sys.modules[__name__], name="Italian Wars", section="IW Sequenza di gioco",
+                    kept=("last_action", "activation"), walk_in_what_if=False)
 
 
 def start(sc, st: IWState) -> tuple[IWState, list[Event]]:

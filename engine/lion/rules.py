@@ -27,19 +27,20 @@ on that card); when every check of the kind says no, the card passes by itself (
 """
 from __future__ import annotations
 
-import json
+import sys
 from typing import Callable
 
 from engine.core.commands import Command
+from engine.core.dispatch import dispatch
 from engine.core.dice import DiceStream
-from engine.core.errors import CannotParse, Illegal, once_cited
+from engine.core.errors import Illegal
 from engine.core.events import Event
-from engine.core.game import import_rule_packages, run_command
-from engine.core.pending import answer_pending, decision_event
-from engine.core.verbs import refuse_extra_words, set_policy
+from engine.core.game import import_rule_packages
+from engine.core.pending import answer_pending
+from engine.core.verbs import set_policy
 
-from engine.lion.state import SIDES, LionState
-from engine.lion.verbs import COMMANDS, POLICIES, QUERIES
+from engine.lion.state import SIDES, LionState  # noqa: F401 (SIDES: read by engine.core.dispatch)
+from engine.lion.verbs import COMMANDS, POLICIES, QUERIES  # noqa: F401 (COMMANDS: read by engine.core.dispatch)
 
 Handler = Callable[..., list[Event]]
 
@@ -270,41 +271,10 @@ def advance(sc, st: LionState, stream: DiceStream) -> list[Event]:
 
 
 def apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, list[Event]]:
-    try:
-        return _apply(sc, state, side, cmd)
-    except Illegal as e:
-        raise once_cited(e) from None
-
-
-def _apply(sc, state: LionState, side: str, cmd: Command) -> tuple[LionState, list[Event]]:
-    load_action_modules()
-    if side not in SIDES:
-        raise Illegal(f"'{side}' is not a side of this battle ({', '.join(SIDES)})")
-    handler = HANDLERS.get(cmd.verb)
-    if handler is None:
-        raise CannotParse(f"unknown command '{cmd.verb}'; Lion of the North commands: {', '.join(sorted(HANDLERS))}")
-    refuse_extra_words(COMMANDS, cmd.verb, cmd.args)
-    if cmd.verb not in ANY_TIME:
-        need_not_over(state)
-        if cmd.verb != "react" and state.pending:
-            need_no_pending(state, side)
-
-    before = state.pending
-
-    def body(st: LionState, stream: DiceStream) -> list[Event]:
-        events = handler(sc, st, side, cmd, stream)
-        if st.phase != "over" and cmd.verb not in ANY_TIME:
-            events += advance(sc, st, stream)
-        if st.pending and st.pending != before:
-            events.append(decision_event(st.pending, "LdN [3]"))
-        # the picture's record and a decision as JSON keeps them (tuples become lists): the state
-        # equals its own round trip, so a saved game replays bit for bit (DESIGN principle 1)
-        st.last_action = json.loads(json.dumps(st.last_action))
-        if st.pending:
-            st.pending = json.loads(json.dumps(st.pending))
-        return events
-
-    return run_command(state, cmd, body)
+    """The dispatcher every open-table ruleset shares (engine.core.dispatch): the verb's handler
+    on a copy of the state, then the sequence walks on by itself."""
+    return dispatch(sc, state, side, cmd, sys.modules[__name__], name="Lion of the North", section="LdN [3]",
+                    kept=("last_action",))
 
 
 def start(sc, st: LionState) -> tuple[LionState, list[Event]]:
