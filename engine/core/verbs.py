@@ -481,3 +481,14 @@ def set_policy(policies: Iterable[PolicyKind], st: Any, side: str, args: list[st
         raise Illegal(f"policy {kind.kind}: one of {', '.join(allowed)}", section)
     st.policies.setdefault(side, {})[kind.key] = value
     return Event("policy", side, section, f"{side.title()}: policy {kind.kind} {value}: {dict(kind.values)[value]}")
+
+
+def concede(st: Any, side: str, section: str) -> Any:
+    """`resign`: `side` concedes; the other side wins and the battle is over (no decision stays
+    owed). The Event for the log, citing `section`."""
+    from .events import Event
+    st.winner = st.other(side)
+    st.result = f"{side.title()} resigns; {st.winner.title()} wins"
+    st.phase = "over"
+    st.pending = None
+    return Event("resign", side, section, st.result, outcome={"winner": st.winner})

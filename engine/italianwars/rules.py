@@ -40,7 +40,7 @@ from engine.core.errors import Illegal
 from engine.core.events import Event
 from engine.core.game import import_rule_packages
 from engine.core.pending import answer_pending
-from engine.core.verbs import set_policy
+from engine.core.verbs import concede, set_policy
 
 from engine.italianwars.state import SIDES, IWState  # noqa: F401 (SIDES: read by engine.core.dispatch)
 from engine.italianwars.verbs import COMMANDS, POLICIES, QUERIES  # noqa: F401 (COMMANDS: read by engine.core.dispatch)
@@ -318,11 +318,7 @@ def do_policy(sc, st: IWState, side: str, cmd: Command, stream: DiceStream) -> l
 
 def do_resign(sc, st: IWState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
     need_not_over(st)
-    st.winner = st.other(side)
-    st.result = f"{side.title()} resigns; {st.winner.title()} wins"
-    st.phase = "over"
-    st.pending = None
-    return [Event("resign", side, "IW Punto di rottura dell'esercito", st.result, outcome={"winner": st.winner})]
+    return [concede(st, side, "IW Punto di rottura dell'esercito")]
 
 
 register("react", do_react, "react <answer> [more]: answer the decision the game waits for")

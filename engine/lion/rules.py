@@ -37,7 +37,7 @@ from engine.core.errors import Illegal
 from engine.core.events import Event
 from engine.core.game import import_rule_packages
 from engine.core.pending import answer_pending
-from engine.core.verbs import set_policy
+from engine.core.verbs import concede, set_policy
 
 from engine.lion.state import SIDES, LionState  # noqa: F401 (SIDES: read by engine.core.dispatch)
 from engine.lion.verbs import COMMANDS, POLICIES, QUERIES  # noqa: F401 (COMMANDS: read by engine.core.dispatch)
@@ -239,11 +239,7 @@ def do_policy(sc, st: LionState, side: str, cmd: Command, stream: DiceStream) ->
 
 def do_resign(sc, st: LionState, side: str, cmd: Command, stream: DiceStream) -> list[Event]:
     need_not_over(st)
-    st.winner = st.other(side)
-    st.result = f"{side.title()} resigns; {st.winner.title()} wins"
-    st.phase = "over"
-    st.pending = None
-    return [Event("resign", side, "LdN [14]", st.result, outcome={"winner": st.winner})]
+    return [concede(st, side, "LdN [14]")]
 
 
 register("react", do_react, "react <answer> [more]: answer the decision the game waits for (LdN [8 E], [15])")
