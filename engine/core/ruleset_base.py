@@ -7,6 +7,8 @@ layout of Jours de Gloire, Lion of the North and the Italian Wars:
 - `<package>.<queries_module>`: `answer(scenario, state, side, verb, args)`;
 - `<package>.<completions_module>`: `option_completions(scenario, state, side, kind, prefix,
   context, head)`, asked when the side's policies do not answer;
+- `<package>.scenario`: `list_scenarios()`, `load_scenario(id)`, `parse_scenario(text, source)`
+  and `MAX_SCENARIO_BYTES`;
 - `state_class` with `to_dict()` / `from_dict(d)`; pending decisions in `state.pending`
   (engine/core/pending.py).
 
@@ -34,6 +36,20 @@ class PackageRuleset:
 
     def _module(self, name: str) -> ModuleType:
         return import_module(f"{self.package}.{name}")
+
+    @property
+    def max_scenario_bytes(self) -> int:
+        return self._module("scenario").MAX_SCENARIO_BYTES
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        mod = self._module("scenario")
+        return [(sid, mod.load_scenario(sid).title) for sid in mod.list_scenarios()]
+
+    def load_scenario(self, scenario_id: str):
+        return self._module("scenario").load_scenario(scenario_id)
+
+    def parse_scenario(self, text: str, source: str = "<upload>"):
+        return self._module("scenario").parse_scenario(text, source)
 
     @property
     def verbs(self) -> dict[str, str]:

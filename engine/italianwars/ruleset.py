@@ -30,23 +30,6 @@ class ItalianWarsRuleset(PackageRuleset):
     commands = COMMANDS
     policies = POLICIES
 
-    @property
-    def max_scenario_bytes(self) -> int:
-        from engine.italianwars import scenario
-        return getattr(scenario, "MAX_SCENARIO_BYTES", 200_000)
-
-    def scenarios(self) -> list[tuple[str, str]]:
-        from engine.italianwars.scenario import list_scenarios, load_scenario
-        return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
-
-    def load_scenario(self, scenario_id: str):
-        from engine.italianwars.scenario import load_scenario
-        return load_scenario(scenario_id)
-
-    def parse_scenario(self, text: str, source: str = "<upload>"):
-        from engine.italianwars.scenario import parse_scenario
-        return parse_scenario(text, source)
-
     def game_options(self, scenario) -> list[tuple[str, str]]:
         from engine.italianwars import setup
         return list(getattr(setup, "OPTIONAL_RULES", ()))

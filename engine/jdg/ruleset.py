@@ -9,7 +9,6 @@ from engine.core.game import register
 from engine.core.ruleset_base import PackageRuleset
 
 from engine.jdg import rules
-from engine.jdg.scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
 from engine.jdg.setup import OPTIONAL_RULES, new_state
 from engine.jdg.state import SIDES, JdgState
 from engine.jdg.verbs import COMMANDS, POLICIES
@@ -29,19 +28,9 @@ class JdgRuleset(PackageRuleset):
     sides = SIDES
     commands = COMMANDS
     policies = POLICIES
-    max_scenario_bytes = MAX_SCENARIO_BYTES
     # the d10 is read 0-9 as printed, "0" is zero ([0.4], HERALD D1; checks.d10): what a club
     # enters with physical dice (bot/physical_dice.py)
     d10_reads_zero = "JdG [0.4] (DECISIONS D1)"
-
-    def scenarios(self) -> list[tuple[str, str]]:
-        return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
-
-    def load_scenario(self, scenario_id: str):
-        return load_scenario(scenario_id)
-
-    def parse_scenario(self, text: str, source: str = "<upload>"):
-        return parse_scenario(text, source)
 
     def game_options(self, scenario) -> list[tuple[str, str]]:
         return list(OPTIONAL_RULES)

@@ -9,7 +9,6 @@ from engine.core.game import register
 from engine.core.ruleset_base import PackageRuleset
 
 from engine.lion import rules
-from engine.lion.scenario import MAX_SCENARIO_BYTES, list_scenarios, load_scenario, parse_scenario
 from engine.lion.setup import OPTIONAL_RULES, new_state
 from engine.lion.state import SIDES, LionState
 from engine.lion.verbs import COMMANDS, POLICIES
@@ -29,16 +28,6 @@ class LionRuleset(PackageRuleset):
     sides = SIDES
     commands = COMMANDS
     policies = POLICIES
-    max_scenario_bytes = MAX_SCENARIO_BYTES
-
-    def scenarios(self) -> list[tuple[str, str]]:
-        return [(sid, load_scenario(sid).title) for sid in list_scenarios()]
-
-    def load_scenario(self, scenario_id: str):
-        return load_scenario(scenario_id)
-
-    def parse_scenario(self, text: str, source: str = "<upload>"):
-        return parse_scenario(text, source)
 
     def game_options(self, scenario) -> list[tuple[str, str]]:
         return list(OPTIONAL_RULES)
