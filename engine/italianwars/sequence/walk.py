@@ -27,35 +27,22 @@ LATE_SECTIONS = {"rout": "IW Sequenza di mossa 3", "pursuit": "IW Sequenza di mo
 def advance(sc, st: IWState, stream: DiceStream) -> list[Event]:
     """Walk on until a player must act or decide, or the battle is over."""
     from engine.italianwars.sequence import activation, command, endturn, prebattle
+    waiting = {"prebattle": prebattle.step, "command": command.step, "actions": activation.step}
     events: list[Event] = []
     for _ in range(MAX_STEPS):
         if st.phase == "over" or st.pending:
             break
-        if st.phase == "prebattle":
-            more, wait = prebattle.step(sc, st, stream)
+        if st.phase in waiting:             # phases where a player may have to act: (events, wait)
+            more, wait = waiting[st.phase](sc, st, stream)
             events += more
             if wait:
                 break
-            continue
-        if st.phase == "command":
-            more, wait = command.step(sc, st, stream)
-            events += more
-            if wait:
-                break
-            continue
-        if st.phase == "actions":
-            more, wait = activation.step(sc, st, stream)
-            events += more
-            if wait:
-                break
-            continue
-        if st.phase in LATE_PHASES:
+        elif st.phase in LATE_PHASES:
             events += late_phase(sc, st, stream)
-            continue
-        if st.phase == "end":
+        elif st.phase == "end":
             events += endturn.end_of_turn(sc, st, stream)
-            continue
-        break
+        else:
+            break
     return events
 
 
