@@ -178,6 +178,7 @@ async def measure(service, store, games: list[LiveGame], rate: float, seconds: f
     replies: dict[str, list[float]] = {"tacw": [], "battlecry": []}
     parts: dict[str, tuple[list[float], list[float]]] = {"tacw": ([], []), "battlecry": ([], [])}
     duplicates: list[float] = []
+    timeline: list[tuple[float, float]] = []
     refused: list[str] = []
     pngs: list[int] = []
     rng = random.Random(seed)
@@ -200,6 +201,7 @@ async def measure(service, store, games: list[LiveGame], rate: float, seconds: f
         png = await render_png(result, store=store)
         pngs.append(len(png or b""))
         replies[g.ruleset].append((loop.time() - arrived) * 1000)
+        timeline.append((arrived - start, (loop.time() - arrived) * 1000))
         parts[g.ruleset][0].append((acted - arrived) * 1000)
         parts[g.ruleset][1].append((loop.time() - acted) * 1000)
 
@@ -241,7 +243,7 @@ async def measure(service, store, games: list[LiveGame], rate: float, seconds: f
     gc.callbacks.remove(on_gc)
     return {"pid": os.getpid(), "offered": len(tasks), "offered_for": offered_for, "wall": wall, "cpu": cpu,
             "replies": replies, "parts": parts, "duplicates": duplicates, "refused": refused, "pngs": pngs,
-            "stalls": stalls, "pauses": pauses, "tracked": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
+            "stalls": stalls, "timeline": timeline, "pauses": pauses, "tracked": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
             "rss_start": rss_start, "rss_end": rss_mib(),
             "workers": [rss_mib(pid) for pid in descendants(os.getpid())]}
 
@@ -293,6 +295,13 @@ def report(results: list[dict], rate: float) -> None:
     if pngs:
         print(f"  action images: median {statistics.median(pngs) / 1024:.0f} KiB, largest {max(pngs) / 1024:.0f} KiB "
               f"(target <= 500 KiB)")
+    spans: dict[int, list[float]] = {}
+    for r in results:
+        for at, ms in r["timeline"]:
+            spans.setdefault(int(at // 5) * 5, []).append(ms)
+    if spans:
+        print("  replies by when the action was offered (s: p50 / max ms): " + "; ".join(
+            f"{t}-{t + 5}: {statistics.median(v):.0f} / {max(v):.0f}" for t, v in sorted(spans.items())))
     refused = [x for r in results for x in r["refused"]]
     if refused:
         print(f"  {len(refused)} refused (script and game disagree), e.g. {refused[0]}")
@@ -312,12 +321,18 @@ async def cold_loads(store, games: list[LiveGame]) -> None:
           f"{'ok' if max(loads) <= 20 else 'OVER'})")
 
 
-async def warm_up(service, store, game: LiveGame) -> None:
-    """The render workers start before the clock, as they do when the bot starts; then what is
-    in memory is frozen, as the bot does once its games are resumed (bot/client.py)."""
-    first = await service.load(game.channel)
-    await render_png(first, store=store)
+async def warm_up(service, store, games: list[LiveGame]) -> float:
+    """What the bot does when it starts (bot/client.py: setup_hook), before the clock: the
+    render workers start, each drawing the live games' action views (bot/render_pool.py:
+    warm_workers; the bot does not wait for them, its login takes about as long), then what is
+    in memory is frozen (settle_memory). Returns the seconds the workers took."""
+    from bot.render_pool import warm_workers
+    t = time.perf_counter()
+    loaded = [await service.load(g.channel) for g in games]
+    for ready in await warm_workers(loaded, store=store):
+        await asyncio.wrap_future(ready)
     settle_memory()
+    return time.perf_counter() - t
 
 
 def announce(games: list[LiveGame], took: float) -> None:
@@ -334,7 +349,8 @@ async def run(args) -> None:
     t = time.perf_counter()
     games = await set_up(service, args.games)
     announce(games, time.perf_counter() - t)
-    await warm_up(service, store, games[0])
+    took = await warm_up(service, store, games)
+    print(f"render workers started, each drawing the {len(games)} games' boards, in {took:.1f} s (as the bot starts)")
     report([await measure(service, store, games, args.rate, args.seconds, args.seed)], args.rate)
     await cold_loads(store, games)
     await store.close()

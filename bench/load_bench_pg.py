@@ -58,7 +58,7 @@ async def child(url: str, plan_path: str) -> None:
     store = await open_store(url)
     try:
         service = make_service(store)
-        await lb.warm_up(service, store, games[0])
+        await lb.warm_up(service, store, games)
         print("READY", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         result = await lb.measure(service, store, games, plan["rate"], plan["seconds"], plan["seed"],

@@ -42,6 +42,7 @@ from discord.ext import commands, tasks
 from engine.core.errors import HeraldError
 
 from .app import make_service, settle_memory
+from .render_pool import warm_workers
 from .deadlines import deadline_hours, expire_due, hours_text
 from .names import remember as remember_name
 from .service import ActResult, GameService
@@ -126,7 +127,12 @@ class HeraldBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         resumed = await self.service.resume_all()
         if self.http.token:        # a real bot, not the offline harness (whose tests start many)
+            # the render workers start now, each drawing the resumed games' boards while the bot
+            # logs in (bot/render_pool.py: warm_workers); then what was loaded leaves the
+            # garbage collector's sight
+            await warm_workers(self.service.resumed_games, store=self.store)
             settle_memory()
+        self.service.resumed_games = []
         log.info("store %s open; %d active game(s) resumed%s", redact(self.db_path), len(resumed),
                  f" (this process runs {self.herald_shards.describe()})" if self.herald_shards is not None else "")
         if self._wants_deadline_task():

@@ -98,3 +98,31 @@ async def render_png(game: Any, viewer: str | None = None, size: str | None = No
             _BY_OBJECT.add((job.ruleset_id, job.scenario_id))
         log.debug("pooled render failed for %s (%r); drawing in a thread", game.ruleset.id, exc)
         return await asyncio.to_thread(GameService.render, game, viewer, size)
+
+
+WARM_GAMES = 64      # the live games whose boards each render worker draws when the bot starts
+
+
+async def warm_workers(games: list[Any], *, store: Any = None) -> list:
+    """Start the render pool with every worker drawing the action view of `games` (LoadedGames:
+    the games just resumed, at most WARM_GAMES), so the first boards after a start cost what
+    later ones do (`renders.pool.RenderPool.start`; issue 13: with 50 live games the replies
+    queued for the first 20-25 s behind cold workers). Returns the workers' futures, done when
+    each is ready (the bot does not wait; the load bench does); with the pool already running,
+    each board is drawn once by whichever worker is free. Nothing when the pool is off."""
+    if not USE_POOL or not games:
+        return []
+    from renders import board_module
+    from renders.pool import job_for, shared_pool
+    jobs = []
+    for game in games[:WARM_GAMES]:
+        try:
+            board_module(game.ruleset.id)
+            source = await _scenario_source(game, store)
+            text, sid = source if source is not None else (None, None)
+            jobs.append(job_for(game.ruleset, game.scenario, game.state,
+                                size=getattr(game.ruleset, "action_view", "full"),
+                                scenario_text=text, scenario_id=None if text else sid))
+        except Exception:            # no drawing for this ruleset, or a job that cannot be made
+            continue
+    return await asyncio.to_thread(shared_pool().start, jobs) if jobs else []

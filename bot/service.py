@@ -195,6 +195,7 @@ class GameService:
         # seq, state). A state is never changed in place (`apply` returns a new one), so one
         # held here stays what the log makes it while the store has not written that game.
         self._live: OrderedDict[int, tuple[tuple, int, int, Any]] = OrderedDict()
+        self.resumed_games: list[LoadedGame] = []   # resume_all's, until the bot warms its workers
 
     # -- lookup ---------------------------------------------------------------------------
     @staticmethod
@@ -326,14 +327,18 @@ class GameService:
         from the seed: a late Edgehill replays in seconds, fifty games in minutes) and close those
         whose battle already ended (a crash between the last command and the status update).
         Then, in the background and off the event loop, check each snapshot against a replay of
-        its log (`verify_in_background`). Returns the ids resumed."""
+        its log (`verify_in_background`). Returns the ids resumed; the games themselves are kept
+        in `resumed_games` for the bot to warm its render workers with (then dropped)."""
         rows = []
+        self.resumed_games = []
         for row in await owned_games(self):        # only the guilds of this process's shards
             try:
                 loaded = await self.load_row(row)
                 if loaded.to_act_side is None:
                     await self.store.set_status(row.id, "over", getattr(loaded.state, "result", "") or None)
                     await self.game_over(row.id)
+                else:
+                    self.resumed_games.append(loaded)
                 rows.append(row)
             except Exception:  # one broken game must not stop the bot
                 log.exception("game %s could not be resumed", row.id)

@@ -32,8 +32,21 @@ Colour = str | tuple[int, ...]
 # on truecolour rows. Quantising to a 256-colour palette with the fast octree first costs ~35 ms
 # and then encodes unfiltered: ~60-70 ms in all for ~95 KiB, visually identical on a map of flat
 # fills (flat colours move by at most ~1 per channel).
+#
+# zlib's level (issue 13, measured on 25 TACW crops and 25 Battle Cry boards of the load bench):
+# on a palette image level 6 costs ~20-23 ms of zlib for 75-91 KiB, level 2 ~6 ms for 95-115
+# KiB. An action image (at most FAST_PNG_PIXELS) is encoded at level 2: 15 ms less on every
+# reply, for a fifth more bytes, far below Discord's limits. A larger image (a full TACW map,
+# 3-4 megapixels) keeps level 6, so it stays under 500 KiB.
 PNG_PALETTE = 256
 PNG_COMPRESS_LEVEL = 6
+PNG_FAST_LEVEL = 2
+FAST_PNG_PIXELS = 1_600_000
+
+
+def png_level(image: Image.Image) -> int:
+    """zlib's level for an image: PNG_FAST_LEVEL up to FAST_PNG_PIXELS, else PNG_COMPRESS_LEVEL."""
+    return PNG_FAST_LEVEL if image.width * image.height <= FAST_PNG_PIXELS else PNG_COMPRESS_LEVEL
 
 # The information strip and the last action's arrows, the same in every renderer.
 STRIP_BG = (35, 38, 43)
@@ -133,9 +146,12 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def encode_png(image: Image.Image, *, palette: int | None = PNG_PALETTE,
-               compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+               compress_level: int | None = None) -> bytes:
     """PNG bytes of an image. With `palette` (number of colours) an RGB/RGBA image is first
-    quantised with the fast octree (deterministic); None keeps it truecolour."""
+    quantised with the fast octree (deterministic); None keeps it truecolour. zlib's level is
+    `png_level(image)` unless given."""
+    if compress_level is None:
+        compress_level = png_level(image)
     if palette and image.mode in ("RGB", "RGBA"):
         image = image.quantize(palette, method=Image.Quantize.FASTOCTREE)
     buf = io.BytesIO()
@@ -144,7 +160,7 @@ def encode_png(image: Image.Image, *, palette: int | None = PNG_PALETTE,
 
 
 def encode_png_nearest(image: Image.Image, *, palette: int = PNG_PALETTE,
-                       compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+                       compress_level: int | None = None) -> bytes:
     """PNG bytes of an RGB image in a 256-colour palette chosen by the fast octree, with every
     pixel then mapped to its NEAREST palette colour (no dithering; deterministic).
 
@@ -157,7 +173,7 @@ def encode_png_nearest(image: Image.Image, *, palette: int = PNG_PALETTE,
     chosen = rgb.quantize(palette, method=Image.Quantize.FASTOCTREE)
     mapped = rgb.quantize(palette=chosen, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    mapped.save(buf, "PNG", compress_level=compress_level)
+    mapped.save(buf, "PNG", compress_level=png_level(rgb) if compress_level is None else compress_level)
     return buf.getvalue()
 
 

@@ -117,10 +117,12 @@ def draw_job(job: Job) -> bytes:
 WORKER_NICENESS = 5     # below the bot's own process: its event loop answers first
 
 
-def _warm() -> None:
+def _warm(jobs: tuple = ()) -> None:
     """Worker initializer: import the engine and the renderers before the first job, and step
     back behind the bot's process (`WORKER_NICENESS`): when the cores are all busy, the event
-    loop (every reply, every button) runs before a board is drawn."""
+    loop (every reply, every button) runs before a board is drawn. Then draw `jobs` and throw
+    the pictures away (`RenderPool.start`): each worker's terrain tiles, sprites and labels for
+    the live games are drawn before their players' next action needs them."""
     import importlib
     try:
         os.nice(WORKER_NICENESS)
@@ -131,6 +133,27 @@ def _warm() -> None:
             importlib.import_module(name)
         except Exception:          # pragma: no cover - a missing module only costs the first job
             pass
+    draw_warm(jobs)
+
+
+def draw_warm(jobs: tuple) -> None:
+    """Draw `jobs` and keep only what the caches keep (a worker's start, `_warm`)."""
+    global _WARMED
+    for job in jobs:
+        try:
+            draw_job(job)
+            _WARMED += 1
+        except Exception:          # a board that cannot be drawn is drawn (and fails) when asked
+            pass
+
+
+_WARMED = 0     # the boards this worker drew when it started
+
+
+def _ready() -> tuple[int, int]:
+    """A task that only makes a worker exist (`RenderPool.start`): its pid and the boards it
+    drew when it started."""
+    return os.getpid(), _WARMED
 
 
 # --- the pool -----------------------------------------------------------------------------------
@@ -159,12 +182,31 @@ class RenderPool:
         self._lock = threading.Lock()
         self.fallbacks = 0
 
-    def _executor(self) -> cf.ProcessPoolExecutor:
+    def _executor(self, warm: tuple = ()) -> cf.ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
                 self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=_context(),
-                                                    initializer=_warm)
+                                                    initializer=_warm, initargs=(warm,))
             return self._pool
+
+    def start(self, warm: list[Job] | tuple = ()) -> list[cf.Future]:
+        """Start the workers now rather than at the first board, each drawing `warm` first (the
+        live games' action views when the bot starts: issue 13, a cold worker drew the first
+        boards of each battle at 3-4 times the cost, and the first 20 s of replies queued behind
+        them). Returns a future per worker, done when it is ready; with the pool already running,
+        the boards are only drawn once each, by whichever worker is free."""
+        warm = tuple(warm)
+        with self._lock:
+            running = self._pool is not None
+        if running:
+            return [self.submit(job) for job in warm]
+        try:
+            pool = self._executor(warm)
+            # no worker is idle yet, so each task starts a worker of its own
+            return [pool.submit(_ready) for _ in range(self.workers)]
+        except Exception:
+            log.exception("render pool unavailable; boards will be drawn in-process")
+            return []
 
     def _reset(self, broken: cf.ProcessPoolExecutor) -> None:
         with self._lock:

@@ -146,3 +146,43 @@ async def test_a_corrupted_snapshot_is_found_by_the_background_check_and_rebuilt
         assert result.seq == 4 and "retreat" in (result.pending.kind if result.pending else "")
     finally:
         await bot.close()
+
+
+async def test_a_real_start_warms_the_render_workers_with_the_resumed_games(db_path, scenario_dir, monkeypatch):
+    """A bot with a token (not the offline harness) starts its render workers while it logs in,
+    each drawing the action view of every resumed game (bot/render_pool.warm_workers, issue 13),
+    and keeps no reference to those games afterwards."""
+    import bot.client as client_module
+    import bot.render_pool as render_pool
+    bot1 = await start_bot(db_path)
+    d1 = Driver(bot1)
+    game = await _started(d1)
+    await bot1.close()
+
+    started: list = []
+
+    class FakePool:
+        def start(self, jobs):
+            started.extend(jobs)
+            return []
+
+    monkeypatch.setattr("renders.pool.shared_pool", lambda: FakePool())
+    monkeypatch.setattr(client_module, "settle_memory", lambda: None)
+    monkeypatch.setattr(render_pool, "USE_POOL", True)
+    bot2 = client_module.make_client(db_path, deadlines=False)
+    try:
+        await bot2._async_setup_hook()
+        from tests.bot.harness import fake_login
+        fake_login(bot2)
+        bot2.http.token = "a token"                 # what login() leaves: a real bot
+        await bot2.setup_hook()
+        assert [(j.ruleset_id, j.scenario_id, j.size) for j in started] == [
+            ("battlecry", "test-skirmish", getattr(bot2.service.ruleset_of("battlecry"), "action_view", "full"))]
+        live = await bot2.service.load(d1.channel_id)
+        assert started[0].state == live.ruleset.state_to_dict(live.state)
+        assert bot2.service.resumed_games == []
+        assert live.row.id == game.id
+    finally:
+        bot2.http.token = None
+        await bot2.service.background_done()
+        await bot2.close()

@@ -87,3 +87,34 @@ def test_a_long_replay_drawn_in_the_pool_is_the_replay_drawn_here(pool):
     assert (pooled.width, pooled.frames, pooled.stride) == (here.width, here.frames, 1)
     assert pooled.gif == here.gif
     assert seen[-1] == (len(frames), len(frames)) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_start_makes_every_worker_draw_the_live_games_first():
+    """RenderPool.start (the bot's start, bot/render_pool.warm_workers): every worker exists at
+    once, and each runs the initializer that draws the warm boards before its first task (any
+    worker answering says it drew the good one); a board that cannot be drawn does not stop a
+    worker."""
+    g = _game("tacw", "edgehill", 30)
+    good = job_for(g.ruleset, g.scenario, g.state, size="crop")
+    bad = Job("battlecry", {"nonsense": True}, scenario_id="first-bull-run")
+    p = RenderPool(workers=2)
+    try:
+        ready = [f.result(timeout=120) for f in p.start([good, bad])]
+        assert len(p._executor()._processes) == 2              # both workers started by start()
+        assert all(warmed == 1 for _, warmed in ready)          # each answer: the good board drawn
+        assert p.render(good) == board_module("tacw").render_board(g.scenario, g.state, size="crop")
+        again = p.start([good])                  # already running: drawn once, not per worker
+        assert len(again) == 1 and again[0].result(timeout=60) == p.render(good)
+    finally:
+        p.shutdown()
+
+
+def test_the_initializer_draws_the_warm_boards_into_the_caches():
+    import renders.pool as pool_module
+    from renders.tacw_geometry import _terrain_tile
+    g = _game("tacw", "naseby", 30)
+    before, tiles = pool_module._WARMED, _terrain_tile.cache_info()["misses"]
+    pool_module.draw_warm((job_for(g.ruleset, g.scenario, g.state, size="crop"),
+                           Job("battlecry", {"nonsense": True}, scenario_id="first-bull-run")))
+    assert pool_module._WARMED == before + 1
+    assert _terrain_tile.cache_info()["misses"] > tiles          # its terrain tiles were drawn
