@@ -118,3 +118,31 @@ def test_the_initializer_draws_the_warm_boards_into_the_caches():
                            Job("battlecry", {"nonsense": True}, scenario_id="first-bull-run")))
     assert pool_module._WARMED == before + 1
     assert _terrain_tile.cache_info()["misses"] > tiles          # its terrain tiles were drawn
+
+
+def test_short_tasks_go_before_long_ones_that_came_a_little_earlier():
+    """The pool's own queue (issue 13): with its one worker busy, a task of a kind measured
+    as short is handed over before one of a long kind queued just before it; a long task that
+    has waited longer than URGENCY times the difference goes first."""
+    import time
+    from renders import pool as pool_module
+    p = RenderPool(workers=1)
+    try:
+        p.start().pop().result(timeout=60)               # the worker exists
+        p.costs.update({"long": 0.5, "short": 0.02})
+        busy = p.submit_call(time.sleep, 0.6)           # the worker is taken
+        long_ = p.submit_call(time.time, kind="long")
+        short = p.submit_call(time.time, kind="short")
+        busy.result(timeout=30)
+        assert short.result(timeout=30) < long_.result(timeout=30)      # short ran first
+        # a long task queued more than URGENCY x (0.1 - 0.02) = 0.32 s before a short one goes first
+        p.costs.update({"long2": 0.1, "short2": 0.02})
+        busy = p.submit_call(time.sleep, 0.8)
+        waited = p.submit_call(time.time, kind="long2")
+        time.sleep(0.45)
+        later = p.submit_call(time.time, kind="short2")
+        busy.result(timeout=30)
+        assert waited.result(timeout=30) < later.result(timeout=30)
+        assert p.costs["short"] < 0.5 and p._in_flight == 0 and not p._queue
+    finally:
+        p.shutdown()
