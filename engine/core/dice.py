@@ -50,13 +50,24 @@ class DiceStream:
         self.strict = strict
         self.working = working
 
-    def roll(self, sides: int, purpose: str, roller: str | None = None) -> int:
+    def roll(self, sides: int, purpose: str, roller: str | None = None,
+             bands: tuple[int, ...] | None = None) -> int:
         """One die, 1..sides. `roller` is the side whose die it is at the table when it is not the
         side giving the command (a reaction fire, a morale check, a leader's loss roll): in
-        physical-dice mode that side's player is asked for it (bot/physical_dice.py)."""
+        physical-dice mode that side's player is asked for it (bot/physical_dice.py).
+
+        `bands` (issue 13) tells a what-if how the rules read this die, where they are read
+        against thresholds computed with the modifiers in hand: the highest face of each band but
+        the last (ascending; faces beyond 1..sides-1 are ignored), e.g. a check that passes on
+        faces 1..7 gives (7,). The caller promises that every face of one band leads to the same
+        adjudication but for what is written for people (the die in an event's narrative and
+        record, which no rule and no summary reads): the what-if then tries one face per band,
+        weighted by the band's width (engine/core/odds.py). A real roll ignores it."""
         what_if = WHAT_IF.get()
         if what_if is not None:
-            return what_if.roll(sides, purpose, self)
+            if bands is None:
+                return what_if.roll(sides, purpose, self)
+            return what_if.roll(sides, purpose, self, bands=bands)
         if self.supplied:
             value = self.supplied.pop(0)
             if not 1 <= value <= sides:

@@ -34,6 +34,14 @@ exact fractions: only work is saved. A TACW close combat with pursuits, reaction
 checks that took over a thousand adjudications takes a few dozen. `what_if(..., merge=False)`
 enumerates every sequence plainly (the tests and `bench/odds_bench.py --check` compare both).
 
+Bands (issue 13). Where the rules read a die against a threshold known only where it is rolled
+(a check's value after its modifiers, a table's bands after its DRMs), the code rolling it says
+so (`DiceStream.roll(..., bands=...)`: the highest face of each band but the last), and the walk
+tries one face of each band, weighted by the band's width, instead of searching the faces by
+halves: a pass/fail check costs two adjudications, not five or so. Exact because the rules
+promise that the faces of one band lead to the same adjudication (only the die written for
+people differs); the plain enumeration (`merge=False`) ignores bands and checks it.
+
 Resuming stages (issue 13). Each leaf replays the what-if from its start, so the dice before
 the last one are adjudicated again for every face of it. A ruleset may split a command into
 stages (`engine.core.dice.run_stages`: TACW's close combat step, each combat and, after its
@@ -239,6 +247,15 @@ def _faces_default(sides: int, purpose: str) -> list[tuple[int, int]]:
     return [(v, 1) for v in range(1, sides + 1)]
 
 
+def _banded(sides: int, cuts: tuple[int, ...]) -> list[tuple[int, int]]:
+    """[(the band's lowest face, its width)] for the bands ending at each cut and at `sides`."""
+    out, low = [], 1
+    for high in sorted({c for c in cuts if 1 <= c < sides}) + [sides]:
+        out.append((low, high - low + 1))
+        low = high + 1
+    return out
+
+
 def generic(purpose: str) -> str:
     """'battle die 2 of 4' -> 'battle die': one name per kind of die in the answer."""
     words = purpose.split()
@@ -258,6 +275,7 @@ class _Die:
     group: tuple | None = None        # ((key), index): exchangeable dice of one roll
     low: int = 0                      # the lowest pick allowed (a multiset never goes down)
     key: tuple | None = None          # the merge key of the position it is rolled in (or None)
+    banded: bool = False              # one face per band (DiceStream.roll's bands): none by halves
 
 
 class _Horizon(Exception):
@@ -278,8 +296,9 @@ class _Walk:
 
     def __init__(self, mod, path: list[int], horizon: int | None = None, read: Callable | None = None,
                  rng: random.Random | None = None, known: dict | None = None,
-                 state_key: Callable | None = None, saved: dict | None = None):
+                 state_key: Callable | None = None, saved: dict | None = None, banded: bool = False):
         self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
+        self.banded = banded              # a die's bands (DiceStream.roll) are tried one face each
         self.dice: list[_Die] = []
         self.faces = getattr(mod, "faces", None) or _faces_default
         self.group = getattr(mod, "group", None) or (lambda purpose: None)
@@ -295,9 +314,14 @@ class _Walk:
         self.command = 0                  # the command of the what-if being applied (its index)
         self.calls: dict = {}             # (command, name) -> the run_stages calls made
 
-    def roll(self, sides: int, purpose: str, stream: Any = None) -> int:
+    def roll(self, sides: int, purpose: str, stream: Any = None, bands: tuple[int, ...] | None = None) -> int:
         """The next die of the leaf; `stream` is the DiceStream asking (it carries the
-        adjudication in progress, read at a horizon)."""
+        adjudication in progress, read at a horizon). `bands` (engine.core.dice.DiceStream.roll):
+        the faces the rules read alike, computed where the die is read (a check's threshold
+        after its modifiers, a table's bands after its DRMs); when the walk is `banded` (merging;
+        never in the plain enumeration, which checks it) one face of each band is tried, its
+        lowest, weighted by the band's width: a pass/fail check costs two adjudications, not
+        the five or so of a search by halves."""
         i = len(self.dice)
         if i >= MAX_DICE:
             raise TooManyOutcomes(f"this action could roll more than {MAX_DICE} dice in a row "
@@ -307,7 +331,8 @@ class _Walk:
             then = "" if frozen else f"; then: {generic(purpose)}"
             raise _Horizon(self.read(_in_progress(stream)) + then if self.read else then,
                            generic(purpose).split(",")[0] if frozen else "")
-        faces = list(self.faces(sides, purpose))
+        banded = bands is not None and self.banded
+        faces = _banded(sides, bands) if banded else list(self.faces(sides, purpose))
         group = self.group(purpose)
         key = None
         if self.state_key is not None and group is None and self.step is not None and i >= len(self.path):
@@ -333,7 +358,7 @@ class _Walk:
             self.branching.append(len(faces) - low)
         else:
             pick = low
-        self.dice.append(_Die(sides, purpose, faces, pick, group, low, key))
+        self.dice.append(_Die(sides, purpose, faces, pick, group, low, key, banded))
         return faces[pick][0]
 
     def stages(self, st: Any, name: str, steps: dict, todo: list) -> list:
@@ -369,7 +394,7 @@ class _Walk:
             if saved is not None and done and len(self.dice) > last:
                 k = where + (done, tuple(d.pick for d in self.dice))
                 if k not in saved:
-                    saved[k] = (st.copy(), list(events), tree_copy(todo), [replace(d, key=None) for d in self.dice])
+                    saved[k] = (st.copy(), list(events), tree_copy(todo), _keyless(self.dice))
                 last = len(self.dice)
             step, arg = todo.pop(0)
             more, then = steps[step](arg)
@@ -404,12 +429,30 @@ class _Walk:
             p *= math.factorial(len(run)) // math.prod(math.factorial(c) for c in counts.values())
         return p
 
+    def chances(self) -> list[Fraction]:
+        """[probability(k) for k in 0..len(dice)], in one pass when no die is of a group."""
+        if any(d.group is not None for d in self.dice):
+            return [self.probability(k) for k in range(len(self.dice) + 1)]
+        num, den = 1, 1
+        out = [Fraction(1)]
+        for d in self.dice:
+            num *= d.faces[d.pick][1]
+            den *= d.sides
+            out.append(Fraction(num, den))
+        return out
+
     def next_path(self) -> list[int] | None:
         for i in range(len(self.dice) - 1, -1, -1):
             d = self.dice[i]
             if d.pick + 1 < len(d.faces):
                 return [x.pick for x in self.dice[:i]] + [d.pick + 1]
         return None
+
+
+def _keyless(dice: list[_Die]) -> list[_Die]:
+    """The dice of a walk kept for the walks that resume after them, without their merge keys
+    (a die is never changed once rolled: those already keyless are shared)."""
+    return [d if d.key is None else replace(d, key=None) for d in dice]
 
 
 def _in_progress(stream: Any) -> Any:
@@ -574,7 +617,7 @@ class _Runner:
         if found is None:
             return None
         current, events, done, dice = self.kept[found]
-        walk.dice[:] = [replace(d) for d in dice]
+        walk.dice[:] = dice             # never changed once rolled: shared, not copied
         return current, events, list(done)
 
     def _keep(self, walk: _Walk | None, current, events, done: list[str]) -> None:
@@ -585,7 +628,7 @@ class _Runner:
             picks = tuple(d.pick for d in walk.dice)
             key = (len(done), picks)
             if key not in self.kept:
-                self.kept[key] = (current, events, list(done), [replace(d, key=None) for d in walk.dice])
+                self.kept[key] = (current, events, list(done), _keyless(walk.dice))
 
     def _run(self, walk: _Walk | None) -> tuple[str, list, list[str]]:
         """Apply the what-if's commands (the asked one and its follow-ups) on copies; resume
@@ -646,33 +689,44 @@ class _Runner:
         leaves = 0
         total_p = Fraction(0)
 
-        def gain(outs, scale: Fraction, nodes) -> Fraction:
+        def gain(outs, scale: Fraction, node: _Node | None) -> Fraction:
+            """Add outcomes (chances given `scale`) to the deepest open node, or to the totals:
+            a node's outcomes are added to its parent's (or the totals) once it is finished, so
+            a leaf costs one addition per outcome, not one per open node."""
             got = Fraction(0)
+            into = totals if node is None else node.outs
             for lab, (q, n) in outs:
                 p = scale * q
                 got += p
-                for entry in [totals.setdefault(lab, [Fraction(0), 0])] + [
-                        node.outs.setdefault(lab, [Fraction(0), 0]) for node in nodes]:
+                entry = into.get(lab)
+                if entry is None:
+                    into[lab] = [p, n]
+                else:
                     entry[0] += p
                     entry[1] += n
             return got
 
         path: list[int] | None = []
         while path is not None:
-            walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key, saved=saved)
+            walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key, saved=saved,
+                         banded=self.resume)
             label = self.leaf(walk)
+            chances = walk.chances()
             for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
                 d = walk.dice[depth]
                 if d.key is not None:
-                    by_halves = ordered is not None and d.group is None and ordered(d.sides, d.purpose)
-                    opened.append(_Node(depth, d.key, walk.probability(depth), len(d.faces), by_halves))
-            for node in opened:                                     # the faces this walk tried first
-                if node.depth >= len(path) - 1:
-                    node.seen[walk.dice[node.depth].pick] = self._next_position(walk, node.depth + 1, label)
+                    by_halves = (ordered is not None and d.group is None and not d.banded
+                                 and ordered(d.sides, d.purpose))
+                    opened.append(_Node(depth, d.key, chances[depth], len(d.faces), by_halves))
+            for node in reversed(opened):                           # the faces this walk tried first
+                if node.depth < len(path) - 1:
+                    break
+                node.seen[walk.dice[node.depth].pick] = self._next_position(walk, node.depth + 1, label)
+            deepest = opened[-1] if opened else None
             if label is None:                                       # stopped at a known position
-                total_p += gain(known[walk.merged].items(), walk.probability(), opened)
+                total_p += gain(known[walk.merged].items(), chances[-1], deepest)
             else:
-                total_p += gain([(label, (Fraction(1), 1))], walk.probability(), opened)
+                total_p += gain([(label, (Fraction(1), 1))], chances[-1], deepest)
             for d in walk.dice:
                 dice_seen.setdefault((d.sides, generic(d.purpose)), None)
             leaves += 1
@@ -704,8 +758,9 @@ class _Runner:
                 d = walk.dice[node.depth]
                 for face, like in node.alike():                    # faces that need no adjudication
                     total_p += gain(self._outcomes(known, node.seen[like]),
-                                    node.reach * Fraction(d.faces[face][1], d.sides), opened + [node])
+                                    node.reach * Fraction(d.faces[face][1], d.sides), node)
                 known[node.key] = {lab: (p / node.reach, n) for lab, (p, n) in node.outs.items()}
+                gain(node.outs.items(), Fraction(1), opened[-1] if opened else None)   # to its parent
         if self.first_events is None:          # every leaf met the horizon: one whole adjudication
             self.leaf(_Walk(mod, []))          # gives the first roll's calculation
         if total_p != 1:                       # the enumeration is exact or it is a bug
@@ -763,7 +818,7 @@ class _Runner:
         sizes: list[list[int]] = []
         cost = 0.0
         for _ in range(PROBES):
-            walk = _Walk(self.mod, [], None, None, rng)
+            walk = _Walk(self.mod, [], None, None, rng, banded=self.resume)
             t0 = time.thread_time()
             self.leaf(walk)
             cost += time.thread_time() - t0

@@ -11,10 +11,20 @@ from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
 
 
-def d10(stream: DiceStream, purpose: str, roller: str | None = None) -> int:
+def d10(stream: DiceStream, purpose: str, roller: str | None = None, reads: tuple[int, ...] | None = None) -> int:
     """[0.4]: one d10 read 0-9; `roller` is the side whose die it is when not the commanding
-    side's (a defender's check, a reaction), for physical dice (engine.core.dice.DiceStream)."""
-    return stream.roll(10, purpose, roller) - 1
+    side's (a defender's check, a reaction), for physical dice (engine.core.dice.DiceStream).
+    `reads`: the lowest result (0-9) of each band of results the rules read alike but the
+    first, e.g. (6,) for a check passed on 0-5 (`check`), for the exact what-if (issue 13: it
+    tries one result per band; engine.core.dice.DiceStream.roll's `bands`)."""
+    bands = None if reads is None else tuple(reads)     # result r is face r + 1: a band ends at face r
+    return stream.roll(10, purpose, roller, bands=bands) - 1
+
+
+def table_reads(bands, drm: int) -> tuple[int, ...]:
+    """The lowest die (0-9) of each band of a d10 result table but the first, for d10 + `drm`
+    (tables.Band: contiguous, open-ended): `d10`'s `reads` where only the band is read."""
+    return tuple(b.low - drm for b in bands if b.low is not None)
 
 
 def check(stream: DiceStream, actor: str, value: int, what: str, section: str,
@@ -23,7 +33,9 @@ def check(stream: DiceStream, actor: str, value: int, what: str, section: str,
     """A check [0.3]: d10 + modifiers <= `value` passes. `what` names it for people
     ("cohesion check of 24e Leg."). Returns (passed, the event)."""
     modifiers = list(modifiers or [])
-    die = d10(stream, what, roller)
+    # only pass or fail is read: the results 0..value - DRM pass, the rest fail (a what-if tries
+    # one of each, issue 13)
+    die = d10(stream, what, roller, reads=(value - sum(m.value for m in modifiers) + 1,))
     total = die + sum(m.value for m in modifiers)
     passed = total <= value
     mods = "".join(f" {m.value:+d}" for m in modifiers)

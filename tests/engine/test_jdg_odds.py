@@ -105,3 +105,18 @@ def test_merged_odds_equal_the_plain_enumeration(extra):
     assert _fractions(merged) == _fractions(plain)
     assert merged.leaves * 5 < plain.leaves                      # the merging does save work
     assert [o.label for o in merged.outcomes] == [o.label for o in plain.outcomes]
+
+
+def test_a_check_costs_two_adjudications_and_a_table_one_per_band():
+    """Issue 13: the fire table's d10 is read only by its band and the cohesion check's by pass
+    or fail ([7.5], [0.3]; engine.core.dice.DiceStream.roll `bands`): the what-if tries one result
+    of each -- no effect, a check passed, a check failed, disordered: 4 adjudications where every
+    result makes 46 -- and its fractions are the plain enumeration's."""
+    sc, st = marengo()
+    hadik_battery(sc, st)
+    place(st, "f-44e", "1516", W)
+    merged = what_if(JDG, sc, st, "austrian", "fire a-art-hadik 1516", budget=None)
+    plain = what_if(JDG, sc, st, "austrian", "fire a-art-hadik 1516", budget=None, merge=False)
+    assert merged.leaves == 4 and plain.leaves == 46
+    assert _fractions(merged) == _fractions(plain) == {"no effect": Fraction(41, 50),
+                                                       "44e Ligne (f-44e): disordered": Fraction(9, 50)}

@@ -639,7 +639,10 @@ def _stage_roll(sc, st, cur, stream) -> list[Event]:
         return events
     mods = combat_modifiers(sc, st, att, fight_hexes, counter_charged=cur["counter_charged"],
                             recharges=cur["recharges"])
-    die = checks.d10(stream, "Assault & Charge table", roller=side)
+    # only the band is read (the die and the total are recorded for people): a what-if tries one
+    # result per band (issue 13)
+    die = checks.d10(stream, "Assault & Charge table", roller=side,
+                     reads=checks.table_reads(tables.ASSAULT_BANDS, sum(m.value for m in mods)))
     total = die + sum(m.value for m in mods)
     band = tables.assault_result(total)
     defenders = enemies_in(st, fight_hexes, side)

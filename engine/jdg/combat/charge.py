@@ -209,9 +209,12 @@ def stage_square(sc, st: JdgState, cur: dict, stream: DiceStream) -> list[Event]
         men = square_candidates(sc, st, cur, h)
         if not men:
             continue
-        rolls = {u.id: checks.d10(stream, f"square attempt of {A.name_of(sc, u)}", roller=defside) for u in men}
         cohesions = {u.id: A.cohesion(sc, u) for u in men}
         night = A.is_night(sc, st)
+        extra = tables.NIGHT_COHESION_DRM.value if night else 0
+        # each roll is read pass or fail (tables.square_attempt): a what-if tries one of each (issue 13)
+        rolls = {u.id: checks.d10(stream, f"square attempt of {A.name_of(sc, u)}", roller=defside,
+                                  reads=(cohesions[u.id] - extra + 1,)) for u in men}
         formed, failed = tables.square_attempt(rolls, cohesions, night=night)
         from engine.core.events import DieRoll
         detail = "; ".join(f"{A.name_of(sc, u)} d10 {rolls[u.id]}{' +2 night' if night else ''} vs {cohesions[u.id]}"

@@ -233,7 +233,12 @@ def resolve_shot(sc, st: JdgState, firers: list[Unit], target_hex: str, victims:
     base, mods, band_name, lead = fire_terms(sc, st, firers, target_hex, victims, kind)
     who = " and ".join(name_of(sc, f) for f in firers)
     purpose = f"{kind.replace('_', ' ')} of {who} at {target_hex}"
-    die = checks.d10(stream, purpose, roller)
+    # read: the band of the total, and, with misdirected fire, whether the die is 2 or less (a
+    # what-if tries one result of each such band, issue 13)
+    misdirect = has_option(st, "misdirected-fire") and kind in ("fire", "counter_battery")
+    reads = checks.table_reads(tables.FIRE_BANDS, base + sum(m.value for m in mods))
+    die = checks.d10(stream, purpose, roller,
+                     reads=reads + ((tables.FRIENDLY_FIRE_MAX_UNMODIFIED + 1,) if misdirect else ()))
     total = die + base + sum(m.value for m in mods)
     band = tables.fire_result(total)
     targets = ", ".join(name_of(sc, v) for v in victims)
@@ -252,8 +257,7 @@ def resolve_shot(sc, st: JdgState, firers: list[Unit], target_hex: str, victims:
                outcome={"total": total, "result": band.key})
     events = [ev]
     cause = f"{kind.replace('_', ' ')} of {who}"
-    if (has_option(st, "misdirected-fire") and kind in ("fire", "counter_battery")
-            and die <= tables.FRIENDLY_FIRE_MAX_UNMODIFIED):
+    if misdirect and die <= tables.FRIENDLY_FIRE_MAX_UNMODIFIED:
         stray = _misdirected_hex(sc, st, lead.hex, target_hex, side)
         if stray is not None:
             struck = st.units_at(stray)

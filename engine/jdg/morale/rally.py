@@ -82,7 +82,8 @@ def rally(sc, st: JdgState, unit: Unit, stream: DiceStream) -> list[Event]:
     mods = []
     if routed:
         mods.append((tables.RALLY_ROUTED_NIGHT if night else tables.RALLY_ROUTED).modifier())
-    die = checks.d10(stream, f"rally of {name}")
+    # read pass or fail (tables.rally_check): a what-if tries one of each (issue 13)
+    die = checks.d10(stream, f"rally of {name}", reads=(value - sum(m.value for m in mods) + 1,))
     total = die + sum(m.value for m in mods)
     passed = tables.rally_check(die, value, routed=routed, night=night)
     before = unit.condition
