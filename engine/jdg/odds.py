@@ -18,12 +18,17 @@ Decisions (HERALD, for this what-if):
   marker is drawn (then revealed); a what-if is refused in phase A, and never draws a marker
   (the cup's draw is a hidden draw, refused by engine/core/odds.py).
 - Every d10 is read against a threshold or a band (checks [0.3], the fire and assault tables):
-  its faces are tried by halves (`ordered`), and equal positions are merged (`state_key`).
+  the code rolling it names the bands where it knows the threshold (checks.d10 `reads`: a check
+  passed or failed, the table's band; the what-if tries one result of each), the others' faces
+  are tried by halves (`ordered`), and equal positions are merged (`state_key`).
 """
 from __future__ import annotations
 
 import io
+import marshal
 import pickle
+
+from engine.jdg.state import Activation, Commander, Formation, Marker, Unit
 
 ASKABLE = {
     "fire": "fire <unit> <hex>: artillery fire, with the counter-battery it draws (JdG [7])",
@@ -81,7 +86,32 @@ def state_key(state) -> bytes:
     items = [(k, v) for k, v in state.__dict__.items() if not k.startswith("_memo_")]
     if isinstance(cur, dict):
         items = [(k, dict(c, current=_record_view(cur)) if k == "combat" else v) for k, v in items]
-    return _values((type(state), items))
+    try:
+        return b"m" + _marshalled(items)
+    except (ValueError, AttributeError):    # a value marshal does not write: the pickle
+        return b"p" + _values((type(state), items))
+
+
+def _marshalled(items: list) -> bytes:
+    """The key's bytes, about four times faster than the pickle (issue 13): the state's records
+    (units, formations, commanders, markers, the activation) written as their attribute dicts,
+    everything by `marshal` version 2, which writes every value out, shared or not (no
+    references: sharing never keeps equal states apart, as `_values`). The state's plain data
+    is marshal's (str, int, float, bool, None, lists, tuples, dicts); anything else raises
+    ValueError. Equal bytes are equal states: marshal's output reads back to the values, and
+    each attribute of the state always holds the same kind of thing (`units` its Units...)."""
+    out = []
+    for k, v in items:
+        t = type(v)
+        if t is dict and v and type(next(iter(v.values()))) in _RECORDS:
+            v = [(i, x.__dict__) for i, x in v.items()]
+        elif t in _RECORDS:
+            v = v.__dict__
+        out.append((k, v))
+    return marshal.dumps(out, 2)
+
+
+_RECORDS = (Unit, Formation, Commander, Marker, Activation)
 
 
 def _values(obj) -> bytes:
