@@ -264,9 +264,11 @@ def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: li
                        for ld in st.leaders.values() if ld.status == "active")
         mods = tc.pursuit_modifiers(charge_orders=st.wings[cav.wing].order == "charge",
                                     momentum=cav.id in momentum, cromwell=cromwell)
-        roll = d10(stream, f"cavalry pursuit, {cav.called}", cav.side)
-        total = roll + sum(m.value for m in mods)
-        result = tc.cavalry_pursuit(total, routed_unit_gone=not routed.alive)
+        plus, gone_already = sum(m.value for m in mods), not routed.alive
+        roll = d10(stream, f"cavalry pursuit, {cav.called}", cav.side,
+                   reading=lambda r: tc.cavalry_pursuit(r + plus, routed_unit_gone=gone_already))
+        total = roll + plus
+        result = tc.cavalry_pursuit(total, routed_unit_gone=gone_already)
         text = {"break_contact": "breaks contact", "pursue_eliminate": "pursues and eliminates",
                 "pursue_off_map": "pursues off the map"}[result]
         events.append(Event("pursuit", cav.side, "TACW §10.7.2",
@@ -393,8 +395,10 @@ def _fight(sc, st: TacwState, attackers: list[Unit], defender: Unit,
         a.pistols -= 1
     if info["defender_pistol"]:
         defender.pistols -= 1
-    roll = d10(stream, f"close combat, {names} against {defender.called}", attackers[0].side)
-    total = roll + sum(m.value for m in mods)
+    plus = sum(m.value for m in mods)
+    roll = d10(stream, f"close combat, {names} against {defender.called}", attackers[0].side,
+               reading=lambda r: tc.close_combat(r + plus))     # `total` is read only through it
+    total = roll + plus
     res = tc.close_combat(total)
     row = tc.CLOSE_COMBAT_TABLE.row(total).label
     _item(sc, st, attackers, target, res.code)

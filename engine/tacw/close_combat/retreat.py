@@ -45,7 +45,7 @@ from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
 from engine.core.hexgrid import CUBE_DIRECTIONS, cube_add, cube_distance
 
-from engine.tacw import tables
+from engine.tacw import readings, tables
 
 from engine.tacw.sequence import choices as choices
 from engine.tacw.battles import second_newbury as newbury
@@ -380,7 +380,8 @@ def _blocked(sc, st, unit, carried, kind, short, stream) -> list[Event]:
                              + ("es" if short > 1 else ""), "TACW §10.4.5")
     value = tables.retreat_impossible_modifier(unit.morale)
     mods = [Modifier(value, f"base morale {unit.morale}", "TACW §10.4.5")] if value else []
-    roll = stream.roll(10, f"retreat impossible, {unit.called}", unit.side) - 1
+    roll = readings.d10(stream, f"retreat impossible, {unit.called}", unit.side,
+                        reading=lambda r: tables.retreat_impossible(r + value))
     total = roll + value
     result = tables.retreat_impossible(total)
     ev = Event("retreat_impossible", unit.side, "TACW §10.4.5",
@@ -398,6 +399,9 @@ def _blocked(sc, st, unit, carried, kind, short, stream) -> list[Event]:
 
 
 # == Reaction Fire hook, advance after combat (§9.7, §10.4.6-10.4.10) ============================
+
+_PARAMS: dict = {}                        # function -> the names of its parameters
+
 
 def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStream,
                   hexes: list[str], exclude: list[str] = (), ask: bool = False) -> list[Event]:
@@ -421,9 +425,12 @@ def reaction_fire(sc, st: TacwState, unit: Unit, trigger: str, stream: DiceStrea
                       f"{unit.called}'s {trigger} is not offered to Reaction Fire: a decision is "
                       f"already waiting ({st.pending.get('kind')})")]
     kwargs = {"hexes": list(hexes)}
-    if exclude and "exclude" in inspect.signature(fn).parameters:
+    params = _PARAMS.get(fn)
+    if params is None:                    # read once per function (issue 13: /odds calls it often)
+        params = _PARAMS[fn] = frozenset(inspect.signature(fn).parameters)
+    if exclude and "exclude" in params:
         kwargs["exclude"] = list(exclude)
-    if not ask and "ask_as_auto" in inspect.signature(fn).parameters:
+    if not ask and "ask_as_auto" in params:
         kwargs["ask_as_auto"] = True       # each unit's "ask" is read as "auto" (sequence/policies.py)
     out = fn(sc, st, unit, trigger, stream, **kwargs)
     return list((out[0] if isinstance(out, tuple) else out) or [])

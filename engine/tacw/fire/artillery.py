@@ -176,9 +176,10 @@ def _gun_roll(sc, st, gun: Unit, h: str, prev: str, victim: Unit, stream, *, rea
         return [Event("fire", gun.side, "TACW §9.9.3", f"{victim.called} in {h} is not affected: {exc}")]
     mods += [Modifier(v, why, "TACW scenario optional rule") for v, why in option_modifiers(st, gun, "fire_modifier")]
     section = "TACW §9.9.3" if ricochet else "TACW §9.9.2"
-    roll = d10(stream, f"artillery fire, {gun.called} at {victim.called}", gun.side)
-    total = roll + sum(m.value for m in mods)
-    table = tc.ARTILLERY_FIRE_TABLE[gun.gun_class]
+    table, plus = tc.ARTILLERY_FIRE_TABLE[gun.gun_class], sum(m.value for m in mods)
+    roll = d10(stream, f"artillery fire, {gun.called} at {victim.called}", gun.side,
+               reading=lambda r: table.row(r + plus).result)
+    total = roll + plus
     row = table.row(total)
     res = row.result
     what = "ricochets onto" if ricochet else "fires in reaction at" if reaction else "fires at"

@@ -47,15 +47,16 @@ from engine.core.events import DieRoll, Event, Modifier
 from engine.tacw import rules, tables
 
 from engine.tacw.morale import checks as morale
-from engine.tacw import tables_combat as tc
+from engine.tacw import readings, tables_combat as tc
 from engine.tacw.sequence.actions import begin_action
 from engine.tacw.geometry import arc_to, unit_arcs
 from engine.tacw.setup import option_modifiers
 from engine.tacw.state import TacwState, Unit
 
 
-def d10(stream, purpose: str, roller: str | None = None) -> int:
-    return stream.roll(10, purpose, roller) - 1
+def d10(stream, purpose: str, roller: str | None = None, reading=None) -> int:
+    """§2.2: a d10 read 0-9; `reading`: all the rules take from it (engine/tacw/readings.py)."""
+    return readings.d10(stream, purpose, roller, reading)
 
 
 # == who stands where, who may fire ===========================================================
@@ -144,8 +145,10 @@ def _small_arms_roll(sc, st, firer: Unit, frm: str, to: str, target: Unit, strea
                                                firer.remaining_strength, **common)
     mods += [Modifier(v, why, "TACW scenario optional rule")
              for v, why in option_modifiers(st, firer, "fire_modifier")]
-    roll = d10(stream, f"fire, {firer.called} at {target.called}", firer.side)
-    total = roll + sum(m.value for m in mods)
+    plus = sum(m.value for m in mods)
+    roll = d10(stream, f"fire, {firer.called} at {target.called}", firer.side,
+               reading=lambda r: table.row(r + plus).result)
+    total = roll + plus
     row = table.row(total)
     res = row.result
     what = "fires a Salvo" if salvo else "fires"

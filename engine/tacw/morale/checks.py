@@ -13,14 +13,15 @@ from __future__ import annotations
 from engine.core.dice import DiceStream
 from engine.core.events import DieRoll, Event, Modifier
 
-from engine.tacw import tables_combat as tc
+from engine.tacw import readings, tables_combat as tc
 from engine.tacw.state import Leader, TacwState, Unit
 
 FORMATION_STEPS = ("normal", "disordered", "broken")
 
 
-def d10(stream: DiceStream, purpose: str, roller: str | None = None) -> int:
-    return stream.roll(10, purpose, roller) - 1
+def d10(stream: DiceStream, purpose: str, roller: str | None = None, reading=None) -> int:
+    """§2.2: a d10 read 0-9; `reading`: all the rules take from it (engine/tacw/readings.py)."""
+    return readings.d10(stream, purpose, roller, reading)
 
 
 def stacked_leader(st: TacwState, unit: Unit, sc=None) -> Leader | None:
@@ -121,9 +122,10 @@ def morale_check(sc, st: TacwState, unit: Unit, stream: DiceStream, *, reason: s
         mods.append(Modifier(ld.value, f"{ld.name} stacked with the unit", "TACW §11.2"))
     if checks > 1:
         mods.append(Modifier(checks - 1, f"{checks} morale checks at once", "TACW §9.6.5"))
-    roll = d10(stream, f"morale check, {unit.called}", unit.side)
-    total = roll + sum(m.value for m in mods)
-    morale = unit.current_morale
+    morale, plus = unit.current_morale, sum(m.value for m in mods)
+    roll = d10(stream, f"morale check, {unit.called}", unit.side,
+               reading=lambda r: tc.morale_check_passes(r + plus, morale))
+    total = roll + plus
     ok = tc.morale_check_passes(total, morale)
     ev = Event("morale_check", unit.side, "TACW §11.2",
                f"{unit.called} checks morale ({reason}): {roll}" + "".join(f" {m.value:+d}" for m in mods)
