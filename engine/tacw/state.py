@@ -8,10 +8,12 @@ turn and activation sequence, victory points, and decisions pending.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+import itertools
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine.core.state import GameState
+from engine.core.dice import WHAT_IF
+from engine.core.state import GameState, tree_copy
 
 SIDES = ("royalist", "parliament")
 ORDERS = ("charge", "make_ready", "receive_charge", "rally")          # §5.5, precedence §4.2
@@ -175,6 +177,37 @@ class TacwState(GameState):
     winner: str | None = None
     result: str = ""
 
+    def copy(self) -> "TacwState":
+        """`engine.core.state.tree_copy`'s copy (nothing shared but the immutable leaves, the
+        `_memo_` caches dropped), with the units and leaders copied by hand: a unit is atoms
+        and its `hexes` (a list of hex ids), a leader atoms and `later`. Issue 13: `/odds`
+        copies the state a few times per adjudication (engine/core/odds.py), and the units
+        were half of each copy; this one is about twice as fast. A unit or leader with any
+        other attribute (none has one) goes through `tree_copy`
+        (tests/engine/test_tacw_odds_speed.py checks the copies are equal and unshared)."""
+        out = object.__new__(type(self))
+        nd = {}
+        for k, v in self.__dict__.items():
+            if type(v) in _ATOMS:
+                nd[k] = v
+            elif k == "units":
+                nd[k] = {i: _copy_unit(u) for i, u in v.items()}
+            elif k == "leaders":
+                nd[k] = {i: _copy_leader(ld) for i, ld in v.items()}
+            elif not k.startswith("_memo_"):
+                nd[k] = tree_copy(v)
+        if WHAT_IF.get() is not None:         # /odds: every copy in it shares one origin
+            nd["_memo_origin"] = self.__dict__.get("_memo_origin") or self._origin()
+        out.__dict__ = nd
+        return out
+
+    def _origin(self) -> "Origin":
+        """This state's units, leaders and wings as they are now (engine/tacw/odds.py
+        `state_key`: a position's merge key is what differs from them): kept on the state
+        as engine scratch (`_memo_origin`), and handed on to every copy made in a what-if."""
+        origin = self._memo_origin = Origin(self)
+        return origin
+
     def other(self, side: str) -> str:
         return "parliament" if side == "royalist" else "royalist"
 
@@ -215,6 +248,54 @@ class TacwState(GameState):
         st = cls(**d)
         label_units(st)
         return st
+
+
+_ATOMS = frozenset((str, int, float, bool, type(None)))
+_UNIT_FIELDS = len(fields(Unit))             # ClassVars (`_called`'s default) are not fields
+_LEADER_FIELDS = len(fields(Leader))
+_new, _set = object.__new__, object.__setattr__
+
+
+def _copy_unit(u: Unit) -> Unit:
+    """A unit's fields (and `_called`), its `hexes` a new list: what `tree_copy` gives. The
+    `__dict__` is set past `Unit.__setattr__` (it watches `hexes` and `status` only)."""
+    d = u.__dict__
+    n = len(d)
+    if type(u) is not Unit or not (n == _UNIT_FIELDS or n == _UNIT_FIELDS + 1 and "_called" in d):
+        return tree_copy(u)
+    nd = d.copy()
+    nd["hexes"] = list(nd["hexes"])          # of hex ids (str)
+    out = _new(Unit)
+    _set(out, "__dict__", nd)
+    return out
+
+
+def _copy_leader(ld: Leader) -> Leader:
+    d = ld.__dict__
+    if type(ld) is not Leader or len(d) != _LEADER_FIELDS:
+        return tree_copy(ld)
+    nd = d.copy()
+    nd["later"] = tree_copy(nd["later"])     # [[name, value], ...]
+    out = _new(Leader)
+    out.__dict__ = nd
+    return out
+
+
+class Origin:
+    """A snapshot of a state's units, leaders and wings (their attributes, nothing shared with
+    the state: a later change in place cannot reach it), numbered: two merge keys made against
+    different origins never compare equal (engine/tacw/odds.py `state_key`)."""
+    _serial = itertools.count()
+
+    def __init__(self, st: TacwState):
+        self.serial = next(Origin._serial)
+        self.units = {i: _snap(u) for i, u in st.units.items()}
+        self.leaders = {i: _snap(ld) for i, ld in st.leaders.items()}
+        self.wings = {i: _snap(w) for i, w in st.wings.items()}
+
+
+def _snap(obj) -> dict:
+    return {k: v if type(v) in _ATOMS else tree_copy(v) for k, v in obj.__dict__.items()}
 
 
 def label_units(st: TacwState) -> None:
