@@ -375,10 +375,10 @@ class _Walk:
         where = (self.command, name, n)
         done = 0                                  # the stages run (or resumed past)
         if saved is not None:
-            path, found = self.path, None
+            path, found = tuple(self.path), None
             for k in list(saved):
                 picks = k[4]
-                if len(picks) > len(path) or any(a != b for a, b in zip(picks, path)):
+                if picks != path[:len(picks)]:
                     del saved[k]
                 elif k[:3] == where and len(picks) >= len(self.dice) and (found is None or k[3] > found[3]):
                     found = k
@@ -607,10 +607,10 @@ class _Runner:
         path: (the position after it, the events, the commands done), its dice restored in the
         walk; the kept commands whose dice do not begin the path are dropped (depth first, they
         are never met again)."""
-        path, found = walk.path, None
+        path, found = tuple(walk.path), None
         for k in list(self.kept):
             picks = k[1]
-            if len(picks) > len(path) or any(a != b for a, b in zip(picks, path)):
+            if picks != path[:len(picks)]:
                 del self.kept[k]
             elif found is None or k[0] > found[0]:
                 found = k

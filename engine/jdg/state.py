@@ -13,10 +13,10 @@ combined markers put in the cup ([2.1], Marengo section D); `public.py` (to come
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine.core.state import GameState
+from engine.core.state import GameState, tree_copy
 
 SIDES = ("french", "austrian")          # Marengo 1800 (section D); other games name theirs
 ARMS = ("infantry", "cavalry", "artillery")
@@ -196,6 +196,24 @@ class JdgState(GameState):
     # the phases where no side is to act alone: both give secret orders (phase A)
     SIMULTANEOUS: ClassVar[tuple[str, ...]] = ("orders",)
 
+    def copy(self) -> "JdgState":
+        """`GameState.copy` (a tree copy: nothing shared but the atoms) written out for this
+        state's shape (issue 13: a what-if copies the working state at each resumable stage):
+        a unit, commander or marker holds only atoms (`_FLAT`: every field declared str, int,
+        bool or None), so each is a copy of its attribute dict; the rest goes through
+        engine.core.state.tree_copy. The same copy, about twice as fast."""
+        nd = {}
+        for k, v in self.__dict__.items():
+            if k in _FLAT_FIELDS:
+                nd[k] = {i: _flat_copy(x) for i, x in v.items()}
+            elif type(v) in _ATOMS:
+                nd[k] = v
+            elif not k.startswith("_memo_"):
+                nd[k] = tree_copy(v)
+        out = object.__new__(JdgState)
+        out.__dict__.update(nd)
+        return out
+
     def other(self, side: str) -> str:
         return SIDES[1] if side == SIDES[0] else SIDES[0]
 
@@ -231,3 +249,35 @@ class JdgState(GameState):
         d["markers"] = {k: Marker(**v) for k, v in d["markers"].items()}
         d["activation"] = Activation(**d["activation"]) if d.get("activation") else None
         return cls(**d)
+
+
+_ATOMS = frozenset((str, int, float, bool, type(None)))
+_ATOM_NAMES = frozenset(("str", "int", "float", "bool", "None"))
+
+
+def _flat(cls) -> int | None:
+    """The number of fields of a record whose fields are all atoms (declared `str`, `int | None`...),
+    else None."""
+    fs = fields(cls)
+    if all(isinstance(f.type, str) and {p.strip() for p in f.type.split("|")} <= _ATOM_NAMES for f in fs):
+        return len(fs)
+    return None
+
+
+_FLAT = {cls: n for cls in (Unit, Commander, Marker) for n in (_flat(cls),) if n is not None}
+_FLAT_FIELDS = frozenset(k for k, cls in (("units", Unit), ("commanders", Commander), ("markers", Marker))
+                         if cls in _FLAT)
+
+
+def _flat_copy(x):
+    """A copy of a record of atoms (its attribute dict copied); anything else, a tree copy."""
+    t = type(x)
+    d = x.__dict__
+    if _FLAT.get(t) != len(d):
+        return tree_copy(x)
+    out = _new(t)
+    _set(out, "__dict__", d.copy())
+    return out
+
+
+_new, _set = object.__new__, object.__setattr__

@@ -243,10 +243,32 @@ def _hexside(sc, arm: str, a: str, b: str) -> tuple[bool, bool, bool]:
     return got
 
 
+_PATHS_KEPT = 4096        # searches kept per scenario (_paths), then forgotten all at once
+
+
 def _paths(sc, st: JdgState, unit: Unit, start: str, causes: list[str], goal: str, n: int) -> list[tuple]:
     """Every legal path of a fall back or rout retreat from `start` ([10.3], [10.5]), each with
-    Herald's preference rank (D77). A path must take `n` hexes, each away from the cause, and may
-    go on through friends it cannot stack with until it finds a hex where it may stop ([10.5]).
+    Herald's preference rank (D77) (`_search`). The search reads the map (and the scenario's id,
+    for Marengo's stacking), the moving unit and every unit and commander on it, nothing else:
+    its answer is kept for that whole layout
+    (every attribute of every unit and commander, in the stacks' order, and the question), so
+    the same retreat asked again (a what-if adjudicates it again for each result of a later
+    die, issue 13) is not searched again. The callers only read the list."""
+    kept = geometry.grid(sc).memo.setdefault("jdg_retreat_paths", {})
+    key = (sc.id, tuple(unit.__dict__.values()), start, tuple(causes), goal, n,
+           tuple([tuple(u.__dict__.values()) for u in st.units.values()]),
+           tuple([tuple(c.__dict__.values()) for c in st.commanders.values()]))
+    got = kept.get(key)
+    if got is None:
+        if len(kept) >= _PATHS_KEPT:
+            kept.clear()
+        got = kept[key] = _search(sc, st, unit, start, causes, goal, n)
+    return got
+
+
+def _search(sc, st: JdgState, unit: Unit, start: str, causes: list[str], goal: str, n: int) -> list[tuple]:
+    """`_paths`' search. A path must take `n` hexes, each away from the cause, and may go on
+    through friends it cannot stack with until it finds a hex where it may stop ([10.5]).
     The state does not change during the search: what it asks of each hex (distance from the
     causes, entering, stacking, zones of control) is found once (issue 13)."""
     g = geometry.grid(sc)
