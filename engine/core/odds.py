@@ -721,13 +721,14 @@ class _Runner:
             for node in reversed(opened):                           # the faces this walk tried first
                 if node.depth < len(path) - 1:
                     break
-                node.seen[walk.dice[node.depth].pick] = self._next_position(walk, node.depth + 1, label)
+                if node.by_halves:                                  # (only a search by halves reads them)
+                    node.seen[walk.dice[node.depth].pick] = self._next_position(walk, node.depth + 1, label)
             deepest = opened[-1] if opened else None
             if label is None:                                       # stopped at a known position
                 total_p += gain(known[walk.merged].items(), chances[-1], deepest)
             else:
                 total_p += gain([(label, (Fraction(1), 1))], chances[-1], deepest)
-            for d in walk.dice:
+            for d in walk.dice[max(len(path) - 1, 0):]:             # (the path's were seen before)
                 dice_seen.setdefault((d.sides, generic(d.purpose)), None)
             leaves += 1
             over_time = time_limit is not None and time.thread_time() - started > time_limit
