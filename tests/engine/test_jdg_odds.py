@@ -120,3 +120,22 @@ def test_a_check_costs_two_adjudications_and_a_table_one_per_band():
     assert merged.leaves == 4 and plain.leaves == 46
     assert _fractions(merged) == _fractions(plain) == {"no effect": Fraction(41, 50),
                                                        "44e Ligne (f-44e): disordered": Fraction(9, 50)}
+
+
+def test_the_state_copy_written_out_is_the_tree_copy():
+    """Issue 13: JdgState.copy (units, commanders and markers copied as records of atoms) gives
+    the generic tree copy (engine.core.state.tree_copy), shares no record with the original and
+    drops the engine's caches; the merge key (marshal) tells a changed unit apart."""
+    from engine.core.state import plain, tree_copy
+    from engine.jdg.odds import state_key
+    sc, st = _activation()
+    place(st, "a-ir52", "1216", E)
+    st.units_at("1216")                                          # fills the `_memo_` index
+    a = st.copy()
+    assert plain(a) == plain(tree_copy(st)) and a == st
+    assert "_memo_hex_index" not in a.__dict__
+    assert all(a.units[k] is not st.units[k] for k in st.units)
+    assert all(a.markers[k] is not st.markers[k] for k in st.markers)
+    assert state_key(a) == state_key(st)
+    a.units["a-ir52"].condition = "disordered"
+    assert st.units["a-ir52"].condition == "good" and state_key(a) != state_key(st)
