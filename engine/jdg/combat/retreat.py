@@ -243,26 +243,30 @@ def _hexside(sc, arm: str, a: str, b: str) -> tuple[bool, bool, bool]:
     return got
 
 
-_PATHS_KEPT = 4096        # searches kept per scenario (_paths), then forgotten all at once
+_PATHS_KEPT = 512         # searches kept per map (_paths), the least recently asked forgotten first
 
 
 def _paths(sc, st: JdgState, unit: Unit, start: str, causes: list[str], goal: str, n: int) -> list[tuple]:
     """Every legal path of a fall back or rout retreat from `start` ([10.3], [10.5]), each with
     Herald's preference rank (D77) (`_search`). The search reads the map (and the scenario's id,
     for Marengo's stacking), the moving unit and every unit and commander on it, nothing else:
-    its answer is kept for that whole layout
-    (every attribute of every unit and commander, in the stacks' order, and the question), so
-    the same retreat asked again (a what-if adjudicates it again for each result of a later
-    die, issue 13) is not searched again. The callers only read the list."""
+    its answer is kept for that whole layout (every attribute of every unit and commander, in
+    the stacks' order, and the question), so the same retreat asked again (a what-if adjudicates
+    it again for each result of a later die, issue 13) is not searched again. The callers only read the list. At most _PATHS_KEPT
+    answers are kept per map (a few MB), the least recently asked forgotten first."""
     kept = geometry.grid(sc).memo.setdefault("jdg_retreat_paths", {})
     key = (sc.id, tuple(unit.__dict__.values()), start, tuple(causes), goal, n,
            tuple([tuple(u.__dict__.values()) for u in st.units.values()]),
            tuple([tuple(c.__dict__.values()) for c in st.commanders.values()]))
-    got = kept.get(key)
+    got = kept.pop(key, None)
     if got is None:
-        if len(kept) >= _PATHS_KEPT:
+        got = _search(sc, st, unit, start, causes, goal, n)
+        try:
+            while len(kept) >= _PATHS_KEPT:
+                kept.pop(next(iter(kept)), None)
+        except (RuntimeError, StopIteration):   # another thread's what-if changed it meanwhile
             kept.clear()
-        got = kept[key] = _search(sc, st, unit, start, causes, goal, n)
+    kept[key] = got                     # the most recent last (dicts keep their order)
     return got
 
 
