@@ -25,10 +25,14 @@ Decisions (HERALD, for this what-if):
 - The next turn's initiative (§4.1) is beyond any question asked in a turn: its dice are not
   enumerated (`frozen`) and the outcome only says that the turn ends.
 - Faces the rules read alike are enumerated once: the Leader Loss d10 (§9.11, §10.8: only a 9
-  removes the leader) and the Leader Replacement d10 (§5.3.3: 0, 1, 2-9). Every other d10 is
-  read against modifiers and tables that depend on the position: its faces are tried by halves
-  (`ordered`: a d10 is always read against thresholds, D2), and the faces between two that lead
-  to the same position are not adjudicated again (issue 13).
+  removes the leader) and the Leader Replacement d10 (§5.3.3: 0, 1, 2-9). A d10 whose reading
+  the rules know before the roll (a morale check, a close combat, a fire, a pursuit, a Retreat
+  Impossible roll: the roll plus modifiers fixed then, on a table or against a number) tells
+  its bands to the what-if (engine/tacw/readings.py): one face per result is tried (issue 13:
+  Edgehill's two-combat steps in 140-368 adjudications instead of 464-1,033). Every other d10
+  is read against modifiers and tables that depend on the position: its faces are tried by
+  halves (`ordered`: a d10 is always read against thresholds, D2), and the faces between two
+  that lead to the same position are not adjudicated again (issue 13).
 - Equal positions are merged (`state_key`, issue 13): when a d10 is rolled, the working state
   (its `last_action` included, which records each reading as it is made) is taken to be all the
   rest of the command reads, so two die sequences reaching the same state at the same die of
@@ -215,7 +219,21 @@ def _unit_changes(a, b) -> list[str]:
 
 
 def _names(units) -> dict[str, str]:
-    """Each unit's name, with its id where two units share a name (two "Dragoons")."""
+    """Each unit's name, with its id where two units share a name (two "Dragoons"). Kept for
+    the units dict it was made for (a what-if reads the same `before` at every leaf)."""
+    memo = _NAMES.get(id(units))
+    if memo is not None and memo[0] is units and len(memo[1]) == len(units):
+        return memo[1]
+    out = _name_units(units)
+    _NAMES.clear()                       # one what-if's `before` at a time
+    _NAMES[id(units)] = (units, out)
+    return out
+
+
+_NAMES: dict = {}                        # id(units) -> (units, their names)
+
+
+def _name_units(units) -> dict[str, str]:
     count: dict[str, int] = {}
     for u in units.values():
         count[u.name] = count.get(u.name, 0) + 1

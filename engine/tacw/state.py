@@ -275,7 +275,10 @@ def _copy_leader(ld: Leader) -> Leader:
     if type(ld) is not Leader or len(d) != _LEADER_FIELDS:
         return tree_copy(ld)
     nd = d.copy()
-    nd["later"] = tree_copy(nd["later"])     # [[name, value], ...]
+    if nd["later"]:
+        nd["later"] = tree_copy(nd["later"])     # [[name, value], ...]
+    else:
+        nd["later"] = []
     out = _new(Leader)
     out.__dict__ = nd
     return out
