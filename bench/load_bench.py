@@ -349,6 +349,10 @@ async def run(args) -> None:
     t = time.perf_counter()
     games = await set_up(service, args.games)
     announce(games, time.perf_counter() - t)
+    from renders import tile_store
+    where = tile_store.folder()
+    on_disk = len(list(where.glob("*.tile"))) if where and where.exists() else 0
+    print(f"terrain tiles on disk before the start: {on_disk} ({where or 'HERALD_TILE_CACHE=off'})")
     took = await warm_up(service, store, games)
     print(f"render workers started, each drawing the {len(games)} games' boards, in {took:.1f} s (as the bot starts)")
     report([await measure(service, store, games, args.rate, args.seconds, args.seed)], args.rate)

@@ -57,9 +57,12 @@ RETREAT_COLOUR = (255, 140, 30)
 
 
 def _nbytes(value: Any) -> int:
-    """Bytes an image (or the images in a tuple) holds, roughly; 64 for anything else."""
+    """Bytes an image (or the images in a tuple, or a bytes string) holds, roughly; 64 for
+    anything else."""
     if isinstance(value, Image.Image):
         return value.width * value.height * len(value.getbands()) + 200
+    if isinstance(value, (bytes, bytearray)):
+        return len(value) + 40
     if isinstance(value, tuple):
         return sum(_nbytes(v) for v in value) + 64
     return 64

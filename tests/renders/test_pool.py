@@ -113,6 +113,7 @@ def test_the_initializer_draws_the_warm_boards_into_the_caches():
     import renders.pool as pool_module
     from renders.tacw_geometry import _terrain_tile
     g = _game("tacw", "naseby", 30)
+    _terrain_tile.cache_clear()
     before, tiles = pool_module._WARMED, _terrain_tile.cache_info()["misses"]
     pool_module.draw_warm((job_for(g.ruleset, g.scenario, g.state, size="crop"),
                            Job("battlecry", {"nonsense": True}, scenario_id="first-bull-run")))

@@ -1,0 +1,68 @@
+"""Terrain tiles on disk (renders/tile_store.py, issue 13): a tile drawn by one worker, or
+before a restart, is read back instead of drawn, and a crop cut from tiles read back is the
+same picture; a changed drawing or a damaged file never shows an old or broken tile."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core.game import Game
+from renders import tacw, tile_store
+from renders.tacw_geometry import _packed_tile, _terrain_tile
+
+
+def _clear_memory() -> None:
+    _terrain_tile.cache_clear()
+    _packed_tile.cache_clear()
+
+
+def _game() -> Game:
+    from engine.tacw.autoplay import play_game
+    g = Game.new("tacw", "naseby", 5)
+    play_game(g, max_commands=40)
+    return g
+
+
+def test_a_crop_drawn_from_tiles_on_disk_is_the_same_picture(monkeypatch, tmp_path):
+    monkeypatch.setenv("HERALD_TILE_CACHE", str(tmp_path))
+    tile_store.folder.cache_clear()
+    try:
+        g = _game()
+        _clear_memory()
+        first = tacw.render_board(g.scenario, g.state, size="crop")
+        files = sorted(tmp_path.glob("*.tile"))
+        assert files                                   # the tiles it drew are on disk
+        _clear_memory()                                # a new worker, or a restart
+        drawn = []
+        monkeypatch.setattr("renders.tacw_geometry._terrain_view",
+                            lambda *a: drawn.append(a) or (_ for _ in ()).throw(AssertionError("drawn")))
+        assert tacw.render_board(g.scenario, g.state, size="crop") == first
+        assert drawn == []                             # every tile was read back, none drawn
+    finally:
+        tile_store.folder.cache_clear()
+
+
+def test_a_damaged_tile_is_drawn_again_and_off_keeps_nothing(monkeypatch, tmp_path):
+    monkeypatch.setenv("HERALD_TILE_CACHE", str(tmp_path))
+    tile_store.folder.cache_clear()
+    try:
+        g = _game()
+        _clear_memory()
+        first = tacw.render_board(g.scenario, g.state, size="crop")
+        for f in tmp_path.glob("*.tile"):
+            f.write_bytes(f.read_bytes()[:20])         # cut short
+        _clear_memory()
+        assert tacw.render_board(g.scenario, g.state, size="crop") == first
+        monkeypatch.setenv("HERALD_TILE_CACHE", "off")
+        tile_store.folder.cache_clear()
+        assert tile_store.folder() is None
+        tile_store.write("x", (1, 1), b"...")
+        assert tile_store.read("x") is None
+    finally:
+        tile_store.folder.cache_clear()
+
+
+def test_the_drawing_version_changes_with_the_drawing_code(tmp_path, monkeypatch):
+    mine = tile_store.drawing_version("tacw_geometry.py", "tacw_art.py", "common.py")
+    assert mine == tile_store.drawing_version("tacw_geometry.py", "tacw_art.py", "common.py")
+    assert mine != tile_store.drawing_version("tacw_geometry.py", "tacw_art.py")
+    assert len(mine) == 12 and Path(tile_store.__file__).name == "tile_store.py"
