@@ -8,7 +8,8 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    HERALD_DB=/data/herald.db
+    HERALD_DB=/data/herald.db \
+    HERALD_TILE_CACHE=/data/tiles
 
 WORKDIR /app
 COPY pyproject.toml README.md ./

@@ -15,6 +15,15 @@ def _clear_memory() -> None:
     _packed_tile.cache_clear()
 
 
+def _first_crop(monkeypatch, folder) -> tuple[Game, bytes]:
+    """A Naseby crop drawn with nothing in memory and tiles kept in `folder`."""
+    monkeypatch.setenv("HERALD_TILE_CACHE", str(folder))
+    tile_store.folder.cache_clear()
+    g = _game()
+    _clear_memory()
+    return g, tacw.render_board(g.scenario, g.state, size="crop")
+
+
 def _game() -> Game:
     from engine.tacw.autoplay import play_game
     g = Game.new("tacw", "naseby", 5)
@@ -23,12 +32,8 @@ def _game() -> Game:
 
 
 def test_a_crop_drawn_from_tiles_on_disk_is_the_same_picture(monkeypatch, tmp_path):
-    monkeypatch.setenv("HERALD_TILE_CACHE", str(tmp_path))
-    tile_store.folder.cache_clear()
     try:
-        g = _game()
-        _clear_memory()
-        first = tacw.render_board(g.scenario, g.state, size="crop")
+        g, first = _first_crop(monkeypatch, tmp_path)
         files = sorted(tmp_path.glob("*.tile"))
         assert files                                   # the tiles it drew are on disk
         _clear_memory()                                # a new worker, or a restart
@@ -42,12 +47,8 @@ def test_a_crop_drawn_from_tiles_on_disk_is_the_same_picture(monkeypatch, tmp_pa
 
 
 def test_a_damaged_tile_is_drawn_again_and_off_keeps_nothing(monkeypatch, tmp_path):
-    monkeypatch.setenv("HERALD_TILE_CACHE", str(tmp_path))
-    tile_store.folder.cache_clear()
     try:
-        g = _game()
-        _clear_memory()
-        first = tacw.render_board(g.scenario, g.state, size="crop")
+        g, first = _first_crop(monkeypatch, tmp_path)
         for f in tmp_path.glob("*.tile"):
             f.write_bytes(f.read_bytes()[:20])         # cut short
         _clear_memory()
