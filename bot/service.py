@@ -34,6 +34,7 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -121,12 +122,21 @@ class ActResult:
     members: list = field(default_factory=list)    # store.MemberRow: shared sides, wings (bot/club.py)
 
 
-def _record_of(rs: Ruleset, state: Any, events: list[Event], seq: int) -> tuple[list, list, bytes | None]:
+def _record_of(rs: Ruleset, state: Any, events: list[Event], seq: int,
+               cost_ms: float = 0.0) -> tuple[list, list, bytes | None]:
     """What the store keeps of an applied command: its dice, its events, and the state after it
-    when `seq` is a keyframe (bot/store_base.py), encoded. Pure CPU: run off the event loop."""
+    when `seq` is a keyframe (bot/store_base.py: every few commands, or once the commands since
+    the last one cost `cost_ms` to apply), encoded. Pure CPU: run off the event loop."""
     dice = [asdict(d) for e in events for d in e.dice]
-    blob = encode_state(rs.state_to_dict(state)) if is_keyframe(seq) else None
+    blob = encode_state(rs.state_to_dict(state)) if is_keyframe(seq, cost_ms) else None
     return dice, [e.to_dict() for e in events], blob
+
+
+def _timed_apply(rs: Ruleset, scenario: Any, state: Any, side: str, cmd: Any) -> tuple[Any, list, float]:
+    """`rs.apply`, and the milliseconds of this thread's CPU it took (a keyframe's cost)."""
+    t0 = time.thread_time()
+    new, events = rs.apply(scenario, state, side, cmd)
+    return new, events, (time.thread_time() - t0) * 1000
 
 
 def _new_seed(seed: int | str | None) -> str:
@@ -196,6 +206,9 @@ class GameService:
         # held here stays what the log makes it while the store has not written that game.
         self._live: OrderedDict[int, tuple[tuple, int, int, Any]] = OrderedDict()
         self.resumed_games: list[LoadedGame] = []   # resume_all's, until the bot warms its workers
+        # ms the commands applied since each game's last keyframe took (bot/store_base.py: a
+        # keyframe once they reach KEYFRAME_COST_MS); unknown after a restart: 0
+        self._since_keyframe: dict[int, float] = {}
 
     # -- lookup ---------------------------------------------------------------------------
     @staticmethod
@@ -591,16 +604,18 @@ class GameService:
                 raise StaleChoice("this choice is out of date: the game has moved on since it was offered")
             resolve = self.hooks.acting_side or seat_side    # bot/club.py: shared sides, wings, pause
             side, cmd = resolve(loaded, user_id, line)
+            took = 0.0
             for step in self.hooks.rules_steps:              # bot/physical_dice.py: the players' dice
                 done = await step(self, loaded, side, user_id, cmd)
                 if done is not None:
                     side, user_id, cmd, state, events = done
                     break
             else:       # the rules, off the event loop
-                state, events = await asyncio.to_thread(
-                    loaded.ruleset.apply, loaded.scenario, loaded.state, side, cmd)
+                state, events, took = await asyncio.to_thread(
+                    _timed_apply, loaded.ruleset, loaded.scenario, loaded.state, side, cmd)
             seq = loaded.seq + 1
-            dice, event_dicts, blob = await asyncio.to_thread(_record_of, loaded.ruleset, state, events, seq)
+            cost = self._since_keyframe.get(row.id, 0.0) + took
+            dice, event_dicts, blob = await asyncio.to_thread(_record_of, loaded.ruleset, state, events, seq, cost)
             changes = self.store.changes(row.id)
             try:
                 await self.store.append_command(
@@ -611,6 +626,7 @@ class GameService:
                 if done is None:
                     raise Refused("this action was already applied; nothing new happened") from None
                 return done
+            self._since_keyframe[row.id] = 0.0 if blob is not None else cost
             if self.store.changes(row.id) == changes + 1:      # nothing else wrote the game meanwhile
                 self._remember(row, changes + 1, seq, state)
             to_act = loaded.ruleset.to_act(state)

@@ -62,11 +62,17 @@ def _dumps(value: Any) -> str:
 # newest keyframe and replays the few commands after it. Stored as zlib-compressed JSON (about an
 # eighth of the text); rows written before migration 4 hold JSON text and still read.
 SNAPSHOT_EVERY = 8
+# ... and sooner when the commands since the last keyframe took this long to apply (issue 13):
+# loading replays them, and a TACW move through the enemy's Reaction Fire checks costs 20-50 ms
+# (a Marston Moor loaded from a keyframe 7 commands back took up to 65 ms; the target is 20 ms)
+KEYFRAME_COST_MS = 12.0
 
 
-def is_keyframe(seq: int) -> bool:
-    """Whether the state after command `seq` is kept as a snapshot."""
-    return seq % SNAPSHOT_EVERY == 0
+def is_keyframe(seq: int, cost_ms: float = 0.0) -> bool:
+    """Whether the state after command `seq` is kept as a snapshot: every SNAPSHOT_EVERY
+    commands, and when `cost_ms` (the time the commands since the last keyframe took to apply,
+    this one included) reaches KEYFRAME_COST_MS."""
+    return seq % SNAPSHOT_EVERY == 0 or cost_ms >= KEYFRAME_COST_MS
 
 
 def encode_state(state: dict[str, Any]) -> bytes:

@@ -42,7 +42,8 @@ async def _edgehill(service, n: int):
     return results
 
 
-async def test_keyframes_only_and_every_load_equals_the_live_game(store, db_path):
+async def test_keyframes_only_and_every_load_equals_the_live_game(store, db_path, monkeypatch):
+    monkeypatch.setattr(store_base, "KEYFRAME_COST_MS", float("inf"))   # the count alone here
     service = make_service(store)
     results = await _edgehill(service, EDGEHILL_COMMANDS)
     game_id = results[0].game_id
@@ -63,6 +64,33 @@ async def test_keyframes_only_and_every_load_equals_the_live_game(store, db_path
     # and each keyframe is the live state at its seq
     for seq in seqs:
         assert (await store.snapshot_before(game_id, seq + 1)) == (seq, _json(rs, results[seq - 1].state))
+
+
+async def test_slow_commands_bring_the_next_keyframe_sooner(store, db_path, monkeypatch):
+    """A keyframe also once the commands since the last one took KEYFRAME_COST_MS to apply
+    (issue 13: loading replays them): here each command 'costs' 5 ms against 12, so a keyframe
+    every third command, counted again from each keyframe, the eighth ones included; and every
+    load still equals the live game."""
+    import bot.service as service_module
+    real = service_module._timed_apply
+
+    def five_ms(*args):
+        state, events, _ = real(*args)
+        return state, events, 5.0
+
+    monkeypatch.setattr(service_module, "_timed_apply", five_ms)
+    monkeypatch.setattr(store_base, "KEYFRAME_COST_MS", 12.0)
+    service = make_service(store)
+    results = await _edgehill(service, 20)
+    game_id = results[0].game_id
+    with sqlite3.connect(db_path) as db:
+        seqs = [r[0] for r in db.execute("SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,))]
+    assert seqs == [3, 6, 8, 11, 14, 16, 19]
+    rs = results[0].ruleset
+    for seq in seqs:
+        assert (await store.snapshot_before(game_id, seq + 1)) == (seq, _json(rs, results[seq - 1].state))
+    loaded = await make_service(store).load(CH)
+    assert loaded.seq == 20 and _json(rs, loaded.state) == _json(rs, results[-1].state)
 
 
 async def test_the_live_state_is_dropped_when_the_log_changes_behind_it(store):
@@ -104,3 +132,4 @@ def test_snapshot_blobs_round_trip():
     assert isinstance(blob, bytes) and store_base.decode_state(blob) == state
     assert store_base.decode_state(json.dumps(state)) == state
     assert [s for s in range(1, 31) if store_base.is_keyframe(s)] == [8, 16, 24]
+    assert store_base.is_keyframe(3, store_base.KEYFRAME_COST_MS) and not store_base.is_keyframe(3, 1.0)
