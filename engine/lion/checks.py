@@ -22,15 +22,25 @@ from engine.lion import tables
 
 # -- dice -------------------------------------------------------------------------------------------
 
-def roll(stream: DiceStream, die_sides: int, purpose: str, roller: str | None = None) -> tuple[int, DieRoll]:
+def roll(stream: DiceStream, die_sides: int, purpose: str, roller: str | None = None,
+         reads: tuple[int, ...] | None = None) -> tuple[int, DieRoll]:
     """One die of `die_sides` (3, 4, 6, 8, 10, 12) [Tabella riassuntiva]. A d3 is a d6 halved
     rounded up (HERALD D9): the d6 is drawn (or supplied) and its face kept in the record.
-    `roller` is the side whose die it is when it is not the commanding side's (physical dice)."""
+    `roller` is the side whose die it is when it is not the commanding side's (physical dice).
+
+    `reads` (issue 13): the highest value of each band of results the rules read alike (the
+    caller promises that the values of one band lead to the same adjudication but for the die
+    written in the event), passed to the what-if as DiceStream.roll's `bands` (a d3's value v
+    ends at the d6's face 2v); a real roll ignores it."""
     if die_sides == 3:
-        face = stream.roll(6, f"{purpose} (d3: a d6 halved, rounded up)", roller)
+        bands = None if reads is None else tuple(2 * v for v in reads)
+        d3 = f"{purpose} (d3: a d6 halved, rounded up)"
+        face = stream.roll(6, d3, roller) if bands is None else stream.roll(6, d3, roller, bands=bands)
         value = (face + 1) // 2
         return value, DieRoll(purpose, "d3", value, face=f"d6 {face}")
-    value = stream.roll(die_sides, purpose, roller)
+    bands = None if reads is None else tuple(reads)
+    value = (stream.roll(die_sides, purpose, roller) if bands is None
+             else stream.roll(die_sides, purpose, roller, bands=bands))
     return value, DieRoll(purpose, f"d{die_sides}", value)
 
 

@@ -9,6 +9,14 @@ each combatant's melee dice, the guns' d6 and the generals' d8.
 - A d3 is a d6 halved (HERALD D9): its six faces are enumerated as three, each of weight 2.
 - An infantry winner whose side would be asked about its follow-up ([8 E], policy advance ask)
   is assumed to advance, and the answer says so: the choice is theirs, no die tells it.
+- Bands (issue 13, engine/core/odds.py; checks.roll's `reads`): where the rules read a die only
+  against thresholds, the code rolling it names them and the what-if tries one value per band:
+  the defender's last melee die, every other die of the melee known, against each attack total
+  ([8 A], [8 C]: lower, tie or higher; melee/fight.py roll_side), the guns' d6 (1-3 spiked, 4-6
+  captured, [9 B]) and a general's d8 (his table's rows, [9 C]). The values of one band differ
+  only in the die and totals written for people (the event, st.last_action for the picture).
+  No `state_key` yet: the melee dice before the last are summed in locals, not in the state, so
+  equal states there do not have equal futures.
 - Nothing in Lion is hidden but the order of the cards: the what-if stops once the action is done,
   before the card may pass and the next one be drawn (sequence/cards.py, HERALD D110), so the
   last shot or melee of a card is asked like any other and no draw is ever made.

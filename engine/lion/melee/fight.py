@@ -184,8 +184,16 @@ def supporting_general(sc, st, unit, used: set[str]):
 
 
 def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers: int = 1,
-              flank: bool = False, used_generals: set[str], role: str) -> dict:
-    """One combatant's roll [8 A-D], [9 A], [12 C], [12 E-G]: its dice, modifiers and total."""
+              flank: bool = False, used_generals: set[str], role: str, against: list[int] | None = None) -> dict:
+    """One combatant's roll [8 A-D], [9 A], [12 C], [12 E-G]: its dice, modifiers and total.
+
+    `against` (the defender's roll: the attackers' totals, rolled first) makes its last die a
+    banded one in a what-if (issue 13, checks.roll's `reads`): [8 A], [8 C] compare the one
+    defence total with each attack total and read only which is lower or a tie, so, every other
+    die known, the last die's values fall in bands (below, at and above each attack total less
+    the rest of the defence) that lead to the same adjudication but for the totals written in
+    the melee's event and the picture's record (st.last_action, read by no rule of a melee and
+    by no summary). The dice are decided before any is rolled (none depends on another's value)."""
     name = rules.named(sc, obj.id)
     t = troop(obj)
     dice: list[DieRoll] = []
@@ -203,43 +211,59 @@ def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers:
         die, dmods = checks.disorder_die(obj, sc, die)
         for m in dmods:
             notes.append({"reason": m.reason, "section": m.section, "steps": -m.value})
-    value, dr = checks.roll(stream, die, f"melee die of {name}", roller)
-    dice.append(dr)
-    parts.append(f"d{die} {value}" + (f" ({'; '.join(n['reason'] for n in notes)})" if notes else ""))
-    total = value
+    d2 = 0
     if not is_general(obj) and t.second_die and attackers >= 2:
         d2 = t.second_die
         if obj.detached_musketeers:
             d2 = tables.step_down(d2)
-        v2, r2 = checks.roll(stream, d2, f"second die of {name} (attacked by two)", roller)
-        dice.append(r2)
+    tercio = not is_general(obj) and obj.type == "tercio"
+    general = None if is_general(obj) else supporting_general(sc, st, obj, used_generals)
+    q = None if is_general(obj) else checks.quality_modifier(sc, obj)
+    # (sides, purpose) of each die, in the order rolled
+    plan = [(die, f"melee die of {name}")]
+    if d2:
+        plan.append((d2, f"second die of {name} (attacked by two)"))
+    if tercio:
+        plan.append((tables.TERCIO_DIE, f"Tercio's 1d3 of {name}"))
+    if flank:
+        plan.append((tables.FLANK_DIE, f"flank attack 1d3 of {name}"))
+    if general is not None:
+        plan.append((tables.GENERAL_SUPPORT_DIE, f"1d3 of {rules.named(sc, general.id)} with {name}"))
+    values = []
+    for n, (sides, purpose) in enumerate(plan):
+        reads = None
+        if against is not None and n == len(plan) - 1:
+            rest = sum(values) + (q.value if q is not None else 0)
+            reads = tuple(sorted({c for a in against for c in (a - rest - 1, a - rest)}))
+        v, r = checks.roll(stream, sides, purpose, roller, reads=reads)
+        values.append(v)
+        dice.append(r)
+    it = iter(values)
+    value = next(it)
+    parts.append(f"d{die} {value}" + (f" ({'; '.join(n['reason'] for n in notes)})" if notes else ""))
+    total = value
+    if d2:
+        v2 = next(it)
         parts.append(f"+ d{d2} {v2} (attacked by two)")
         total += v2
-    if not is_general(obj) and obj.type == "tercio":
-        v3, r3 = checks.roll(stream, tables.TERCIO_DIE, f"Tercio's 1d3 of {name}", roller)
-        dice.append(r3)
+    if tercio:
+        v3 = next(it)
         parts.append(f"+ d3 {v3} (Tercio)")
         total += v3
     if flank:
-        vf, rf = checks.roll(stream, tables.FLANK_DIE, f"flank attack 1d3 of {name}", roller)
-        dice.append(rf)
+        vf = next(it)
         parts.append(f"+ d3 {vf} (flank)")
         total += vf
-    general = None if is_general(obj) else supporting_general(sc, st, obj, used_generals)
     if general is not None:
-        vg, rg = checks.roll(stream, tables.GENERAL_SUPPORT_DIE, f"1d3 of {rules.named(sc, general.id)} "
-                             f"with {name}", roller)
-        dice.append(rg)
+        vg = next(it)
         parts.append(f"+ d3 {vg} ({rules.named(sc, general.id)})")
         total += vg
         used_generals.add(general.id)
         general.supported = phase_key(st)
-    if not is_general(obj):
-        q = checks.quality_modifier(sc, obj)
-        if q is not None:
-            mods.append(Modifier(q.value, f"{name}: {q.reason}", q.section))
-            parts.append(f"{q.value:+d} ({q.reason.split(':')[0]})")
-            total += q.value
+    if q is not None:
+        mods.append(Modifier(q.value, f"{name}: {q.reason}", q.section))
+        parts.append(f"{q.value:+d} ({q.reason.split(':')[0]})")
+        total += q.value
     return {"id": obj.id, "role": role, "die": die, "dice": dice, "parts": parts, "total": total,
             "modifiers": mods, "notes": notes, "general": general.id if general else ""}
 
@@ -279,7 +303,7 @@ def resolve_melee(sc, st, side: str, defender, attackers: list, stream: DiceStre
         rolls.append(roll_side(sc, st, a, stream, roller=None, flank=a.id in flanked,
                                used_generals=used, role="attacker"))
     drow = roll_side(sc, st, defender, stream, roller=dside, attackers=len(attackers),
-                     used_generals=used, role="defender")
+                     used_generals=used, role="defender", against=[r["total"] for r in rolls])
     dtotal = drow["total"]
     comparisons = []
     for a, r in zip(attackers, rolls):

@@ -49,7 +49,10 @@ def general_risk(sc, st, g, kind: str, stream: DiceStream, cause: str,
     `carried` him already (HERALD D96)."""
     table = tables.GENERAL_RISK_MELEE if kind == "melee" else tables.GENERAL_RISK_FIRE
     name = rules.named(sc, g.id)
-    value, dr = checks.roll(stream, tables.GENERAL_RISK_DIE, f"risk to {name} ({kind})", g.side)
+    # the d8 is read only by its row (a wound twice is a kill whatever the face): one face per row
+    # in a what-if (issue 13, checks.roll's `reads`)
+    value, dr = checks.roll(stream, tables.GENERAL_RISK_DIE, f"risk to {name} ({kind})", g.side,
+                            reads=tuple(row.high for row in table[:-1]))
     row = tables.general_risk(table, value)
     result = row.result
     text = row.text
@@ -89,8 +92,10 @@ def apply_loss(sc, st, loser, winner_side: str, stream: DiceStream, cause: str) 
     """One lost comparison in melee on `loser` [9 A], [9 B] (HERALD D95)."""
     if troop(loser).arm == "artillery" and loser.hits >= 1:
         name = rules.named(sc, loser.id)
-        value, dr = checks.roll(stream, tables.GUN_CAPTURE["die"], f"the guns of {name}", owner(loser))
         lo, hi = tables.GUN_CAPTURE["spiked"]
+        # spiked or captured: the d6 is read against 1-3 only (issue 13, checks.roll's `reads`)
+        value, dr = checks.roll(stream, tables.GUN_CAPTURE["die"], f"the guns of {name}", owner(loser),
+                                reads=(hi,))
         if lo <= value <= hi:
             loser.status = "destroyed"
             for g in st.generals.values():
