@@ -19,6 +19,14 @@ from bot.store_pg import PgStore
 GUILD, ROY, PAR = 20, 1, 2
 
 
+@pytest.fixture(autouse=True)
+def keyframes_by_count_only(monkeypatch):
+    """These tests count snapshots: every 8th command only, not also after slow ones (their
+    places would depend on the machine's speed; bot/store_base.py KEYFRAME_COST_MS)."""
+    from bot import store_base
+    monkeypatch.setattr(store_base, "KEYFRAME_COST_MS", float("inf"))
+
+
 async def play_edgehill(service, channel: int, n: int, skip: int = 0):
     """The TACW demo's first `n` commands (after `skip`) in a new game on `channel`."""
     seed, lines = read_script(DEMO_DIR / "tacw--edgehill.txt")
