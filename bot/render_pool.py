@@ -66,6 +66,19 @@ async def _scenario_source(game: Any, store: Any) -> tuple[str | None, str | Non
     return text, None
 
 
+async def _job_of(game: Any, viewer: str | None, size: str, store: Any) -> Any:
+    """The pool's job drawing `game`: its scenario as uploaded text, as its bundled id, or as
+    the object itself when the workers could not load it by id before (`_BY_OBJECT`)."""
+    from renders.pool import Job, job_for
+    source = await _scenario_source(game, store)
+    text, sid = source if source is not None else (None, None)
+    job = job_for(game.ruleset, game.scenario, game.state, viewer=viewer, size=size,
+                  scenario_text=text, scenario_id=None if text else sid)
+    if job.scenario_id and (job.ruleset_id, job.scenario_id) in _BY_OBJECT:
+        job = Job(job.ruleset_id, job.state, viewer=viewer, size=size, scenario=game.scenario)
+    return job
+
+
 async def render_png(game: Any, viewer: str | None = None, size: str | None = None, *,
                      store: Any = None) -> bytes | None:
     """The board PNG of `game` (a LoadedGame or an ActResult), drawn in the render pool; `store`
@@ -82,13 +95,8 @@ async def render_png(game: Any, viewer: str | None = None, size: str | None = No
         return await asyncio.to_thread(GameService.render, game, viewer, size)
     job = None
     try:
-        from renders.pool import Job, job_for, shared_pool
-        source = await _scenario_source(game, store)
-        text, sid = source if source is not None else (None, None)
-        job = job_for(game.ruleset, game.scenario, game.state, viewer=viewer, size=size,
-                      scenario_text=text, scenario_id=None if text else sid)
-        if job.scenario_id and (job.ruleset_id, job.scenario_id) in _BY_OBJECT:
-            job = Job(job.ruleset_id, job.state, viewer=viewer, size=size, scenario=game.scenario)
+        from renders.pool import shared_pool
+        job = await _job_of(game, viewer, size, store)
         return await asyncio.wrap_future(shared_pool().submit(job))
     except Exception as exc:
         # e.g. a scenario the workers cannot load by its id (a scenario directory only this
@@ -113,16 +121,12 @@ async def warm_workers(games: list[Any], *, store: Any = None) -> list:
     if not USE_POOL or not games:
         return []
     from renders import board_module
-    from renders.pool import job_for, shared_pool
+    from renders.pool import shared_pool
     jobs = []
     for game in games[:WARM_GAMES]:
         try:
             board_module(game.ruleset.id)
-            source = await _scenario_source(game, store)
-            text, sid = source if source is not None else (None, None)
-            jobs.append(job_for(game.ruleset, game.scenario, game.state,
-                                size=getattr(game.ruleset, "action_view", "full"),
-                                scenario_text=text, scenario_id=None if text else sid))
+            jobs.append(await _job_of(game, None, getattr(game.ruleset, "action_view", "full"), store))
         except Exception:            # no drawing for this ruleset, or a job that cannot be made
             continue
     return await asyncio.to_thread(shared_pool().start, jobs) if jobs else []

@@ -169,6 +169,8 @@ async def test_a_real_start_warms_the_render_workers_with_the_resumed_games(db_p
     monkeypatch.setattr("renders.pool.shared_pool", lambda: FakePool())
     monkeypatch.setattr(client_module, "settle_memory", lambda: None)
     monkeypatch.setattr(render_pool, "USE_POOL", True)
+    # no scenario the workers failed to load by id earlier in the session (render_pool._BY_OBJECT)
+    monkeypatch.setattr(render_pool, "_BY_OBJECT", set())
     bot2 = client_module.make_client(db_path, deadlines=False)
     try:
         await bot2._async_setup_hook()
