@@ -64,8 +64,10 @@ def _dumps(value: Any) -> str:
 SNAPSHOT_EVERY = 8
 # ... and sooner when the commands since the last keyframe took this long to apply (issue 13):
 # loading replays them, and a TACW move through the enemy's Reaction Fire checks costs 20-50 ms
-# (a Marston Moor loaded from a keyframe 7 commands back took up to 65 ms; the target is 20 ms)
-KEYFRAME_COST_MS = 12.0
+# (a Marston Moor loaded from a keyframe 7 commands back took up to 65 ms; the target is 20 ms).
+# 8 ms rather than 12: loads of the load bench's late TACW games max 16-18 ms instead of 18-19,
+# for snapshots 2.05 x the log's size instead of 1.83 (bench/load_bench.py, 2026-11-28)
+KEYFRAME_COST_MS = 8.0
 
 
 def is_keyframe(seq: int, cost_ms: float = 0.0) -> bool:

@@ -5,7 +5,6 @@ changes: pieces, cards, Field-works placed in play, flags, whose turn and what i
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +111,7 @@ class BattleCryState(GameState):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "BattleCryState":
-        d = copy.deepcopy(d)
+        d = dict(d)        # its values are kept, not copied: see engine.core.game.Ruleset.state_from_dict
         d["pieces"] = {k: Piece(**v) for k, v in d["pieces"].items()}
         d["current"] = TurnState(**d["current"])
         return cls(**d)

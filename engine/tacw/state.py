@@ -7,7 +7,6 @@ turn and activation sequence, victory points, and decisions pending.
 """
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -240,7 +239,7 @@ class TacwState(GameState):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "TacwState":
-        d = copy.deepcopy(d)
+        d = dict(d)        # its values are kept, not copied: see engine.core.game.Ruleset.state_from_dict
         d["units"] = {k: Unit(**v) for k, v in d["units"].items()}
         d["leaders"] = {k: Leader(**v) for k, v in d["leaders"].items()}
         d["wings"] = {k: Wing(**v) for k, v in d["wings"].items()}
