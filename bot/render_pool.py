@@ -129,4 +129,29 @@ async def warm_workers(games: list[Any], *, store: Any = None) -> list:
             jobs.append(await _job_of(game, None, getattr(game.ruleset, "action_view", "full"), store))
         except Exception:            # no drawing for this ruleset, or a job that cannot be made
             continue
-    return await asyncio.to_thread(shared_pool().start, jobs) if jobs else []
+    if not jobs:
+        return []
+    pool = shared_pool()
+    ready = await asyncio.to_thread(pool.start, jobs)
+    for fn, args in await asyncio.to_thread(_idle_tasks, games[:WARM_GAMES]):
+        pool.submit_call(fn, *args, kind="idle", idle=True)
+    return ready
+
+
+def _idle_tasks(games: list[Any]) -> list[tuple[Any, tuple]]:
+    """What the resumed games' drawing modules would draw ahead while the workers are idle (an
+    optional `idle_tasks(scenario, states)` of the ruleset's renderer: TACW's terrain tiles),
+    once per scenario. Pure CPU (it looks for tiles on disk): run off the event loop."""
+    from renders import board_module
+    by_scenario: dict[tuple[str, int], list[Any]] = {}
+    for game in games:
+        by_scenario.setdefault((game.ruleset.id, id(game.scenario)), []).append(game)
+    tasks: list[tuple[Any, tuple]] = []
+    for (rid, _), same in by_scenario.items():
+        try:
+            make = getattr(board_module(rid), "idle_tasks", None)
+            if make is not None:
+                tasks += make(same[0].scenario, [g.state for g in same])
+        except Exception:              # work ahead is never worth a failed start
+            log.exception("no work ahead for %s", rid)
+    return tasks

@@ -161,8 +161,7 @@ def _packed_tile(sk: ScenarioKey, zoom: float, tx: int, ty: int) -> tuple[tuple[
     tiles than the unpacked cache holds, and a third of a render worker's time under the load
     bench went to drawing tiles. Kept on disk too (renders/tile_store.py), for the other
     workers and the next start."""
-    name = "tacw-" + hashlib.sha1(f"{sk.key}|{tile_store.drawing_version(*_DRAWING)}|{zoom}|{tx}|{ty}"
-                                  .encode()).hexdigest()
+    name = _tile_name(sk, zoom, tx, ty)
     kept = tile_store.read(name)          # drawn by another worker, or before a restart
     if kept is not None:
         return kept
@@ -173,6 +172,44 @@ def _packed_tile(sk: ScenarioKey, zoom: float, tx: int, ty: int) -> tuple[tuple[
 
 
 _DRAWING = ("tacw_geometry.py", "tacw_art.py", "common.py")     # what draws a tile (tile_store)
+
+
+def _tile_name(sk: ScenarioKey, zoom: float, tx: int, ty: int) -> str:
+    return "tacw-" + hashlib.sha1(f"{sk.key}|{tile_store.drawing_version(*_DRAWING)}|{zoom}|{tx}|{ty}"
+                                  .encode()).hexdigest()
+
+
+def tiles_not_on_disk(scenario: Scenario, zoom: float,
+                      near: list[str] = ()) -> list[tuple[float, int, int]]:
+    """The tiles of the map at `zoom` not yet kept on disk (none when tiles stay in memory:
+    HERALD_TILE_CACHE=off), those nearest the hexes `near` first (where the games' units
+    stand: the next crops are cut there). For idle render workers to draw ahead (`draw_tiles`):
+    on a first start a worker drew up to 20-30 tiles for a crop in a new part of a map."""
+    if tile_store.folder() is None:
+        return []
+    sk = _scenario_key(scenario)
+    g = _map_geometry(scenario.cols, scenario.rows, zoom)
+    centres = {h: (x, y) for h, x, y in _centres(scenario.cols, scenario.rows, g.r, g.origin)}
+    points = [centres[h] for h in set(near) if h in centres]
+
+    def distance(tile: tuple[float, int, int]) -> float:
+        _, tx, ty = tile
+        cx, cy = (tx + 0.5) * TILE, (ty + 0.5) * TILE
+        return min(((cx - x) ** 2 + (cy - y) ** 2 for x, y in points), default=0.0)
+
+    tiles = [(zoom, tx, ty) for ty in range(-(-g.height // TILE)) for tx in range(-(-g.width // TILE))]
+    return sorted((t for t in tiles if not tile_store.exists(_tile_name(sk, *t))), key=distance)
+
+
+def draw_tiles(scenario_id: str, tiles: tuple[tuple[float, int, int], ...]) -> int:
+    """In a render worker with nothing else to do (renders.pool `idle`): the terrain tiles of
+    the bundled battle `scenario_id`, each drawn (or read back, if another worker drew it
+    meanwhile) into this worker's cache and onto disk. Returns how many it was given."""
+    from engine.core.game import get_ruleset
+    sk = _scenario_key(get_ruleset("tacw").load_scenario(scenario_id))
+    for zoom, tx, ty in tiles:
+        _packed_tile(sk, zoom, tx, ty)
+    return len(tiles)
 
 
 def terrain_crop(scenario: Scenario, zoom: float, box: tuple[int, int, int, int]) -> Image.Image:

@@ -70,6 +70,12 @@ def read(name: str) -> tuple[tuple[int, int], bytes] | None:
         return None
 
 
+def exists(name: str) -> bool:
+    """Whether tile `name` is on disk (False when tiles stay in memory)."""
+    path = _path(name)
+    return path is not None and path.exists()
+
+
 def write(name: str, size: tuple[int, int], packed: bytes) -> None:
     """Keep tile `name` on disk (best effort: a failure only means drawing it again later)."""
     path = _path(name)

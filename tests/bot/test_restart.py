@@ -188,3 +188,41 @@ async def test_a_real_start_warms_the_render_workers_with_the_resumed_games(db_p
         bot2.http.token = None
         await bot2.service.background_done()
         await bot2.close()
+
+
+async def test_the_start_queues_the_resumed_battles_terrain_for_idle_workers(monkeypatch, tmp_path):
+    """Besides each resumed game's board, warm_workers queues as idle work (renders.pool
+    `idle`) what the games' renderers draw ahead: the TACW tiles not yet on disk, once per
+    battle whatever the number of its games; none for a ruleset that has nothing to draw ahead."""
+    from types import SimpleNamespace
+    import bot.render_pool as render_pool
+    from engine.core.game import Game
+    from renders import tile_store
+    monkeypatch.setenv("HERALD_TILE_CACHE", str(tmp_path))
+    tile_store.folder.cache_clear()
+    games = []
+    for rid, sid in (("tacw", "edgehill"), ("tacw", "edgehill"), ("battlecry", "first-bull-run")):
+        g = Game.new(rid, sid, 1)
+        games.append(SimpleNamespace(ruleset=g.ruleset, scenario=g.scenario, state=g.state,
+                                     row=SimpleNamespace(id=len(games) + 1, scenario_text=None, scenario_id=sid)))
+    started, idle = [], []
+
+    class FakePool:
+        def start(self, jobs):
+            started.extend(jobs)
+            return []
+
+        def submit_call(self, fn, *args, kind=None, **kw):
+            idle.append((fn.__name__, args, kind, kw))
+
+    monkeypatch.setattr("renders.pool.shared_pool", lambda: FakePool())
+    monkeypatch.setattr(render_pool, "USE_POOL", True)
+    try:
+        await render_pool.warm_workers(games)
+    finally:
+        tile_store.folder.cache_clear()
+    assert len(started) == 3
+    assert idle and {(name, args[0], kind, tuple(kw.items())) for name, args, kind, kw in idle} == {
+        ("draw_tiles", "edgehill", "idle", (("idle", True),))}
+    tiles = [t for _, (_, group), _, _ in idle for t in group]
+    assert len(tiles) == len(set(tiles))           # Edgehill's tiles once, for its two games

@@ -147,3 +147,46 @@ def test_short_tasks_go_before_long_ones_that_came_a_little_earlier():
         assert p.costs["short"] < 0.5 and p._in_flight == 0 and not p._queue
     finally:
         p.shutdown()
+
+
+
+def _start_then_sleep(seconds: float) -> float:
+    """A task for the workers: when it started (monotonic, the same clock across processes on
+    one machine), after sleeping `seconds`."""
+    import time
+    started = time.monotonic()
+    time.sleep(seconds)
+    return started
+
+
+def test_idle_tasks_wait_for_a_quiet_pool_and_leave_a_worker_free(monkeypatch):
+    """Work drawn ahead (`submit_call(idle=True)`, issue 13) starts only once no board has been
+    asked for in QUIET seconds, goes after every board that waits, and with two workers never
+    takes the second one: a board that comes meanwhile starts at once. A pool shut down drops
+    the work ahead instead of starting again for it."""
+    import time
+    from renders import pool as pool_module
+    monkeypatch.setattr(pool_module, "QUIET", 0.8)
+    p = RenderPool(workers=2)
+    try:
+        for f in p.start():
+            f.result(timeout=60)                              # both workers exist
+        for f in [p.submit_call(_start_then_sleep, 0.1) for _ in range(2)]:
+            f.result(timeout=60)                              # ... and have imported this module
+        asked = p._asked
+        ahead = [p.submit_call(_start_then_sleep, 0.6, idle=True) for _ in range(3)]
+        assert ahead[0].result(timeout=30) >= asked + 0.8     # not before the pool was quiet
+        while p._in_flight == 0:                              # the second one, once the first ends
+            time.sleep(0.01)
+        assert (p._in_flight, len(p._idle)) == (1, 1)         # one worker on work ahead, one free
+        asked = time.monotonic()
+        assert p.submit_call(_start_then_sleep, 0).result(timeout=30) - asked < 0.3   # not 0.6
+        busy = [p.submit_call(_start_then_sleep, 0.4) for _ in range(3)]
+        asked = p._asked
+        boards = [f.result(timeout=30) for f in busy]
+        last = ahead[2].result(timeout=30)
+        assert last >= max(boards) + 0.4 - 0.05 and last >= asked + 0.8    # after them, and quiet
+        stopped = [p.submit_call(_start_then_sleep, 0.5), p.submit_call(_start_then_sleep, 0, idle=True)]
+    finally:
+        p.shutdown()
+    assert stopped[1].cancelled() and not p._idle and p._timer is None

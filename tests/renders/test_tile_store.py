@@ -67,3 +67,42 @@ def test_the_drawing_version_changes_with_the_drawing_code(tmp_path, monkeypatch
     assert mine == tile_store.drawing_version("tacw_geometry.py", "tacw_art.py", "common.py")
     assert mine != tile_store.drawing_version("tacw_geometry.py", "tacw_art.py")
     assert len(mine) == 12 and Path(tile_store.__file__).name == "tile_store.py"
+
+
+def test_idle_workers_draw_the_tiles_not_yet_on_disk_nearest_the_units_first(monkeypatch, tmp_path):
+    """Issue 13: when the bot starts, the TACW tiles of the resumed battles at the usual crop
+    zoom are queued for idle workers (renders.tacw.idle_tasks), those where units stand first;
+    once drawn they are on disk and nothing is left to do. A crop then draws no terrain."""
+    from renders.tacw import ZOOMS, idle_tasks
+    from renders.tacw_geometry import TILE, _map_geometry, tiles_not_on_disk
+    try:
+        monkeypatch.setenv("HERALD_TILE_CACHE", str(tmp_path))
+        tile_store.folder.cache_clear()
+        g = _game()
+        _clear_memory()                        # tiles drawn by other tests went to their folders
+        geo = _map_geometry(g.scenario.cols, g.scenario.rows, ZOOMS[-1])
+        every = -(-geo.width // TILE) * -(-geo.height // TILE)
+        tasks = idle_tasks(g.scenario, [g.state])
+        tiles = [t for _, (_, group) in tasks for t in group]
+        assert {args[0] for _, args in tasks} == {"naseby"} and len(tiles) == every == len(set(tiles))
+        unit_hex = next(h for u in g.state.units.values() if u.alive for h in u.hexes)
+        x, y = geo.hex_center(unit_hex)
+        assert (ZOOMS[-1], int(x) // TILE, int(y) // TILE) in tiles[:len(tiles) // 2]
+        for fn, args in tasks[:5]:
+            fn(*args)
+        assert len(list(tmp_path.glob("*.tile"))) == len(tiles[:10])
+        assert len(tiles_not_on_disk(g.scenario, ZOOMS[-1])) == every - 10
+        for fn, args in tasks[5:]:
+            fn(*args)
+        assert idle_tasks(g.scenario, [g.state]) == []
+        _clear_memory()
+        monkeypatch.setattr("renders.tacw_geometry._terrain_view",
+                            lambda *a: (_ for _ in ()).throw(AssertionError("drawn")))
+        assert tacw.crop_geometry(g.scenario, g.state).zoom == ZOOMS[-1]
+        tacw.render_board(g.scenario, g.state, size="crop")         # every tile read from disk
+        monkeypatch.setenv("HERALD_TILE_CACHE", "off")
+        tile_store.folder.cache_clear()
+        assert tiles_not_on_disk(g.scenario, ZOOMS[-1]) == []       # nothing shared to draw for
+    finally:
+        tile_store.folder.cache_clear()
+        _clear_memory()
