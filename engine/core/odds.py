@@ -117,6 +117,12 @@ MAX_DICE = 64                 # dice in one leaf (a loop of re-rolls is refused,
 BUDGET = 3.0                  # seconds of work for the exact answer; beyond, a horizon
 FALLBACK = 1.0                # seconds the enumeration cut at a horizon aims at
 TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
+# /odds in the bot (bot/cogs/odds.py, issue 13): a first answer within about a second (exact when
+# the tree fits QUICK_BUDGET, else cut at a horizon fitting QUICK_FALLBACK), then, for a cut one,
+# the whole tree worked out in a render worker process, up to EXACT_LIMIT, and the reply edited
+QUICK_BUDGET = 0.4
+QUICK_FALLBACK = 0.3
+EXACT_LIMIT = 120.0
 PROBES = 12                   # random descents that estimate the tree before cutting it
 CLOCK_EVERY = 0.02            # seconds (wall) between two readings of the thread's CPU clock
 SECTION = "Herald /odds"
@@ -472,14 +478,17 @@ def _in_progress(stream: Any) -> Any:
 def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Command, *,
             max_leaves: int = MAX_LEAVES, budget: float | None = BUDGET,
             time_limit: float | None = TIME_LIMIT, horizon: int | None = None,
-            merge: bool = True) -> Odds:
+            merge: bool = True, fallback: float = FALLBACK) -> Odds:
     """The exact odds of `side` giving `line` now. Raises a HeraldError (the rules' own refusal
     of an illegal action, HiddenInformation, TooManyOutcomes) with the reason.
 
     `budget` (seconds of CPU) is the time the whole tree may take; beyond it Herald picks a
-    horizon (None: always the whole tree, up to `time_limit`); `horizon` forces one (the number
-    of dice enumerated). `merge=False` enumerates every die sequence plainly (no position
-    merged, no face skipped: the check of the merged enumeration)."""
+    horizon whose enumeration fits `fallback` (None: always the whole tree, up to
+    `time_limit`); `horizon` forces one (the number of dice enumerated). `merge=False`
+    enumerates every die sequence plainly (no position merged, no face skipped: the check of
+    the merged enumeration). /odds asks twice (QUICK_BUDGET, QUICK_FALLBACK: an answer within
+    about a second, cut at a horizon when the tree is larger; then, only for a cut answer, the
+    whole tree with budget=None and EXACT_LIMIT, off the bot's process: bot/cogs/odds.py)."""
     mod = rules_for(ruleset)
     askable = getattr(mod, "ASKABLE", None)
     if isinstance(line, str) and not line.strip():
@@ -503,7 +512,7 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
         try:
             return run.enumerate(None, max_leaves, budget, quick=True)
         except _TooBig:
-            return run.cut_short(max_leaves, time_limit)
+            return run.cut_short(max_leaves, time_limit, fallback)
     return run.enumerate(horizon, max_leaves, time_limit)
 
 
@@ -805,18 +814,18 @@ class _Runner:
             return known[position[1]].items()
         return [(position[2], (Fraction(1), 1))]
 
-    def cut_short(self, max_leaves: int, time_limit: float | None) -> Odds:
+    def cut_short(self, max_leaves: int, time_limit: float | None, fallback: float = FALLBACK) -> Odds:
         """The whole tree did not fit the budget: enumerate it to a horizon. The estimator's
-        horizon is tried first, within FALLBACK; when its leaves cost more than estimated (a
+        horizon is tried first, within `fallback`; when its leaves cost more than estimated (a
         tree whose deep branches the probes rarely meet: pursuits that go on while they win),
-        a shallower one, each try within FALLBACK, down to the first die, which is enumerated
+        a shallower one, each try within `fallback`, down to the first die, which is enumerated
         whatever it costs (up to `time_limit`)."""
-        horizon = self.choose_horizon(FALLBACK, max_leaves)
+        horizon = self.choose_horizon(fallback, max_leaves)
         if horizon is None:               # the estimate fits, the tree did not: one die less
             horizon = max(1, self.deepest - 1)
         while horizon > 1:
             try:
-                return self.enumerate(horizon, max_leaves, FALLBACK, quick=True)
+                return self.enumerate(horizon, max_leaves, fallback, quick=True)
             except _TooBig:
                 horizon = max(1, horizon // 2 if horizon > 4 else horizon - 1)
         return self.enumerate(horizon, max_leaves, time_limit)
