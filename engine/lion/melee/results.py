@@ -138,6 +138,24 @@ def _clear(sc, start: Pose, fp, d: float, steps_kind: float) -> bool:
     return not terrain(sc).crosses_water(w.swept)
 
 
+def _near(obstacles: list, start: Pose, fp, amount: float) -> list:
+    """The obstacles ((id, polygon)) whose bounding box comes within 1 cm of the box of a base's
+    straight way (`amount` cm ahead, negative back, from `start`), as (id, polygon, box), in
+    their order: a straight advance keeps the base inside the box of where it starts and ends,
+    so no other obstacle can touch it (within CONTACT_TOL) or be stood on (issue 13: the same
+    answers as measuring every base on the table, with a few Shapely calls instead)."""
+    a = base_polygon(start, fp).bounds
+    b = base_polygon(tmoves.step_ends([(start, fp)], tmoves.Step("advance", amount))[0], fp).bounds
+    wx0, wy0 = min(a[0], b[0]) - 1.0, min(a[1], b[1]) - 1.0
+    wx1, wy1 = max(a[2], b[2]) + 1.0, max(a[3], b[3]) + 1.0
+    out = []
+    for oid, o in obstacles:
+        x0, y0, x1, y1 = o.bounds
+        if x0 <= wx1 and x1 >= wx0 and y0 <= wy1 and y1 >= wy0:
+            out.append((oid, o, (x0, y0, x1, y1)))
+    return out
+
+
 def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: set[str]) -> tuple[float, str]:
     """How far `obj`, placed at `start`, goes straight back (sign -1) or ahead (+1) up to
     `distance`: (cm, what stopped it, "" when nothing did)."""
@@ -149,18 +167,27 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
     for cs, camp in sorted(st.camps.items()):
         obstacles.append((f"camp-{cs}", base_polygon(checks.pose(camp), checks.footprint(camp))))
     steps = [tmoves.Step("advance", sign * distance)]
-    got = tmoves.first_touch(start, fp, steps, obstacles)
+    near = _near(obstacles, start, fp, sign * distance)
+    # (an obstacle whose box is over 1 cm from the way's never comes within CONTACT_TOL of it)
+    got = tmoves.first_touch(start, fp, steps, [(oid, o) for oid, o, _ in near])
     reach, why = distance, ""
     if got is not None:
         w, oid = got
         reach = rnd(w.used)
         why = rules.named(sc, oid) if not oid.startswith("camp-") else f"the {oid[5:]} camp"
     # a base touching it where it starts is no obstacle to first_touch: walk the way in short
-    # steps and stop before the first place it would stand on a base (HERALD D100)
+    # steps and stop before the first place it would stand on a base (HERALD D100); only the
+    # obstacles near the way (`near`) can be stood on, each measured only when its box meets
+    # the base's (boxes apart: no common area)
     def stands_on(d: float) -> str:
-        end = tmoves.walk(start, fp, [tmoves.Step("advance", sign * d)]).end if d > 0 else start
+        if not near:
+            return ""
+        end = tmoves.step_ends([(start, fp)], tmoves.Step("advance", sign * d))[0] if d > 0 else start
         poly = base_polygon(end, fp)
-        return next((oid for oid, o in obstacles if poly.intersection(o).area > 0.01), "")
+        px0, py0, px1, py1 = poly.bounds
+        return next((oid for oid, o, (x0, y0, x1, y1) in near
+                     if x0 <= px1 and x1 >= px0 and y0 <= py1 and y1 >= py0
+                     and poly.intersection(o).area > 0.01), "")
     if reach > 0 and not stands_on(0.0):
         d = 0.0
         while d < reach:
@@ -193,8 +220,15 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
 def _turn_overlaps(st, obj, pose: Pose, fp, exclude: set[str]) -> bool:
     """Whether `obj` placed at `pose` would stand on another live base (HERALD D100)."""
     poly = base_polygon(pose, fp)
-    return any(poly.intersection(base_polygon(checks.pose(u), checks.footprint(u))).area > 0.01
-               for u in sorted(st.units.values(), key=lambda u: u.id) if u.alive and u.id not in exclude)
+    px0, py0, px1, py1 = poly.bounds
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        if not u.alive or u.id in exclude:
+            continue
+        o = base_polygon(checks.pose(u), checks.footprint(u))
+        x0, y0, x1, y1 = o.bounds             # boxes apart: no common area (a cheap test first)
+        if x0 <= px1 and x1 >= px0 and y0 <= py1 and y1 >= py0 and poly.intersection(o).area > 0.01:
+            return True
+    return False
 
 
 def retreat(sc, st, loser, winner, distance: float = tables.RETREAT_DISTANCE) -> tuple[list[Event], dict]:
