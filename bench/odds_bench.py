@@ -18,8 +18,13 @@ With --check, each answer is also compared with the plain enumeration (every die
 position merged, no face skipped: `what_if(..., merge=False)`), where that finishes within
 CHECK_LIMIT seconds: the fractions must be equal.
 
-Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check] [--script FILE]
-     [--line N ...]
+With --as-bot, each question is asked as /odds asks it (bot/cogs/odds.py): a first answer within
+QUICK_BUDGET (cut at a horizon when the tree is larger), then, for a cut one, the whole tree up to
+EXACT_LIMIT, whose time and exactness are printed too: the reply's first answer is what the
+targets time, the edited one what "exact" counts.
+
+Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check] [--as-bot]
+     [--script FILE] [--line N ...]
 (prints figures; asserts nothing)
 """
 from __future__ import annotations
@@ -35,7 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.cli import DEMO_DIR, read_script, split_side  # noqa: E402
 from engine.core.errors import HeraldError  # noqa: E402
 from engine.core.game import Game  # noqa: E402
-from engine.core.odds import TooManyOutcomes, rules_for, what_if  # noqa: E402
+from engine.core.odds import (EXACT_LIMIT, QUICK_BUDGET, QUICK_FALLBACK, TooManyOutcomes,  # noqa: E402
+                              rules_for, what_if)
 
 MEDIAN_TARGET = 0.050       # seconds (issue 13)
 MAX_TARGET = 1.0
@@ -53,14 +59,17 @@ class Asked:
         self.runs = 0
         self.failed = ""            # /odds gave up (too many dice)
         self.checked: bool | None = None    # --check: equal to the plain enumeration (None: not checked)
+        self.then: float | None = None      # --as-bot: CPU seconds of the whole tree after a cut answer
+        self.exact_then = False             # ... and whether it finished within EXACT_LIMIT
 
 
-def ask(g: Game, where: str, side: str, line: str, check: bool = False) -> Asked | None:
+def ask(g: Game, where: str, side: str, line: str, check: bool = False, as_bot: bool = False) -> Asked | None:
     """One what-if, timed; None when the rules refuse the action itself (not askable there)."""
     a = Asked(where, side, line)
+    quick = {"budget": QUICK_BUDGET, "fallback": QUICK_FALLBACK} if as_bot else {}
     t, w = time.thread_time(), time.perf_counter()
     try:
-        odds = what_if(g.ruleset, g.scenario, g.state, side, line)
+        odds = what_if(g.ruleset, g.scenario, g.state, side, line, **quick)
     except TooManyOutcomes as exc:
         a.seconds, a.wall, a.failed = time.thread_time() - t, time.perf_counter() - w, str(exc)
         return a
@@ -68,6 +77,15 @@ def ask(g: Game, where: str, side: str, line: str, check: bool = False) -> Asked
         return None
     a.seconds, a.wall = time.thread_time() - t, time.perf_counter() - w
     a.exact, a.outcomes, a.runs = odds.horizon is None, len(odds.outcomes), odds.leaves
+    a.exact_then = a.exact
+    if as_bot and not a.exact:            # the reply is then edited with the whole tree
+        t = time.thread_time()
+        try:
+            odds = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=EXACT_LIMIT)
+            a.exact_then = True
+        except TooManyOutcomes:
+            pass
+        a.then = time.thread_time() - t
     if check and a.exact:
         try:
             plain = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, merge=False,
@@ -79,7 +97,8 @@ def ask(g: Game, where: str, side: str, line: str, check: bool = False) -> Asked
     return a
 
 
-def questions(path: Path, per_verb: int | None, check: bool = False, only: set[int] | None = None):
+def questions(path: Path, per_verb: int | None, check: bool = False, only: set[int] | None = None,
+              as_bot: bool = False):
     """Replay one demo, asking before each askable line (only those numbered in `only`, when
     given); yields (verb, Asked or None)."""
     ruleset_id, scenario_id = path.stem.split("--", 1)
@@ -93,7 +112,7 @@ def questions(path: Path, per_verb: int | None, check: bool = False, only: set[i
         verb = text.split()[0]
         if verb in askable and (per_verb is None or seen.get(verb, 0) < per_verb) and (not only or n in only):
             seen[verb] = seen.get(verb, 0) + 1
-            yield verb, ask(g, f"{path.stem}:{n}", side, text, check)
+            yield verb, ask(g, f"{path.stem}:{n}", side, text, check, as_bot)
         g.apply(side, command)
         if ruleset_id == "tacw" and verb == "activate" and "change" in askable and not only \
                 and (per_verb is None or seen.get("change", 0) < per_verb):
@@ -101,7 +120,7 @@ def questions(path: Path, per_verb: int | None, check: bool = False, only: set[i
             for order in ORDERS:
                 if wing is not None and order != wing.order:
                     seen["change"] = seen.get("change", 0) + 1
-                    yield "change", ask(g, f"{path.stem}:{n}+", side, f"change {order}", check)
+                    yield "change", ask(g, f"{path.stem}:{n}+", side, f"change {order}", check, as_bot)
 
 
 def figures(name: str, asked: list[Asked], refused: int) -> str:
@@ -116,7 +135,17 @@ def figures(name: str, asked: list[Asked], refused: int) -> str:
             f"{ok(med <= MEDIAN_TARGET)}); max {top * 1000:.0f} ms (target {MAX_TARGET * 1000:.0f}, "
             f"{ok(top <= MAX_TARGET)}); exact {exact}/{len(asked)} (target all, {ok(exact == len(asked))}); "
             f"wall median {statistics.median(wall) * 1000:.0f} ms, max {max(wall) * 1000:.0f} ms; "
-            f"outcomes up to {max(a.outcomes for a in asked)}; refused by the rules {refused}")
+            f"outcomes up to {max(a.outcomes for a in asked)}; refused by the rules {refused}"
+            + _then(asked))
+
+
+def _then(asked: list[Asked]) -> str:
+    """--as-bot: the exact answers that replaced cut ones."""
+    later = [a.then for a in asked if a.then is not None]
+    if not later:
+        return ""
+    return (f"; then exact: {sum(a.exact_then for a in asked)}/{len(asked)} (the {len(later)} cut at "
+            f"first worked out in median {statistics.median(later):.1f} s, max {max(later):.1f} s of CPU)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -129,12 +158,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--line", type=int, action="append", default=[],
                     help="ask only before the script line numbered N (repeatable; e.g. Edgehill's slow "
                          "close combat steps: --script bot/demos/tacw--edgehill.txt --line 199 ...)")
+    ap.add_argument("--as-bot", action="store_true",
+                    help="ask as /odds does: a first answer within QUICK_BUDGET, then the whole tree of a cut one")
     args = ap.parse_args(argv)
     everything: list[Asked] = []
     for path in args.script or sorted(DEMO_DIR.glob("*.txt")):
         by_verb: dict[str, list[Asked]] = {}
         refused: dict[str, int] = {}
-        for verb, a in questions(path, args.per_verb, args.check, set(args.line)):
+        for verb, a in questions(path, args.per_verb, args.check, set(args.line), args.as_bot):
             if a is None:
                 refused[verb] = refused.get(verb, 0) + 1
             else:
@@ -143,6 +174,9 @@ def main(argv: list[str] | None = None) -> None:
             print(figures(f"{path.stem} {verb}", by_verb.get(verb, []), refused.get(verb, 0)), flush=True)
         everything += [a for v in by_verb.values() for a in v]
     print(figures("ALL", everything, 0).replace("; refused by the rules 0", ""))
+    if args.as_bot:
+        print(f"  (as /odds asks: the first answer within {QUICK_BUDGET:g} s of budget and {QUICK_FALLBACK:g} s "
+              f"for a cut one; then the whole tree of a cut one, up to {EXACT_LIMIT:.0f} s, edited in)")
     if args.check:
         checked = [a for a in everything if a.checked is not None]
         wrong = [a for a in checked if not a.checked]

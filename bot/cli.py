@@ -354,7 +354,7 @@ def odds_command(args) -> int:
     """`herald odds`: the game (a battle's start, a script, or --load FILE), then the exact what-if
     of one action (engine/core/odds.py)."""
     import io
-    from engine.core.odds import what_if
+    from engine.core.odds import EXACT_LIMIT, QUICK_BUDGET, QUICK_FALLBACK, what_if
     words = list(args.words)
     try:
         if args.load:
@@ -384,11 +384,22 @@ def odds_command(args) -> int:
             said = echo.getvalue().strip().splitlines()[-1].lstrip("! ")
             print(f"herald: line {n} of {args.script} was refused: {said}", file=sys.stderr)
             return 2
-    try:
-        print(what_if(game.ruleset, game.scenario, game.state, args.side or game.to_act, action).text())
+    side = args.side or game.to_act
+    try:       # as /odds answers: at once, and when that was cut at a horizon, the whole tree
+        odds = what_if(game.ruleset, game.scenario, game.state, side, action,
+                       budget=QUICK_BUDGET, fallback=QUICK_FALLBACK)
     except HeraldError as exc:
         print(f"! refused: {exc}")
         return 1
+    if odds.horizon is not None:
+        print(f"herald: cut at {odds.horizon} dice to answer at once; working out the exact answer "
+              f"(up to {EXACT_LIMIT:.0f} s)...", file=sys.stderr, flush=True)
+        try:
+            odds = what_if(game.ruleset, game.scenario, game.state, side, action,
+                           budget=None, time_limit=EXACT_LIMIT)
+        except HeraldError as exc:
+            print(f"herald: no exact answer ({exc}): the answer cut at a horizon stands", file=sys.stderr)
+    print(odds.text())
     return 0
 
 

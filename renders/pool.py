@@ -108,6 +108,17 @@ def _scenario(rs: Any, job: Job) -> Any:
     return rs.load_scenario(job.scenario_id)
 
 
+def what_if_job(job: Job, side: str, line: str, time_limit: float) -> Any:
+    """The whole what-if tree of `line` for `side` in the job's game (engine.core.odds, no
+    budget, up to `time_limit` seconds): /odds's exact answer after a first one cut at a
+    horizon, worked out in a worker so the bot's process keeps answering (bot/cogs/odds.py)."""
+    from engine.core.game import rulesets
+    from engine.core.odds import what_if
+    rs = rulesets(include_unfinished=True)[job.ruleset_id]
+    return what_if(rs, _scenario(rs, job), rs.state_from_dict(job.state), side, line,
+                   budget=None, time_limit=time_limit)
+
+
 def draw_job(job: Job) -> bytes:
     """The PNG of a job (run in a worker, or in-process as the fallback)."""
     from engine.core.game import rulesets

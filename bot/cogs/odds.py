@@ -11,17 +11,26 @@ randomness (a card, a shuffle) or depend on what the asker does not know (the se
 bridge); spectators, who command nothing, are refused. The enumeration runs in a worker thread
 (it may take a second or two) after the interaction is deferred, so Discord's 3-second limit
 never bites and the bot keeps answering the other channels.
+
+Quick, then exact (issue 13). The first answer comes within about a second: the whole tree when
+it fits QUICK_BUDGET, else the tree cut at a horizon (which the answer says). A cut answer then
+says the exact one is being worked out, and the whole tree is enumerated in a render worker
+process (renders.pool.what_if_job: the bot's own process keeps its CPU), one such at a time, up
+to EXACT_LIMIT seconds; the reply is edited in place with it, or says the first answer stands.
 """
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import logging
+
 from engine.core.errors import HeraldError
-from engine.core.odds import Odds, rules_for, what_if
+from engine.core.odds import EXACT_LIMIT, QUICK_BUDGET, QUICK_FALLBACK, Odds, rules_for, what_if
 
 from ..service import NotAllowed
 from ..store import StoreError
@@ -38,14 +47,45 @@ def odds_text(odds: Odds, limit: int = MAX_CONTENT) -> str:
     return text[: limit - 1] + "…"
 
 
-async def compute(service, channel_id: int, user_id: int, line: str) -> Odds:
-    """Load the channel's game, find the asker's side, enumerate in a worker thread."""
+log = logging.getLogger(__name__)
+
+WORKING = ("\n*Cut at a horizon to answer at once: the exact answer is being worked out and will "
+           "replace this one.*")
+GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
+           "above, cut at a horizon, stands.*")
+
+
+async def compute(service, channel_id: int, user_id: int, line: str) -> tuple[Odds, Any, str]:
+    """Load the channel's game, find the asker's side, enumerate in a worker thread within the
+    quick budget: (the answer, the game, the side)."""
     loaded = await service.load(channel_id)
     side = loaded.side_of(user_id)
     if side is None:
         raise NotAllowed("only a seated player may ask the odds of their own action "
                          "(spectators see the board and the log)")
-    return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line)
+    odds = await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line,
+                                   budget=QUICK_BUDGET, fallback=QUICK_FALLBACK)
+    return odds, loaded, side
+
+
+_EXACT_TURN: asyncio.Semaphore | None = None     # one exact answer worked out at a time
+
+
+async def exact(service, loaded: Any, side: str, line: str) -> Odds:
+    """The whole tree of a what-if whose quick answer was cut: in a render worker (in a thread
+    when the pool is off), one at a time, up to EXACT_LIMIT seconds of work."""
+    global _EXACT_TURN
+    from .. import render_pool
+    if _EXACT_TURN is None:
+        _EXACT_TURN = asyncio.Semaphore(1)
+    async with _EXACT_TURN:
+        if not render_pool.USE_POOL:
+            return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line,
+                                           budget=None, time_limit=EXACT_LIMIT)
+        from renders.pool import shared_pool, what_if_job
+        job = await render_pool._job_of(loaded, None, "full", service.store)
+        return await asyncio.wrap_future(
+            shared_pool().submit_call(what_if_job, job, side, line, EXACT_LIMIT, kind="odds"))
 
 
 async def complete_action(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -76,9 +116,24 @@ class OddsCog(commands.Cog, name="Odds"):
     @app_commands.autocomplete(action=complete_action)
     async def odds(self, interaction: discord.Interaction, action: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        service = service_of(interaction)
         try:
-            result = await compute(service_of(interaction), interaction.channel_id, interaction.user.id, action)
+            first, loaded, side = await compute(service, interaction.channel_id, interaction.user.id, action)
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
-        await send(interaction, odds_text(result), ephemeral=True, quiet=True)
+        if first.horizon is None:
+            await send(interaction, odds_text(first), ephemeral=True, quiet=True)
+            return
+        none = discord.AllowedMentions.none()
+        await interaction.edit_original_response(
+            content=odds_text(first, MAX_CONTENT - len(WORKING)) + WORKING, allowed_mentions=none)
+        try:
+            whole = await exact(service, loaded, side, action)
+            text = odds_text(whole)
+        except HeraldError as exc:            # too many die sequences even for the long run
+            text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 200) + GAVE_UP.format(why=str(exc)[:200])
+        except Exception:
+            log.exception("the exact odds of %r in channel %s failed", action, interaction.channel_id)
+            text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 30) + GAVE_UP.format(why="an internal fault")
+        await interaction.edit_original_response(content=text, allowed_mentions=none)

@@ -205,8 +205,10 @@ async def test_charges_countercharges_a_melee_and_a_shot_with_their_odds(d, iw):
     st = await state(d)
     assert st.activation["step"] == "melee" and st.companies["b_gendarmes"].melee_with == ["g_lances2"]
     seq = await d.bot.store.last_seq(game.id)
-    msg = (await d.cmd("odds", user=ALICE, action="melee b_gendarmes")).last
-    assert msg.ephemeral and "exact odds" in msg.content and "IW-H 6.2" in msg.content, msg.content
+    asked = await d.cmd("odds", user=ALICE, action="melee b_gendarmes")
+    msg = asked.last              # the answer, or (cut at first: issue 13) the exact one edited in
+    assert asked.calls[0].ephemeral and "exact odds" in msg.content and "IW-H 6.2" in msg.content, msg.content
+    assert "Cut at a horizon" not in msg.content and "Too many dice" not in msg.content
     assert await d.bot.store.last_seq(game.id) == seq
     rest = await d.cmd(name, sub="melee", user=ALICE, company="b_gendarmes")
     text = public(rest)

@@ -166,3 +166,32 @@ async def test_odds_bad_input_and_no_game_are_clear_refusals(d, game):
     other = Driver(d.bot, channel_id=d.channel_id + 99)
     [msg] = (await other.cmd("odds", user=ALICE, action="battle ui2 0604")).messages()
     assert msg.ephemeral and "no game in this channel" in msg.content
+
+
+async def test_a_cut_answer_comes_at_once_then_the_exact_one_replaces_it(d, game, monkeypatch):
+    """Issue 13: /odds answers within about a second; when that first answer had to be cut at a
+    horizon it says so and that the exact one is coming, and the same reply is then edited with
+    the whole tree's answer -- the engine's exact what-if, outcome by outcome. When even the
+    long run cannot finish, the reply says the first answer stands. Nothing is committed."""
+    import bot.cogs.odds as odds_cog
+    await advance_to_battle(d)
+    before = await d.bot.store.last_seq(game.id)
+    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)        # any tree with dice is cut at first
+    rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
+    assert [c.kind for c in rest.calls] == ["response", "edit_original", "edit_original"]
+    assert rest.calls[0].ephemeral                            # the deferred reply: private
+    first, final = rest.calls[1].content, rest.calls[2].content
+    assert "Too many dice follow to enumerate them all" in first and "is being worked out" in first
+    assert len(first) <= 2000 and len(final) <= 2000
+    assert "Too many dice" not in final and "worked out" not in final
+    loaded = await d.bot.service.load(d.channel_id)
+    engine = what_if(loaded.ruleset, loaded.scenario, loaded.state, "union", "battle ui2 0604")
+    assert engine.horizon is None
+    assert outcomes(final, 1) == {o.label: o.probability for o in engine.effects() if o.label in outcomes(final, 1)}
+    assert len(outcomes(final, 1)) >= 5
+
+    monkeypatch.setattr(odds_cog, "EXACT_LIMIT", 0.0)         # the long run cannot finish either
+    rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
+    final = rest.calls[-1].content
+    assert "Too many dice follow" in final and "cut at a horizon, stands" in final and len(final) <= 2000
+    assert await d.bot.store.last_seq(game.id) == before
