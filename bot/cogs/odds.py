@@ -21,6 +21,7 @@ to EXACT_LIMIT seconds; the reply is edited in place with it, or says the first 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 import discord
@@ -68,17 +69,15 @@ async def compute(service, channel_id: int, user_id: int, line: str) -> tuple[Od
     return odds, loaded, side
 
 
-_EXACT_TURN: asyncio.Semaphore | None = None     # one exact answer worked out at a time
+_EXACT_TURN: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
 
 
 async def exact(service, loaded: Any, side: str, line: str) -> Odds:
     """The whole tree of a what-if whose quick answer was cut: in a render worker (in a thread
     when the pool is off), one at a time, up to EXACT_LIMIT seconds of work."""
-    global _EXACT_TURN
     from .. import render_pool
-    if _EXACT_TURN is None:
-        _EXACT_TURN = asyncio.Semaphore(1)
-    async with _EXACT_TURN:
+    turn = _EXACT_TURN.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))   # one at a time
+    async with turn:
         if not render_pool.USE_POOL:
             return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line,
                                            budget=None, time_limit=EXACT_LIMIT)
