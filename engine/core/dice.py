@@ -80,6 +80,29 @@ class DiceStream:
         self.draws += 1
         return value
 
+    def roll_sums(self, sums: list[list[tuple]], read, rollers: list[str | None] | None = None) -> list[list[int]]:
+        """Several rolls, each of dice added into one total, whose totals the rules read only
+        through `read(totals)` (issue 13): e.g. opposed rolls, where only which total is the
+        higher counts, and `read` returns how each compares with the other; or one roll read
+        against thresholds (`read` returns its band). Each roll lists its dice in the order
+        rolled, as (sides, purpose) or (sides, purpose, values), `values` the number each face
+        counts for in the total (face 1's first: a d3 rolled as a d6 halved counts
+        (1, 1, 2, 2, 3, 3)), the face itself when left out. `rollers` is the side rolling each roll (None: the commanding
+        side). Returns each roll's faces. Outside a what-if the dice are rolled one by one with
+        `roll`, roll after roll: the same draws as rolling them in turn.
+
+        The caller promises that the rules read nothing of these dice but `read` of their
+        totals (a plain value, equal for totals the rules read alike): every set of sequences
+        giving the same reading leads to the same adjudication but for what is written for
+        people. A what-if that merges (engine/core/odds.py) then tries each reading once,
+        weighted by the number of sequences of faces giving it, with one set of sequences
+        giving it; the plain enumeration rolls each die and checks it."""
+        what_if = WHAT_IF.get()
+        if what_if is not None and getattr(what_if, "sums", False):
+            return what_if.roll_sums([list(dice) for dice in sums], read, self)
+        rollers = list(rollers or [None] * len(sums))
+        return [[self.roll(d[0], d[1], who) for d in dice] for dice, who in zip(sums, rollers)]
+
     def randbelow(self, bound: int) -> int:
         """A hidden draw (shuffles): always from the seeded stream, never supplied."""
         what_if = WHAT_IF.get()

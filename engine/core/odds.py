@@ -42,6 +42,15 @@ halves: a pass/fail check costs two adjudications, not five or so. Exact because
 promise that the faces of one band lead to the same adjudication (only the die written for
 people differs); the plain enumeration (`merge=False`) ignores bands and checks it.
 
+Sums (issue 13). Where the rules read dice only through their totals (a melee: each side's dice
+added together, and the totals read only as which is the higher), the code rolling them says so
+(`DiceStream.roll_sums`, with `read(totals)`: what the rules read of them): the walk rolls them as
+one die whose faces are the readings, each weighted by the number of sequences of faces giving it
+(`_sums`, per roll), and answers one set of sequences giving the reading tried. A d10 against a
+d10 costs 3 adjudications (lower, tie, higher), not 100; a d10 and a d3 against two d10s, at
+most 9, not 3,000. Exact because the rules promise that only the reading is read; the plain
+enumeration rolls every die and checks it.
+
 Resuming stages (issue 13). Each leaf replays the what-if from its start, so the dice before
 the last one are adjudicated again for every face of it. A ruleset may split a command into
 stages (`engine.core.dice.run_stages`: TACW's close combat step, each combat and, after its
@@ -98,6 +107,7 @@ ruleset only adds that module); every function is optional except `summary`:
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import pickle
 import random
@@ -283,6 +293,10 @@ class _Die:
     low: int = 0                      # the lowest pick allowed (a multiset never goes down)
     key: tuple | None = None          # the merge key of the position it is rolled in (or None)
     banded: bool = False              # one face per band (DiceStream.roll's bands): none by halves
+    parts: tuple | None = None        # totals read (DiceStream.roll_sums): their dice, (sides,
+                                      # purpose) each; `sides` is then the number of their
+                                      # sequences, each face a reading with the number of
+                                      # sequences giving it
 
 
 class _Horizon(Exception):
@@ -306,6 +320,9 @@ class _Walk:
                  state_key: Callable | None = None, saved: dict | None = None, banded: bool = False):
         self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
         self.banded = banded              # a die's bands (DiceStream.roll) are tried one face each
+        self.sums = banded                # dice read through their totals (DiceStream.roll_sums):
+                                          # one reading each
+        self.joint: dict = {}             # roll_sums's readings, by position (shared by the walks)
         self.dice: list[_Die] = []
         self.faces = getattr(mod, "faces", None) or _faces_default
         self.group = getattr(mod, "group", None) or (lambda purpose: None)
@@ -329,31 +346,11 @@ class _Walk:
         never in the plain enumeration, which checks it) one face of each band is tried, its
         lowest, weighted by the band's width: a pass/fail check costs two adjudications, not
         the five or so of a search by halves."""
-        i = len(self.dice)
-        if i >= MAX_DICE:
-            raise TooManyOutcomes(f"this action could roll more than {MAX_DICE} dice in a row "
-                                  "(a chain of re-rolls): Herald does not enumerate it")
-        frozen = self.is_frozen(purpose)
-        if frozen or (self.horizon is not None and i >= self.horizon):
-            then = "" if frozen else f"; then: {generic(purpose)}"
-            raise _Horizon(self.read(_in_progress(stream)) + then if self.read else then,
-                           generic(purpose).split(",")[0] if frozen else "")
+        i = self._next(purpose, stream)
         banded = bands is not None and self.banded
         faces = _banded(sides, bands) if banded else list(self.faces(sides, purpose))
         group = self.group(purpose)
-        key = None
-        if self.state_key is not None and group is None and self.step is not None and i >= len(self.path):
-            working = getattr(stream, "working", None)      # a new die (the path's are keyed)
-            try:
-                if working is not None:
-                    if self.step_state is not None:    # the position the command was given in
-                        self.step, self.step_state = self.step + (self.state_key(self.step_state),), None
-                    key = (self.step, i, sides, purpose, self.state_key(working))
-            except (pickle.PicklingError, TypeError, AttributeError):
-                key = None                             # a state that cannot be keyed: no merge
-            if key is not None and key in self.known:
-                self.merged = key
-                raise _Merged()
+        key = self._key(i, sides, purpose, group, stream)
         prev = self.dice[-1] if self.dice else None
         same_roll = (group is not None and prev is not None and prev.group is not None
                      and prev.group[0] == group[0] and prev.group[1] + 1 == group[1])
@@ -367,6 +364,78 @@ class _Walk:
             pick = low
         self.dice.append(_Die(sides, purpose, faces, pick, group, low, key, banded))
         return faces[pick][0]
+
+    def _next(self, purpose: str, stream: Any, frozen: bool | None = None) -> int:
+        """The index of the next die; stops the walk at the horizon or a frozen die."""
+        i = len(self.dice)
+        if i >= MAX_DICE:
+            raise TooManyOutcomes(f"this action could roll more than {MAX_DICE} dice in a row "
+                                  "(a chain of re-rolls): Herald does not enumerate it")
+        frozen = self.is_frozen(purpose) if frozen is None else frozen
+        if frozen or (self.horizon is not None and i >= self.horizon):
+            then = "" if frozen else f"; then: {generic(purpose)}"
+            raise _Horizon(self.read(_in_progress(stream)) + then if self.read else then,
+                           generic(purpose).split(",")[0] if frozen else "")
+        return i
+
+    def _key(self, i: int, sides: int, purpose: str, group: tuple | None, stream: Any) -> tuple | None:
+        """The merge key of a new die's position (None: not keyed); stops the walk (_Merged)
+        when that position's outcomes are known."""
+        key = None
+        if self.state_key is not None and group is None and self.step is not None and i >= len(self.path):
+            working = getattr(stream, "working", None)      # a new die (the path's are keyed)
+            try:
+                if working is not None:
+                    if self.step_state is not None:    # the position the command was given in
+                        self.step, self.step_state = self.step + (self.state_key(self.step_state),), None
+                    key = (self.step, i, sides, purpose, self.state_key(working))
+            except (pickle.PicklingError, TypeError, AttributeError):
+                key = None                             # a state that cannot be keyed: no merge
+            if key is not None and key in self.known:
+                self.merged = key
+                raise _Merged()
+        return key
+
+    def roll_sums(self, sums: list[list[tuple]], read: Callable, stream: Any = None) -> list[list[int]]:
+        """Rolls of dice, each read as its total, the totals read only through `read`
+        (engine.core.dice.DiceStream.roll_sums), while merging: one die of the walk whose faces
+        are the readings the totals can give, each weighted by the number of sequences of faces
+        giving it, over the number of all sequences; returns, for the reading tried, one
+        sequence of faces per roll giving it (always the same: the first totals met, ascending,
+        and `_sums`'s sequence for each). The readings are worked out once per position of the
+        enumeration (`self.joint`: the same dice before it, the same call). Exact because the
+        caller promises that only the reading is read; the plain enumeration checks it."""
+        parts = tuple((d[0], d[1]) for dice in sums for d in dice)
+        purpose = " + ".join(p for _, p in parts)
+        i = self._next(parts[0][1], stream, any(self.is_frozen(p) for _, p in parts))
+        sides = math.prod(n for n, _ in parts)
+        where = (i, tuple(d.pick for d in self.dice), purpose)
+        got = self.joint.get(where)
+        if got is None:
+            tables = [_sums(tuple((d[0], tuple(d[2]) if len(d) > 2 and d[2] is not None else None) for d in dice))
+                      for dice in sums]
+            readings: dict[Any, list] = {}
+            for combo in itertools.product(*(t.items() for t in tables)):
+                totals = tuple(total for total, _ in combo)
+                n = math.prod(count for _, (count, _) in combo)
+                entry = readings.get(r := read(totals))
+                if entry is None:
+                    readings[r] = [n, tuple(first for _, (_, first) in combo)]
+                else:
+                    entry[0] += n
+            got = self.joint[where] = [(k, n) for k, (n, _) in enumerate(readings.values())], \
+                [faces for _, faces in readings.values()]
+        faces, chosen = got
+        key = self._key(i, sides, purpose, None, stream)
+        if i < len(self.path):
+            pick = self.path[i]
+        elif self.rng is not None:
+            pick = self.rng.randrange(len(faces))
+            self.branching.append(len(faces))
+        else:
+            pick = 0
+        self.dice.append(_Die(sides, purpose, faces, pick, None, 0, key, True, parts))
+        return [list(f) for f in chosen[pick]]
 
     def stages(self, st: Any, name: str, steps: dict, todo: list) -> list:
         """`engine.core.dice.run_stages` in a what-if: resume at the latest stage kept for the
@@ -454,6 +523,29 @@ class _Walk:
             if d.pick + 1 < len(d.faces):
                 return [x.pick for x in self.dice[:i]] + [d.pick + 1]
         return None
+
+
+_SUMS: dict[tuple, dict[int, tuple[int, tuple[int, ...]]]] = {}
+
+
+def _sums(dice: tuple[tuple[int, tuple[int, ...] | None], ...]) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """{total: (the sequences of faces giving it, the first of them)}, ascending totals, for
+    dice given as (sides, the value of each face or None: the face itself) (remembered: a few
+    kinds of rolls recur)."""
+    got = _SUMS.get(dice)
+    if got is not None:
+        return got
+    table: dict[int, tuple[int, tuple[int, ...]]] = {0: (1, ())}
+    for sides, values in dice:
+        nxt: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for total, (n, first) in table.items():
+            for face in range(1, sides + 1):
+                t = total + (values[face - 1] if values is not None else face)
+                entry = nxt.get(t)
+                nxt[t] = (n, first + (face,)) if entry is None else (entry[0] + n, entry[1])
+        table = nxt
+    got = _SUMS[dice] = dict(sorted(table.items()))
+    return got
 
 
 def _keyless(dice: list[_Die]) -> list[_Die]:
@@ -694,6 +786,7 @@ class _Runner:
         self.cut = False
         known: dict | None = {} if self.state_key is not None else None
         saved: dict | None = {} if self.resume else None     # the stages kept (run_stages)
+        joint: dict = {}                   # roll_sums's readings, by position
         ordered = getattr(mod, "ordered", None) if known is not None else None
         totals: dict[str, list] = {}
         opened: list[_Node] = []           # the nodes on the current path, shallowest first
@@ -722,13 +815,14 @@ class _Runner:
         while path is not None:
             walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key, saved=saved,
                          banded=self.resume)
+            walk.joint = joint
             label = self.leaf(walk)
             chances = walk.chances()
             for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
                 d = walk.dice[depth]
                 if d.key is not None:
                     by_halves = (ordered is not None and d.group is None and not d.banded
-                                 and ordered(d.sides, d.purpose))
+                                 and d.parts is None and ordered(d.sides, d.purpose))
                     opened.append(_Node(depth, d.key, chances[depth], len(d.faces), by_halves))
             for node in reversed(opened):                           # the faces this walk tried first
                 if node.depth < len(path) - 1:
@@ -741,7 +835,8 @@ class _Runner:
             else:
                 total_p += gain([(label, (Fraction(1), 1))], chances[-1], deepest)
             for d in walk.dice[max(len(path) - 1, 0):]:             # (the path's were seen before)
-                dice_seen.setdefault((d.sides, generic(d.purpose)), None)
+                for sides, purpose in d.parts or ((d.sides, d.purpose),):
+                    dice_seen.setdefault((sides, generic(purpose)), None)
             leaves += 1
             # the thread's CPU clock is a system call that costs 0.5-5 ms on a virtual machine
             # (more than a cheap adjudication): it is read when CLOCK_EVERY s have passed (a

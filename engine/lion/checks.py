@@ -44,6 +44,36 @@ def roll(stream: DiceStream, die_sides: int, purpose: str, roller: str | None = 
     return value, DieRoll(purpose, f"d{die_sides}", value)
 
 
+D3_VALUES = (1, 1, 2, 2, 3, 3)     # a d3 is a d6 halved, rounded up (HERALD D9)
+
+
+def roll_totals(stream: DiceStream, plans: list[list[tuple[int, str]]], read,
+                rollers: list[str | None] | None = None) -> list[tuple[list[int], list[DieRoll]]]:
+    """Several rolls, each of dice added into one total, `plans` = [[(die_sides, purpose)]] in
+    the order rolled (a melee's sides [8 A-D], [12 E-F]): each roll's values and records, exactly
+    as `roll` would give them one after the other (the same draws, a d3 a d6 halved, HERALD
+    D9). `rollers`: the side rolling each (None: the commanding side).
+
+    The caller promises that the rules read nothing of these dice but `read(totals)` (each
+    roll's total of values, modifiers left out) (issue 13): a what-if then tries each reading
+    once, weighted by its number of sequences (DiceStream.roll_sums). A real roll ignores it."""
+    sums = [[(6, f"{purpose} (d3: a d6 halved, rounded up)", D3_VALUES) if sides == 3 else (sides, purpose)
+             for sides, purpose in plan] for plan in plans]
+    out = []
+    for plan, faces in zip(plans, stream.roll_sums(sums, read, rollers)):
+        values, records = [], []
+        for (sides, purpose), face in zip(plan, faces):
+            if sides == 3:
+                value = (face + 1) // 2
+                records.append(DieRoll(purpose, "d3", value, face=f"d6 {face}"))
+            else:
+                value = face
+                records.append(DieRoll(purpose, f"d{sides}", value))
+            values.append(value)
+        out.append((values, records))
+    return out
+
+
 def roll_2d6(stream: DiceStream, purpose: str, roller: str | None = None) -> tuple[int, list[DieRoll]]:
     """Two d6 added ([5 B] cavalry in woods, [8 E] disengaging, [15] 2 sunset)."""
     a, ra = roll(stream, 6, f"{purpose}, first d6", roller)

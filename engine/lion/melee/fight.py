@@ -183,23 +183,16 @@ def supporting_general(sc, st, unit, used: set[str]):
     return None
 
 
-def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers: int = 1,
-              flank: bool = False, used_generals: set[str], role: str, against: list[int] | None = None) -> dict:
-    """One combatant's roll [8 A-D], [9 A], [12 C], [12 E-G]: its dice, modifiers and total.
-
-    `against` (the defender's roll: the attackers' totals, rolled first) makes its last die a
-    banded one in a what-if (issue 13, checks.roll's `reads`): [8 A], [8 C] compare the one
-    defence total with each attack total and read only which is lower or a tie, so, every other
-    die known, the last die's values fall in bands (below, at and above each attack total less
-    the rest of the defence) that lead to the same adjudication but for the totals written in
-    the melee's event and the picture's record (st.last_action, read by no rule of a melee and
-    by no summary). The dice are decided before any is rolled (none depends on another's value)."""
+def side_dice(sc, st, obj, *, attackers: int = 1, flank: bool = False, used_generals: set[str],
+              role: str) -> dict:
+    """One combatant's dice and modifiers [8 A-D], [9 A], [12 C], [12 E-G], decided before any
+    die is rolled (none depends on another's value): its melee die (in cover, disordered), a
+    P&S's or Tercio's second die, a Tercio's 1d3, a flank attack's 1d3, a supporting general's
+    1d3 (given now: he is used for this card), its quality. `plan`: (sides, purpose) of each
+    die, in the order rolled."""
     name = rules.named(sc, obj.id)
     t = troop(obj)
-    dice: list[DieRoll] = []
-    parts: list[str] = []
     notes: list[dict] = []
-    mods: list[Modifier] = []
     if is_general(obj):
         die = t.melee_die
         notes.append({"reason": "a general defends with 1d4", "section": "LdN [8 D]"})
@@ -219,7 +212,6 @@ def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers:
     tercio = not is_general(obj) and obj.type == "tercio"
     general = None if is_general(obj) else supporting_general(sc, st, obj, used_generals)
     q = None if is_general(obj) else checks.quality_modifier(sc, obj)
-    # (sides, purpose) of each die, in the order rolled
     plan = [(die, f"melee die of {name}")]
     if d2:
         plan.append((d2, f"second die of {name} (attacked by two)"))
@@ -229,28 +221,31 @@ def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers:
         plan.append((tables.FLANK_DIE, f"flank attack 1d3 of {name}"))
     if general is not None:
         plan.append((tables.GENERAL_SUPPORT_DIE, f"1d3 of {rules.named(sc, general.id)} with {name}"))
-    values = []
-    for n, (sides, purpose) in enumerate(plan):
-        reads = None
-        if against is not None and n == len(plan) - 1:
-            rest = sum(values) + (q.value if q is not None else 0)
-            reads = tuple(sorted({c for a in against for c in (a - rest - 1, a - rest)}))
-        v, r = checks.roll(stream, sides, purpose, roller, reads=reads)
-        values.append(v)
-        dice.append(r)
+        used_generals.add(general.id)
+        general.supported = phase_key(st)
+    return {"obj": obj, "name": name, "role": role, "die": die, "d2": d2, "tercio": tercio, "flank": flank,
+            "general": general, "q": q, "notes": notes, "plan": plan}
+
+
+def side_roll(sc, st, side: dict, values: list[int], dice: list[DieRoll]) -> dict:
+    """One combatant's roll once its dice are rolled (`side_dice`'s plan): the dice, the
+    modifiers and the total [8 A-D]."""
+    obj, name, notes, q, general = side["obj"], side["name"], side["notes"], side["q"], side["general"]
+    parts: list[str] = []
+    mods: list[Modifier] = []
     it = iter(values)
     value = next(it)
-    parts.append(f"d{die} {value}" + (f" ({'; '.join(n['reason'] for n in notes)})" if notes else ""))
+    parts.append(f"d{side['die']} {value}" + (f" ({'; '.join(n['reason'] for n in notes)})" if notes else ""))
     total = value
-    if d2:
+    if side["d2"]:
         v2 = next(it)
-        parts.append(f"+ d{d2} {v2} (attacked by two)")
+        parts.append(f"+ d{side['d2']} {v2} (attacked by two)")
         total += v2
-    if tercio:
+    if side["tercio"]:
         v3 = next(it)
         parts.append(f"+ d3 {v3} (Tercio)")
         total += v3
-    if flank:
+    if side["flank"]:
         vf = next(it)
         parts.append(f"+ d3 {vf} (flank)")
         total += vf
@@ -258,14 +253,34 @@ def roll_side(sc, st, obj, stream: DiceStream, *, roller: str | None, attackers:
         vg = next(it)
         parts.append(f"+ d3 {vg} ({rules.named(sc, general.id)})")
         total += vg
-        used_generals.add(general.id)
-        general.supported = phase_key(st)
     if q is not None:
         mods.append(Modifier(q.value, f"{name}: {q.reason}", q.section))
         parts.append(f"{q.value:+d} ({q.reason.split(':')[0]})")
         total += q.value
-    return {"id": obj.id, "role": role, "die": die, "dice": dice, "parts": parts, "total": total,
-            "modifiers": mods, "notes": notes, "general": general.id if general else ""}
+    return {"id": obj.id, "role": side["role"], "die": side["die"], "dice": list(dice), "parts": parts,
+            "total": total, "modifiers": mods, "notes": notes, "general": general.id if general else ""}
+
+
+def roll_sides(sc, st, sides: list[dict], stream: DiceStream, rollers: list[str | None]) -> list[dict]:
+    """Roll the melee [8 A], [8 C]: the attackers' dice, then the defender's (the last of
+    `sides`), each side's added into one total and compared with the defender's.
+
+    What the rules read of these dice (issue 13): only how each attack total compares with the
+    defence total (lower, tie or higher: [8 A] "chi ottiene il valore minore viene
+    disordinato", [8 C] each attacker compared separately); no single face does anything of its
+    own (the gun explosion's natural 1 is a shot's, [7 E], HERALD D84). So the rolls are made
+    with checks.roll_totals, reading that comparison: a what-if tries each comparison once,
+    weighted by its number of dice sequences. The totals themselves are written only for
+    people (the melee's event, st.last_action for the picture: no rule of a melee, no summary
+    reads them)."""
+    qs = [s["q"].value if s["q"] is not None else 0 for s in sides]
+
+    def compared(totals: tuple[int, ...]) -> tuple[int, ...]:
+        d = totals[-1] + qs[-1]
+        return tuple((a + q > d) - (a + q < d) for a, q in zip(totals[:-1], qs[:-1]))
+
+    rolled = checks.roll_totals(stream, [s["plan"] for s in sides], compared, rollers)
+    return [side_roll(sc, st, s, values, records) for s, (values, records) in zip(sides, rolled)]
 
 
 def tie_loses(sc, st, attacker, defender) -> str:
@@ -298,12 +313,9 @@ def resolve_melee(sc, st, side: str, defender, attackers: list, stream: DiceStre
     else:
         flanked = {a.id for a in attackers if edges[a.id] != "front" and len(engaged) >= 2}
     used: set[str] = set()
-    rolls = []
-    for a in attackers:
-        rolls.append(roll_side(sc, st, a, stream, roller=None, flank=a.id in flanked,
-                               used_generals=used, role="attacker"))
-    drow = roll_side(sc, st, defender, stream, roller=dside, attackers=len(attackers),
-                     used_generals=used, role="defender", against=[r["total"] for r in rolls])
+    sides = [side_dice(sc, st, a, flank=a.id in flanked, used_generals=used, role="attacker") for a in attackers]
+    sides.append(side_dice(sc, st, defender, attackers=len(attackers), used_generals=used, role="defender"))
+    *rolls, drow = roll_sides(sc, st, sides, stream, [None] * len(attackers) + [dside])
     dtotal = drow["total"]
     comparisons = []
     for a, r in zip(attackers, rolls):
