@@ -9,14 +9,27 @@ each combatant's melee dice, the guns' d6 and the generals' d8.
 - A d3 is a d6 halved (HERALD D9): its six faces are enumerated as three, each of weight 2.
 - An infantry winner whose side would be asked about its follow-up ([8 E], policy advance ask)
   is assumed to advance, and the answer says so: the choice is theirs, no die tells it.
+- Totals (issue 13, engine/core/odds.py "Sums"; DiceStream.roll_sums): [8 A], [8 C] read a
+  melee's dice only through the totals, and those only as how each attack total compares with
+  the one defence total (lower, tie or higher; each side's dice added, its quality added after;
+  no face of a melee die does anything of its own: the gun explosion's natural 1 is a shot's,
+  [7 E], HERALD D84). melee/fight.py decides every side's dice first (`side_dice`: the melee
+  die, a P&S's or Tercio's second die, a Tercio's 1d3, a flank attack's 1d3, a general's 1d3),
+  then rolls them all at once (`roll_sides`, checks.roll_totals), reading that comparison: the
+  real game rolls and records each die in turn, as before (the same draws), and a what-if
+  tries each comparison once, weighted by the number of dice sequences giving it, with one
+  sequence giving it. A melee of one attacker costs 3 adjudications (lower, tie, higher),
+  whatever the dice; two attackers at most 9 (Lutzen's `fight sw-res2`, a d10 and a flank d3
+  and a d10 against a d10: 9, not 3,000). The dice and totals of one comparison differ only in
+  what is written for people (the melee event, st.last_action for the picture).
 - Bands (issue 13, engine/core/odds.py; checks.roll's `reads`): where the rules read a die only
   against thresholds, the code rolling it names them and the what-if tries one value per band:
-  the defender's last melee die, every other die of the melee known, against each attack total
-  ([8 A], [8 C]: lower, tie or higher; melee/fight.py roll_side), the guns' d6 (1-3 spiked, 4-6
-  captured, [9 B]) and a general's d8 (his table's rows, [9 C]). The values of one band differ
-  only in the die and totals written for people (the event, st.last_action for the picture).
-  No `state_key` yet: the melee dice before the last are summed in locals, not in the state, so
-  equal states there do not have equal futures.
+  the guns' d6 (1-3 spiked, 4-6 captured, [9 B]) and a general's d8 (his table's rows, [9 C]).
+- Cheaper adjudications (issue 13): a retreat's and a follow-up's way (melee/results.py
+  `_straight`) measures only the bases whose bounding box comes near the box of the way, each
+  only when its box meets the moving base's; the answers are the same.
+- No `state_key`: with the totals read as comparisons, a melee has so few adjudications that
+  merging equal positions would not pay for keying them.
 - Nothing in Lion is hidden but the order of the cards: the what-if stops once the action is done,
   before the card may pass and the next one be drawn (sequence/cards.py, HERALD D110), so the
   last shot or melee of a card is asked like any other and no draw is ever made.

@@ -1,6 +1,7 @@
-"""Lion of the North's /odds of a melee (engine/lion/odds.py, issue 13): the defender's last melee
-die, a gun's d6 and a general's d8 are banded (checks.roll's `reads`), so a melee takes a few
-dozen adjudications, and the answer equals the plain enumeration exactly."""
+"""Lion of the North's /odds of a melee (engine/lion/odds.py, issue 13): the melee dice are read
+only as how the totals compare (DiceStream.roll_sums), a gun's d6 and a general's d8 are banded
+(checks.roll's `reads`), so a melee takes a few adjudications, and the answer equals the plain
+enumeration exactly."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,5 +34,5 @@ def test_melee_banded_and_exact(line_no):
     assert odds.horizon is None
     assert {o.label: o.probability for o in odds.outcomes} == {o.label: o.probability for o in plain.outcomes}
     assert sum(o.probability for o in odds.outcomes) == 1
-    # 100 die sequences plainly (two melee dice, each side's d10); the defender's die read in bands
+    # 100 die sequences plainly (two melee dice, each side's d10); read as lower, tie or higher
     assert plain.leaves >= 100 and odds.leaves <= 40
