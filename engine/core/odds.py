@@ -107,7 +107,6 @@ ruleset only adds that module); every function is optional except `summary`:
 from __future__ import annotations
 
 import importlib
-import itertools
 import math
 import pickle
 import random
@@ -414,17 +413,18 @@ class _Walk:
         if got is None:
             tables = [_sums(tuple((d[0], tuple(d[2]) if len(d) > 2 and d[2] is not None else None) for d in dice))
                       for dice in sums]
+            combos: list[tuple[tuple[int, ...], int]] = [((), 1)]     # (totals, sequences)
+            for table in tables:
+                combos = [(ts + (t,), n * c) for ts, n in combos for t, (c, _) in table.items()]
             readings: dict[Any, list] = {}
-            for combo in itertools.product(*(t.items() for t in tables)):
-                totals = tuple(total for total, _ in combo)
-                n = math.prod(count for _, (count, _) in combo)
+            for totals, n in combos:
                 entry = readings.get(r := read(totals))
                 if entry is None:
-                    readings[r] = [n, tuple(first for _, (_, first) in combo)]
+                    readings[r] = [n, totals]
                 else:
                     entry[0] += n
             got = self.joint[where] = [(k, n) for k, (n, _) in enumerate(readings.values())], \
-                [faces for _, faces in readings.values()]
+                [tuple(table[t][1] for table, t in zip(tables, totals)) for _, totals in readings.values()]
         faces, chosen = got
         key = self._key(i, sides, purpose, None, stream)
         if i < len(self.path):

@@ -273,11 +273,12 @@ def roll_sides(sc, st, sides: list[dict], stream: DiceStream, rollers: list[str 
     weighted by its number of dice sequences. The totals themselves are written only for
     people (the melee's event, st.last_action for the picture: no rule of a melee, no summary
     reads them)."""
-    qs = [s["q"].value if s["q"] is not None else 0 for s in sides]
+    *qa, qd = [s["q"].value if s["q"] is not None else 0 for s in sides]
 
     def compared(totals: tuple[int, ...]) -> tuple[int, ...]:
-        d = totals[-1] + qs[-1]
-        return tuple((a + q > d) - (a + q < d) for a, q in zip(totals[:-1], qs[:-1]))
+        """Each attack total against the defence total (the last): 1 higher, 0 tie, -1 lower."""
+        d = totals[-1] + qd
+        return tuple([(a + q > d) - (a + q < d) for a, q in zip(totals, qa)])
 
     rolled = checks.roll_totals(stream, [s["plan"] for s in sides], compared, rollers)
     return [side_roll(sc, st, s, values, records) for s, (values, records) in zip(sides, rolled)]
