@@ -50,8 +50,8 @@ def odds_text(odds: Odds, limit: int = MAX_CONTENT) -> str:
 
 log = logging.getLogger(__name__)
 
-WORKING = ("\n*Cut at a horizon to answer at once: the exact answer is being worked out and will "
-           "replace this one.*")
+WORKING = ("\n*To answer at once this stops after the first dice: the exact answer, every die "
+           "enumerated, is being worked out and will replace this one.*")
 GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
            "above, cut at a horizon, stands.*")
 
@@ -135,4 +135,7 @@ class OddsCog(commands.Cog, name="Odds"):
         except Exception:
             log.exception("the exact odds of %r in channel %s failed", action, interaction.channel_id)
             text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 30) + GAVE_UP.format(why="an internal fault")
-        await interaction.edit_original_response(content=text, allowed_mentions=none)
+        try:
+            await interaction.edit_original_response(content=text, allowed_mentions=none)
+        except discord.HTTPException:         # the reply is gone (dismissed, or its 15 minutes over)
+            log.info("the exact odds of %r could not replace the first answer", action)
