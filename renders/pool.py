@@ -111,7 +111,8 @@ def _scenario(rs: Any, job: Job) -> Any:
 def what_if_job(job: Job, side: str, line: str, time_limit: float) -> Any:
     """The whole what-if tree of `line` for `side` in the job's game (engine.core.odds, no
     budget, up to `time_limit` seconds): /odds's exact answer after a first one cut at a
-    horizon, worked out in a worker so the bot's process keeps answering (bot/cogs/odds.py)."""
+    horizon, worked out in a process of its own (`run_alone`) so the bot's process keeps
+    answering and the render workers keep drawing (bot/cogs/odds.py)."""
     from engine.core.game import rulesets
     from engine.core.odds import what_if
     rs = rulesets(include_unfinished=True)[job.ruleset_id]
@@ -132,6 +133,14 @@ def draw_job(job: Job) -> bytes:
 WORKER_NICENESS = 5     # below the bot's own process: its event loop answers first
 
 
+def _step_back() -> None:
+    """Run behind the bot's own process (`WORKER_NICENESS`)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):          # pragma: no cover - no nice() here
+        pass
+
+
 def _warm(jobs: tuple = ()) -> None:
     """Worker initializer: import the engine and the renderers before the first job, and step
     back behind the bot's process (`WORKER_NICENESS`): when the cores are all busy, the event
@@ -139,10 +148,7 @@ def _warm(jobs: tuple = ()) -> None:
     the pictures away (`RenderPool.start`): each worker's terrain tiles, sprites and labels for
     the live games are drawn before their players' next action needs them."""
     import importlib
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):          # pragma: no cover - no nice() here
-        pass
+    _step_back()
     for name in PRELOAD:
         try:
             importlib.import_module(name)
@@ -433,6 +439,32 @@ class RenderPool:
             pool.shutdown(wait=wait, cancel_futures=True)
 
 
+_ALONE: cf.ProcessPoolExecutor | None = None
+_ALONE_LOCK = threading.Lock()
+
+
+def run_alone(fn: Any, *args: Any) -> cf.Future:
+    """`fn(*args)` in a process started for it and ended after it, behind the bot's process
+    like the render workers: long work (the exact /odds, up to minutes and hundreds of MiB of
+    positions kept) that should neither hold a render worker nor leave its memory in one. A
+    broken process is replaced at the next call."""
+    global _ALONE
+    with _ALONE_LOCK:
+        if _ALONE is None:
+            _ALONE = cf.ProcessPoolExecutor(1, mp_context=_context(), initializer=_step_back,
+                                            max_tasks_per_child=1)
+            atexit.register(shutdown_shared)
+        pool = _ALONE
+    try:
+        return pool.submit(fn, *args)
+    except cf.process.BrokenProcessPool:
+        with _ALONE_LOCK:
+            if _ALONE is pool:
+                _ALONE = None
+        pool.shutdown(wait=False, cancel_futures=True)
+        return run_alone(fn, *args)
+
+
 _SHARED: RenderPool | None = None
 _SHARED_LOCK = threading.Lock()
 
@@ -448,8 +480,14 @@ def shared_pool() -> RenderPool:
 
 
 def shutdown_shared() -> None:
-    global _SHARED
+    global _SHARED, _ALONE
     with _SHARED_LOCK:
         pool, _SHARED = _SHARED, None
     if pool is not None:
         pool.shutdown(wait=True)
+    with _ALONE_LOCK:
+        alone, _ALONE = _ALONE, None
+    if alone is not None:          # an exact /odds under way is not worth waiting for at exit
+        for proc in list((getattr(alone, "_processes", None) or {}).values()):
+            proc.terminate()
+        alone.shutdown(wait=False, cancel_futures=True)

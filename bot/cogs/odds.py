@@ -14,9 +14,10 @@ never bites and the bot keeps answering the other channels.
 
 Quick, then exact (issue 13). The first answer comes within about a second: the whole tree when
 it fits QUICK_BUDGET, else the tree cut at a horizon (which the answer says). A cut answer then
-says the exact one is being worked out, and the whole tree is enumerated in a render worker
-process (renders.pool.what_if_job: the bot's own process keeps its CPU), one such at a time, up
-to EXACT_LIMIT seconds; the reply is edited in place with it, or says the first answer stands.
+says the exact one is being worked out, and the whole tree is enumerated in a process of its own
+(renders.pool.run_alone: the bot's process keeps its CPU, the render workers keep drawing, and
+the memory of the positions kept goes back to the system), one such at a time, up to EXACT_LIMIT
+seconds; the reply is edited in place with it, or says the first answer stands.
 """
 from __future__ import annotations
 
@@ -73,18 +74,18 @@ _EXACT_TURN: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semap
 
 
 async def exact(service, loaded: Any, side: str, line: str) -> Odds:
-    """The whole tree of a what-if whose quick answer was cut: in a render worker (in a thread
-    when the pool is off), one at a time, up to EXACT_LIMIT seconds of work."""
+    """The whole tree of a what-if whose quick answer was cut: in a process of its own
+    (renders.pool.run_alone; in a thread when the render pool is off), one at a time, up to
+    EXACT_LIMIT seconds of work."""
     from .. import render_pool
     turn = _EXACT_TURN.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))   # one at a time
     async with turn:
         if not render_pool.USE_POOL:
             return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line,
                                            budget=None, time_limit=EXACT_LIMIT)
-        from renders.pool import shared_pool, what_if_job
+        from renders.pool import run_alone, what_if_job
         job = await render_pool._job_of(loaded, None, "full", service.store)
-        return await asyncio.wrap_future(
-            shared_pool().submit_call(what_if_job, job, side, line, EXACT_LIMIT, kind="odds"))
+        return await asyncio.wrap_future(run_alone(what_if_job, job, side, line, EXACT_LIMIT))
 
 
 async def complete_action(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

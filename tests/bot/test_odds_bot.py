@@ -197,26 +197,25 @@ async def test_a_cut_answer_comes_at_once_then_the_exact_one_replaces_it(d, game
     assert await d.bot.store.last_seq(game.id) == before
 
 
-async def test_the_exact_follow_up_goes_to_a_render_worker_when_the_pool_is_on(d, game, monkeypatch):
-    """The whole tree after a cut answer is worked out off the bot's process: handed to the
-    render pool as an "odds" task (renders.pool.what_if_job) with the game as a job."""
+async def test_the_exact_follow_up_runs_in_a_process_of_its_own_when_the_pool_is_on(d, game, monkeypatch):
+    """The whole tree after a cut answer is worked out off the bot's process and off the render
+    workers: handed to renders.pool.run_alone (what_if_job) with the game as a job."""
     import concurrent.futures as cf
     import bot.cogs.odds as odds_cog
     import bot.render_pool as render_pool
     from renders.pool import what_if_job
     handed = []
 
-    class InlinePool:
-        def submit_call(self, fn, *args, kind=None, **kw):
-            handed.append((fn, kind, args[1:]))
-            f = cf.Future()
-            f.set_result(fn(*args))
-            return f
+    def inline(fn, *args):
+        handed.append((fn, args[1:]))
+        f = cf.Future()
+        f.set_result(fn(*args))
+        return f
 
     await advance_to_battle(d)
     monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
     monkeypatch.setattr(render_pool, "USE_POOL", True)
-    monkeypatch.setattr("renders.pool.shared_pool", lambda: InlinePool())
+    monkeypatch.setattr("renders.pool.run_alone", inline)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
-    assert handed == [(what_if_job, "odds", ("union", "battle ui2 0604", odds_cog.EXACT_LIMIT))]
+    assert handed == [(what_if_job, ("union", "battle ui2 0604", odds_cog.EXACT_LIMIT))]
     assert "worked out" in rest.calls[1].content and "Too many dice" not in rest.calls[-1].content

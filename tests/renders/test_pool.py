@@ -192,13 +192,14 @@ def test_idle_tasks_wait_for_a_quiet_pool_and_leave_a_worker_free(monkeypatch):
     assert stopped[1].cancelled() and not p._idle and p._timer is None
 
 
-def test_an_exact_what_if_worked_out_in_a_worker_is_the_one_worked_out_here(pool):
+def test_an_exact_what_if_worked_out_in_a_process_of_its_own_is_the_one_worked_out_here():
     """/odds's exact follow-up (bot/cogs/odds.py, issue 13) runs the whole what-if tree in a
-    render worker (`what_if_job`): the same answer as in this process, and the rules' refusal
-    comes back as the same error."""
+    process of its own (`run_alone`, a new one each time: its memory goes back to the system):
+    the same answer as in this process, and the rules' refusal comes back as the same error."""
+    import os
     from engine.core.errors import HeraldError
     from engine.core.odds import what_if
-    from renders.pool import what_if_job
+    from renders.pool import run_alone, what_if_job
     from bot.cli import DEMO_DIR, read_script, split_side
     seed, lines = read_script(DEMO_DIR / "tacw--edgehill.txt")
     g = Game.new("tacw", "edgehill", seed)
@@ -208,8 +209,10 @@ def test_an_exact_what_if_worked_out_in_a_worker_is_the_one_worked_out_here(pool
     side, line = split_side(lines[at], g.ruleset.sides)
     here = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None)
     job = job_for(g.ruleset, g.scenario, g.state)
-    there = pool.submit_call(what_if_job, job, side, line, 60.0, kind="odds").result(timeout=120)
+    there = run_alone(what_if_job, job, side, line, 60.0).result(timeout=120)
     assert [(o.label, o.probability) for o in there.outcomes] == [(o.label, o.probability) for o in here.outcomes]
     assert there.horizon is None and there.text() == here.text() and len(here.outcomes) > 1
     with pytest.raises(HeraldError, match="cannot be asked"):
-        pool.submit_call(what_if_job, job, side, "zzz", 60.0, kind="odds").result(timeout=120)
+        run_alone(what_if_job, job, side, "zzz", 60.0).result(timeout=120)
+    pids = {run_alone(os.getpid).result(timeout=60) for _ in range(2)}
+    assert len(pids) == 2 and os.getpid() not in pids
