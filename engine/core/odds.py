@@ -128,7 +128,7 @@ FALLBACK = 1.0                # seconds the enumeration cut at a horizon aims at
 TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
 # /odds in the bot (bot/cogs/odds.py, issue 13): a first answer within about a second (exact when
 # the tree fits QUICK_BUDGET, else cut at a horizon fitting QUICK_FALLBACK), then, for a cut one,
-# the whole tree worked out in a render worker process, up to EXACT_LIMIT, and the reply edited
+# the whole tree worked out in a process of its own, up to EXACT_LIMIT, and the reply edited
 QUICK_BUDGET = 0.4
 QUICK_FALLBACK = 0.3
 EXACT_LIMIT = 120.0
