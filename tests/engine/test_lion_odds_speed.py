@@ -7,19 +7,17 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from bot.cli import DEMO_DIR, read_script, split_side
 from engine.core.dice import DiceStream
 from engine.core.errors import DiceNeeded
-from engine.core.game import Game, run_command
+from engine.core.game import run_command
 from engine.core.odds import _sums, what_if
 from engine.lion import checks
+from tests.engine.test_lion_odds import _before
 
-LUTZEN = Path(DEMO_DIR) / "lion--lutzen.txt"
 D3 = (1, 1, 2, 2, 3, 3)
 
 
@@ -129,16 +127,6 @@ def test_roll_totals_gives_the_values_and_records_of_rolling_each_die():
             rolled = [checks.roll(s, sides, purpose) for sides, purpose in plan]
             want.append(([v for v, _ in rolled], [r for _, r in rolled]))
         assert got == want
-
-
-def _before(line_no: int):
-    seed, lines = read_script(LUTZEN)
-    g = Game.new("lion", "lutzen", seed)
-    for raw in lines[:line_no - 1]:
-        side, command = split_side(raw, g.ruleset.sides)
-        g.apply(side, command)
-    side, command = split_side(lines[line_no - 1], g.ruleset.sides)
-    return g, side, command.split(" dice=")[0]
 
 
 def test_a_lutzen_melee_of_two_attackers_equals_the_plain_enumeration():
