@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 
 WORKING = ("\n*To answer at once this stops after the first dice: the exact answer, every die "
            "enumerated, is being worked out and will replace this one.*")
+MOVED_ON = ("\n*Worked out for the position when you asked: {n} command{s} given since.*")
 GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
            "above, cut at a horizon, stands.*")
 
@@ -130,7 +131,10 @@ class OddsCog(commands.Cog, name="Odds"):
             content=odds_text(first, MAX_CONTENT - len(WORKING)) + WORKING, allowed_mentions=none)
         try:
             whole = await exact(service, loaded, side, action)
-            text = odds_text(whole)
+            text = odds_text(whole, MAX_CONTENT - len(MOVED_ON) - 10)
+            since = await service.store.last_seq(loaded.row.id) - loaded.seq
+            if since > 0:                     # the game went on while the exact answer was worked out
+                text += MOVED_ON.format(n=since, s="s" if since != 1 else "")
         except HeraldError as exc:            # too many die sequences even for the long run
             text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 200) + GAVE_UP.format(why=str(exc)[:200])
         except Exception:

@@ -219,3 +219,21 @@ async def test_the_exact_follow_up_runs_in_a_process_of_its_own_when_the_pool_is
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
     assert handed == [(what_if_job, ("union", "battle ui2 0604", odds_cog.EXACT_LIMIT))]
     assert "worked out" in rest.calls[1].content and "Too many dice" not in rest.calls[-1].content
+
+
+async def test_an_exact_answer_that_comes_after_a_move_says_the_game_went_on(d, game, monkeypatch):
+    """The exact answer replaces the first one even if the game went on meanwhile, and then says
+    it is the answer for the position when it was asked."""
+    import bot.cogs.odds as odds_cog
+    await advance_to_battle(d)
+    real = odds_cog.exact
+
+    async def slow_exact(service, loaded, side, line):
+        await service.act(d.channel_id, ALICE, "battle ui2 0604")      # given while it works
+        return await real(service, loaded, side, line)
+
+    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    monkeypatch.setattr(odds_cog, "exact", slow_exact)
+    final = (await d.cmd("odds", user=ALICE, action="battle ui2 0604")).calls[-1].content
+    assert final.endswith("*Worked out for the position when you asked: 1 command given since.*")
+    assert "Too many dice" not in final and len(final) <= 2000
