@@ -276,8 +276,9 @@ class RenderPool:
         """A future of `fn(*args)` run in a worker (`fn` a module-level function, the arguments
         picklable); run in this process, in a thread, if the pool is broken. Queued in this
         pool's order (see the class); `kind` names its cost (default: the function's name).
-        An `idle` task runs only when the workers have nothing else to do, and is cancelled
-        rather than run in this process when the pool is broken."""
+        An `idle` task runs only once no other task has been asked for in QUIET seconds, with a
+        worker left free, and is cancelled rather than run in this process when the pool is
+        broken."""
         kind = kind if kind is not None else getattr(fn, "__name__", repr(fn))
         outer: cf.Future = cf.Future()
         with self._queue_lock:

@@ -180,7 +180,7 @@ def _tile_name(sk: ScenarioKey, zoom: float, tx: int, ty: int) -> str:
 
 
 def tiles_not_on_disk(scenario: Scenario, zoom: float,
-                      near: list[str] = ()) -> list[tuple[float, int, int]]:
+                      near: list[str] | tuple[str, ...] = ()) -> list[tuple[float, int, int]]:
     """The tiles of the map at `zoom` not yet kept on disk (none when tiles stay in memory:
     HERALD_TILE_CACHE=off), those nearest the hexes `near` first (where the games' units
     stand: the next crops are cut there). For idle render workers to draw ahead (`draw_tiles`):
