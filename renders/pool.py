@@ -108,16 +108,34 @@ def _scenario(rs: Any, job: Job) -> Any:
     return rs.load_scenario(job.scenario_id)
 
 
-def what_if_job(job: Job, side: str, line: str, time_limit: float) -> Any:
+def what_if_job(job: Job, side: str, line: str, time_limit: float, progress_file: str | None = None) -> Any:
     """The whole what-if tree of `line` for `side` in the job's game (engine.core.odds, no
     budget, up to `time_limit` seconds): /odds's exact answer after a first one cut at a
     horizon, worked out in a process of its own (`run_alone`) so the bot's process keeps
-    answering and the render workers keep drawing (bot/cogs/odds.py)."""
+    answering and the render workers keep drawing (bot/cogs/odds.py). The share of the chances
+    worked out so far is written to `progress_file` (`progress_writer`) as it goes."""
     from engine.core.game import rulesets
     from engine.core.odds import what_if
     rs = rulesets(include_unfinished=True)[job.ruleset_id]
     return what_if(rs, _scenario(rs, job), rs.state_from_dict(job.state), side, line,
-                   budget=None, time_limit=time_limit)
+                   budget=None, time_limit=time_limit, progress=progress_writer(progress_file))
+
+
+def progress_writer(path: str | None) -> Any:
+    """A what-if's `progress` that writes the share it is told (0 to 1) into the file `path`,
+    whole or not at all (None: no report)."""
+    if path is None:
+        return None
+
+    def write(share: float) -> None:
+        tmp = f"{path}.part"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(f"{share:.4f}")
+            os.replace(tmp, path)
+        except OSError:                     # a report lost only delays the next one
+            pass
+    return write
 
 
 def draw_job(job: Job) -> bytes:

@@ -17,19 +17,22 @@ it fits QUICK_BUDGET, else the tree cut at a horizon (which the answer says). A 
 says the exact one is being worked out, and the whole tree is enumerated in a process of its own
 (renders.pool.run_alone: the bot's process keeps its CPU, the render workers keep drawing, and
 the memory of the positions kept goes back to the system), one such at a time, up to EXACT_LIMIT
-seconds; the reply is edited in place with it, or says the first answer stands.
+seconds; meanwhile the reply says every few seconds what share of the chances is worked out,
+and it is edited in place with the exact answer, or says the first answer stands.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import os
+import tempfile
 import weakref
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-
-import logging
 
 from engine.core.errors import HeraldError
 from engine.core.odds import EXACT_LIMIT, QUICK_BUDGET, QUICK_FALLBACK, Odds, rules_for, what_if
@@ -53,6 +56,8 @@ log = logging.getLogger(__name__)
 
 WORKING = ("\n*To answer at once this stops after the first dice: the exact answer, every die "
            "enumerated, is being worked out and will replace this one.*")
+WORKING_AT = ("\n*To answer at once this stops after the first dice: the exact answer is being worked "
+              "out ({pct} of the chances so far) and will replace this one.*")
 MOVED_ON = ("\n*Worked out for the position when you asked: {n} command{s} given since.*")
 GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
            "above, cut at a horizon, stands.*")
@@ -74,19 +79,48 @@ async def compute(service, channel_id: int, user_id: int, line: str) -> tuple[Od
 _EXACT_TURN: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
 
 
-async def exact(service, loaded: Any, side: str, line: str) -> Odds:
+async def exact(service, loaded: Any, side: str, line: str, progress_file: str | None = None) -> Odds:
     """The whole tree of a what-if whose quick answer was cut: in a process of its own
     (renders.pool.run_alone; in a thread when the render pool is off), one at a time, up to
-    EXACT_LIMIT seconds of work."""
+    EXACT_LIMIT seconds of work, the share of the chances worked out written to
+    `progress_file` as it goes."""
     from .. import render_pool
+    from renders.pool import progress_writer, run_alone, what_if_job
     turn = _EXACT_TURN.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))   # one at a time
     async with turn:
         if not render_pool.USE_POOL:
             return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line,
-                                           budget=None, time_limit=EXACT_LIMIT)
-        from renders.pool import run_alone, what_if_job
+                                           budget=None, time_limit=EXACT_LIMIT,
+                                           progress=progress_writer(progress_file))
         job = await render_pool._job_of(loaded, None, "full", service.store)
-        return await asyncio.wrap_future(run_alone(what_if_job, job, side, line, EXACT_LIMIT))
+        return await asyncio.wrap_future(run_alone(what_if_job, job, side, line, EXACT_LIMIT, progress_file))
+
+
+PROGRESS_EDIT_S = 3.0      # seconds between two edits of the reply while the exact answer is worked out
+
+
+async def show_progress(interaction: discord.Interaction, first: Odds, path: str) -> None:
+    """Edit the reply with the share of the chances worked out (read from `path`), every
+    PROGRESS_EDIT_S seconds while it changes; cancelled when the exact answer comes."""
+    shown = None
+    while True:
+        await asyncio.sleep(PROGRESS_EDIT_S)
+        try:
+            with open(path, encoding="utf-8") as f:
+                share = float(f.read() or 0)
+        except (OSError, ValueError):
+            continue
+        pct = f"{min(share, 0.999) * 100:.0f}%"
+        if pct == shown:
+            continue
+        shown = pct
+        note = WORKING_AT.format(pct=pct)
+        try:
+            await interaction.edit_original_response(
+                content=odds_text(first, MAX_CONTENT - len(note)) + note,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            return
 
 
 async def complete_action(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -129,8 +163,11 @@ class OddsCog(commands.Cog, name="Odds"):
         none = discord.AllowedMentions.none()
         await interaction.edit_original_response(
             content=odds_text(first, MAX_CONTENT - len(WORKING)) + WORKING, allowed_mentions=none)
+        fd, path = tempfile.mkstemp(prefix="herald-odds-", suffix=".progress")
+        os.close(fd)
+        shown = asyncio.create_task(show_progress(interaction, first, path))
         try:
-            whole = await exact(service, loaded, side, action)
+            whole = await exact(service, loaded, side, action, path)
             text = odds_text(whole, MAX_CONTENT - len(MOVED_ON) - 10)
             since = await service.store.last_seq(loaded.row.id) - loaded.seq
             if since > 0:                     # the game went on while the exact answer was worked out
@@ -140,6 +177,11 @@ class OddsCog(commands.Cog, name="Odds"):
         except Exception:
             log.exception("the exact odds of %r in channel %s failed", action, interaction.channel_id)
             text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 30) + GAVE_UP.format(why="an internal fault")
+        finally:
+            shown.cancel()
+            for leftover in (path, f"{path}.part"):
+                with contextlib.suppress(OSError):
+                    os.unlink(leftover)
         try:
             await interaction.edit_original_response(content=text, allowed_mentions=none)
         except discord.HTTPException:         # the reply is gone (dismissed, or its 15 minutes over)

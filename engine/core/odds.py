@@ -129,6 +129,7 @@ TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a
 # /odds in the bot (bot/cogs/odds.py, issue 13): a first answer within about a second (exact when
 # the tree fits QUICK_BUDGET, else cut at a horizon fitting QUICK_FALLBACK), then, for a cut one,
 # the whole tree worked out in a process of its own, up to EXACT_LIMIT, and the reply edited
+PROGRESS_EVERY = 1.0          # seconds (wall) between two progress reports of a long enumeration
 QUICK_BUDGET = 0.4
 QUICK_FALLBACK = 0.3
 EXACT_LIMIT = 120.0
@@ -570,7 +571,8 @@ def _in_progress(stream: Any) -> Any:
 def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Command, *,
             max_leaves: int = MAX_LEAVES, budget: float | None = BUDGET,
             time_limit: float | None = TIME_LIMIT, horizon: int | None = None,
-            merge: bool = True, fallback: float = FALLBACK) -> Odds:
+            merge: bool = True, fallback: float = FALLBACK,
+            progress: Callable[[float], None] | None = None) -> Odds:
     """The exact odds of `side` giving `line` now. Raises a HeraldError (the rules' own refusal
     of an illegal action, HiddenInformation, TooManyOutcomes) with the reason.
 
@@ -580,7 +582,9 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     enumerates every die sequence plainly (no position merged, no face skipped: the check of
     the merged enumeration). /odds asks twice (QUICK_BUDGET, QUICK_FALLBACK: an answer within
     about a second, cut at a horizon when the tree is larger; then, only for a cut answer, the
-    whole tree with budget=None and EXACT_LIMIT, off the bot's process: bot/cogs/odds.py)."""
+    whole tree with budget=None and EXACT_LIMIT, off the bot's process: bot/cogs/odds.py).
+    `progress`, for a whole tree, is told every PROGRESS_EVERY seconds the share of the chances
+    worked out so far (0 to 1)."""
     mod = rules_for(ruleset)
     askable = getattr(mod, "ASKABLE", None)
     if isinstance(line, str) and not line.strip():
@@ -605,7 +609,7 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
             return run.enumerate(None, max_leaves, budget, quick=True)
         except _TooBig:
             return run.cut_short(max_leaves, time_limit, fallback)
-    return run.enumerate(horizon, max_leaves, time_limit)
+    return run.enumerate(horizon, max_leaves, time_limit, progress=progress)
 
 
 class _TooBig(Exception):
@@ -766,7 +770,7 @@ class _Runner:
         return self.summary(self.scenario, self.state, current, events, self.side), events, done
 
     def enumerate(self, horizon: int | None, max_leaves: int, time_limit: float | None,
-                  quick: bool = False) -> Odds:
+                  quick: bool = False, progress: Callable[[float], None] | None = None) -> Odds:
         """Every leaf, odometer order, the outcomes summed up exactly. Time is the thread's own
         CPU time, so a busy machine does not change the answer.
 
@@ -783,6 +787,7 @@ class _Runner:
         started = time.thread_time()
         clock_every = CLOCK_EVERY if time_limit is None else min(CLOCK_EVERY, time_limit / 10)
         next_check = time.perf_counter() + clock_every
+        next_report = time.perf_counter() + PROGRESS_EVERY
         self.cut = False
         known: dict | None = {} if self.state_key is not None else None
         saved: dict | None = {} if self.resume else None     # the stages kept (run_stages)
@@ -845,6 +850,9 @@ class _Runner:
             if time_limit is not None and time.perf_counter() >= next_check:
                 next_check = time.perf_counter() + clock_every
                 over_time = time.thread_time() - started > time_limit
+            if progress is not None and time.perf_counter() >= next_report:
+                next_report = time.perf_counter() + PROGRESS_EVERY
+                progress(float(total_p))            # the chances whose outcomes are known
             if quick and (leaves >= max_leaves or over_time):
                 raise _TooBig()
             if leaves > max_leaves:

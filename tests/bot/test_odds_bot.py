@@ -217,7 +217,9 @@ async def test_the_exact_follow_up_runs_in_a_process_of_its_own_when_the_pool_is
     monkeypatch.setattr(render_pool, "USE_POOL", True)
     monkeypatch.setattr("renders.pool.run_alone", inline)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
-    assert handed == [(what_if_job, ("union", "battle ui2 0604", odds_cog.EXACT_LIMIT))]
+    [(fn, args)] = handed
+    assert fn is what_if_job and args[:3] == ("union", "battle ui2 0604", odds_cog.EXACT_LIMIT)
+    assert args[3].endswith(".progress")                 # where it writes how far it is
     assert "worked out" in rest.calls[1].content and "Too many dice" not in rest.calls[-1].content
 
 
@@ -228,12 +230,42 @@ async def test_an_exact_answer_that_comes_after_a_move_says_the_game_went_on(d, 
     await advance_to_battle(d)
     real = odds_cog.exact
 
-    async def slow_exact(service, loaded, side, line):
+    async def slow_exact(service, loaded, side, line, progress_file=None):
         await service.act(d.channel_id, ALICE, "battle ui2 0604")      # given while it works
-        return await real(service, loaded, side, line)
+        return await real(service, loaded, side, line, progress_file)
 
     monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
     monkeypatch.setattr(odds_cog, "exact", slow_exact)
     final = (await d.cmd("odds", user=ALICE, action="battle ui2 0604")).calls[-1].content
     assert final.endswith("*Worked out for the position when you asked: 1 command given since.*")
     assert "Too many dice" not in final and len(final) <= 2000
+
+
+async def test_while_the_exact_answer_is_worked_out_the_reply_says_how_far_it_is(d, game, monkeypatch):
+    """The reply shows the share of the chances worked out (written by the exact run to a file
+    the cog reads every PROGRESS_EDIT_S), then the exact answer; the file is gone afterwards."""
+    import asyncio
+    import os
+    import bot.cogs.odds as odds_cog
+    await advance_to_battle(d)
+    real = odds_cog.exact
+    files = []
+
+    async def slow_exact(service, loaded, side, line, progress_file=None):
+        files.append(progress_file)
+        for share in (0.25, 0.625):
+            with open(progress_file, "w") as f:
+                f.write(str(share))
+            await asyncio.sleep(0.2)
+        return await real(service, loaded, side, line)
+
+    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    monkeypatch.setattr(odds_cog, "PROGRESS_EDIT_S", 0.05)
+    monkeypatch.setattr(odds_cog, "exact", slow_exact)
+    rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
+    texts = [c.content for c in rest.calls if c.kind == "edit_original"]
+    assert any("(25% of the chances so far)" in t for t in texts), texts
+    assert any("(62% of the chances so far)" in t for t in texts) or any("(63% of" in t for t in texts)
+    assert all(len(t) <= 2000 for t in texts)
+    assert "of the chances so far" not in texts[-1] and "Too many dice" not in texts[-1]
+    assert files and not os.path.exists(files[0])

@@ -584,3 +584,25 @@ def test_tacw_10_2_c_edgehill_multi_combat_steps_merged_equal_the_plain_enumerat
         reference = what_if(TACW, sc, st, side, line, budget=None)
     assert merged.leaves < reference.leaves
     assert as_dict(merged) == as_dict(reference)
+
+
+def test_a_whole_tree_reports_the_share_of_the_chances_worked_out(monkeypatch):
+    """The exact follow-up of /odds shows its progress (issue 13): `progress` is told, as the
+    enumeration goes, the share of the chances whose outcomes are known -- never going back,
+    between 0 and 1 -- and the answer is the same as without it."""
+    from bot.cli import DEMO_DIR, read_script, split_side
+    from engine.core import odds as odds_module
+    from engine.core.game import Game
+    monkeypatch.setattr(odds_module, "PROGRESS_EVERY", 0.0)          # a report after every leaf
+    seed, lines = read_script(DEMO_DIR / "tacw--edgehill.txt")
+    g = Game.new("tacw", "edgehill", seed)
+    at = next(i for i, x in enumerate(lines) if " attack " in x)
+    for x in lines[:at]:
+        g.apply(*split_side(x, g.ruleset.sides))
+    side, line = split_side(lines[at], g.ruleset.sides)
+    told: list[float] = []
+    odds = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, progress=told.append)
+    plain = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None)
+    assert len(told) >= 3 and told == sorted(told) and 0 <= told[0] and told[-1] <= 1
+    assert told[-1] > told[0]
+    assert [(o.label, o.probability) for o in odds.outcomes] == [(o.label, o.probability) for o in plain.outcomes]

@@ -216,3 +216,18 @@ def test_an_exact_what_if_worked_out_in_a_process_of_its_own_is_the_one_worked_o
         run_alone(what_if_job, job, side, "zzz", 60.0).result(timeout=120)
     pids = {run_alone(os.getpid).result(timeout=60) for _ in range(2)}
     assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_the_progress_of_an_exact_what_if_is_written_whole_to_its_file(tmp_path):
+    """renders.pool.progress_writer: what the cog reads while /odds's exact answer is worked
+    out (the share of the chances, 0 to 1), replaced whole each time; no file, no writer."""
+    from renders.pool import progress_writer
+    path = tmp_path / "odds.progress"
+    write = progress_writer(str(path))
+    write(0.125)
+    assert path.read_text() == "0.1250"
+    write(2 / 3)
+    assert float(path.read_text()) == pytest.approx(2 / 3, abs=1e-4)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["odds.progress"]    # no part file left
+    assert progress_writer(None) is None
+    progress_writer(str(tmp_path / "gone" / "x"))(0.5)        # a folder gone: the report is lost, no error
