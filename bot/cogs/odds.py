@@ -178,7 +178,8 @@ class OddsCog(commands.Cog, name="Odds"):
             log.exception("the exact odds of %r in channel %s failed", action, interaction.channel_id)
             text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 30) + GAVE_UP.format(why="an internal fault")
         finally:
-            shown.cancel()
+            shown.cancel()                    # and done before the last edit: none comes after it
+            await asyncio.gather(shown, return_exceptions=True)
             for leftover in (path, f"{path}.part"):
                 with contextlib.suppress(OSError):
                     os.unlink(leftover)
