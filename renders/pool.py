@@ -363,17 +363,23 @@ class RenderPool:
                 released.set()
                 self._finished(kind, took)
 
+        def in_process() -> None:
+            """No worker can take it: drawn in this process, in a thread, but work ahead (an
+            idle task) is dropped, not worth a thread of the bot's."""
+            if idle:
+                outer.cancel()
+                release(None)
+                return
+            self._chain(self._fallback(fn, *args), outer)
+            outer.add_done_callback(lambda f: release(None))
+
         try:
             pool = self._executor()
             inner = pool.submit(fn, *args)
         except Exception:
-            if idle:                          # work ahead is not worth a thread of the bot's
-                outer.cancel()
-                release(None)
-                return
-            log.exception("render pool unavailable; drawing in-process")
-            self._chain(self._fallback(fn, *args), outer)
-            outer.add_done_callback(lambda f: release(None))
+            if not idle:
+                log.exception("render pool unavailable; drawing in-process")
+            in_process()
             return
 
         def done(f: cf.Future) -> None:
@@ -388,13 +394,9 @@ class RenderPool:
                 return
             except cf.process.BrokenProcessPool:
                 self._reset(pool)
-                if idle:
-                    outer.cancel()
-                    release(None)
-                    return
-                log.warning("render pool broken; drawing in-process and restarting it")
-                self._chain(self._fallback(fn, *args), outer)
-                outer.add_done_callback(lambda f: release(None))
+                if not idle:
+                    log.warning("render pool broken; drawing in-process and restarting it")
+                in_process()
                 return
             except BaseException as exc:      # the drawing itself failed: no retry
                 release(time.monotonic() - started)
