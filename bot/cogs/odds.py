@@ -55,12 +55,15 @@ def odds_text(odds: Odds, limit: int = MAX_CONTENT) -> str:
 log = logging.getLogger(__name__)
 
 WORKING = ("\n*To answer at once this stops after the first dice: the exact answer, every die "
-           "enumerated, is being worked out and will replace this one.*")
-WORKING_AT = ("\n*To answer at once this stops after the first dice: the exact answer is being worked "
-              "out ({pct} of the chances so far) and will replace this one.*")
+           "enumerated, is being worked out{so_far} and will replace this one.*")
 MOVED_ON = ("\n*Worked out for the position when you asked: {n} command{s} given since.*")
 GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
            "above, cut at a horizon, stands.*")
+
+
+def with_note(odds: Odds, note: str) -> str:
+    """The answer with as many outcomes as leave room in one message for `note` after it."""
+    return odds_text(odds, MAX_CONTENT - len(note)) + note
 
 
 async def compute(service, channel_id: int, user_id: int, line: str) -> tuple[Odds, Any, str]:
@@ -85,15 +88,14 @@ async def exact(service, loaded: Any, side: str, line: str, progress_file: str |
     EXACT_LIMIT seconds of work, the share of the chances worked out written to
     `progress_file` as it goes."""
     from .. import render_pool
-    from renders.pool import progress_writer, run_alone, what_if_job
+    from renders.pool import run_alone, what_if_job
     turn = _EXACT_TURN.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))   # one at a time
     async with turn:
-        if not render_pool.USE_POOL:
-            return await asyncio.to_thread(what_if, loaded.ruleset, loaded.scenario, loaded.state, side, line,
-                                           budget=None, time_limit=EXACT_LIMIT,
-                                           progress=progress_writer(progress_file))
         job = await render_pool._job_of(loaded, None, "full", service.store)
-        return await asyncio.wrap_future(run_alone(what_if_job, job, side, line, EXACT_LIMIT, progress_file))
+        task = (what_if_job, job, side, line, EXACT_LIMIT, progress_file)
+        if not render_pool.USE_POOL:
+            return await asyncio.to_thread(*task)
+        return await asyncio.wrap_future(run_alone(*task))
 
 
 PROGRESS_EDIT_S = 3.0      # seconds between two edits of the reply while the exact answer is worked out
@@ -114,10 +116,9 @@ async def show_progress(interaction: discord.Interaction, first: Odds, path: str
         if pct == shown:
             continue
         shown = pct
-        note = WORKING_AT.format(pct=pct)
         try:
             await interaction.edit_original_response(
-                content=odds_text(first, MAX_CONTENT - len(note)) + note,
+                content=with_note(first, WORKING.format(so_far=f" ({pct} of the chances so far)")),
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             return
@@ -161,22 +162,21 @@ class OddsCog(commands.Cog, name="Odds"):
             await send(interaction, odds_text(first), ephemeral=True, quiet=True)
             return
         none = discord.AllowedMentions.none()
-        await interaction.edit_original_response(
-            content=odds_text(first, MAX_CONTENT - len(WORKING)) + WORKING, allowed_mentions=none)
+        await interaction.edit_original_response(content=with_note(first, WORKING.format(so_far="")),
+                                                 allowed_mentions=none)
         fd, path = tempfile.mkstemp(prefix="herald-odds-", suffix=".progress")
         os.close(fd)
         shown = asyncio.create_task(show_progress(interaction, first, path))
         try:
             whole = await exact(service, loaded, side, action, path)
-            text = odds_text(whole, MAX_CONTENT - len(MOVED_ON) - 10)
             since = await service.store.last_seq(loaded.row.id) - loaded.seq
-            if since > 0:                     # the game went on while the exact answer was worked out
-                text += MOVED_ON.format(n=since, s="s" if since != 1 else "")
+            # the game may have gone on while the exact answer was worked out
+            text = with_note(whole, MOVED_ON.format(n=since, s="s" if since != 1 else "") if since > 0 else "")
         except HeraldError as exc:            # too many die sequences even for the long run
-            text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 200) + GAVE_UP.format(why=str(exc)[:200])
+            text = with_note(first, GAVE_UP.format(why=str(exc)[:200]))
         except Exception:
             log.exception("the exact odds of %r in channel %s failed", action, interaction.channel_id)
-            text = odds_text(first, MAX_CONTENT - len(GAVE_UP) - 30) + GAVE_UP.format(why="an internal fault")
+            text = with_note(first, GAVE_UP.format(why="an internal fault"))
         finally:
             shown.cancel()                    # and done before the last edit: none comes after it
             await asyncio.gather(shown, return_exceptions=True)
