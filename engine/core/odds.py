@@ -317,12 +317,14 @@ class _Walk:
 
     def __init__(self, mod, path: list[int], horizon: int | None = None, read: Callable | None = None,
                  rng: random.Random | None = None, known: dict | None = None,
-                 state_key: Callable | None = None, saved: dict | None = None, banded: bool = False):
+                 state_key: Callable | None = None, saved: dict | None = None, banded: bool = False,
+                 joint: dict | None = None):
         self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
         self.banded = banded              # a die's bands (DiceStream.roll) are tried one face each
         self.sums = banded                # dice read through their totals (DiceStream.roll_sums):
                                           # one reading each
-        self.joint: dict = {}             # roll_sums's readings, by position (shared by the walks)
+        self.joint = {} if joint is None else joint   # roll_sums's readings, by position (one
+                                                        # enumeration's walks share them)
         self.dice: list[_Die] = []
         self.faces = getattr(mod, "faces", None) or _faces_default
         self.group = getattr(mod, "group", None) or (lambda purpose: None)
@@ -819,8 +821,7 @@ class _Runner:
         path: list[int] | None = []
         while path is not None:
             walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key, saved=saved,
-                         banded=self.resume)
-            walk.joint = joint
+                         banded=self.resume, joint=joint)
             label = self.leaf(walk)
             chances = walk.chances()
             for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
