@@ -243,6 +243,12 @@ def front_distance_floor(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, face:
     return math.hypot((lx + rx_) / 2.0 - bx, (ly + ry_) / 2.0 - by) - half - reach_radius(fb)
 
 
+def boxes_apart(a: tuple, b: tuple) -> bool:
+    """Two bounding boxes (x0, y0, x1, y1, as Shapely's `bounds`) do not meet: the shapes inside
+    them have no point in common (the cheap test before a Shapely one)."""
+    return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
+
+
 def touching(pa: Pose, fa: Footprint, pb: Pose, fb: Footprint, tol: float = CONTACT_TOL) -> bool:
     """The two bases touch (or overlap): their rectangles are at most `tol` apart."""
     return base_polygon(pa, fa).distance(base_polygon(pb, fb)) <= tol

@@ -25,7 +25,7 @@ from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
 from engine.core.errors import Illegal
-from engine.core.table.geometry import (CONTACT_TOL, Pose, base_polygon, centre, clear_line, edges,
+from engine.core.table.geometry import (CONTACT_TOL, Pose, base_polygon, boxes_apart, centre, clear_line, edges,
                                         front_distance, in_arc, reach_radius)
 from engine.core.table.terrain import Terrain
 
@@ -162,10 +162,6 @@ def disc_of(st, obj) -> tuple[float, float, float]:
     return discs(st)[1 if is_general(obj) else 0][obj.id]
 
 
-def _outside(bounds, box) -> bool:
-    return bounds[0] > box[2] or bounds[2] < box[0] or bounds[1] > box[3] or bounds[3] < box[1]
-
-
 def blockers(sc, st, shooter, target, box: tuple[float, float, float, float] | None = None
              ) -> list[tuple[str, object]]:
     """What stands in the way of a shot (label, polygon), HERALD D81: woods, hills and towns
@@ -179,7 +175,7 @@ def blockers(sc, st, shooter, target, box: tuple[float, float, float, float] | N
     for f in ter.features:
         if f.kind not in ter.blocking_kinds or f.geometry.area <= 0:
             continue
-        if box is not None and _outside(f.geometry.bounds, box):
+        if box is not None and boxes_apart(f.geometry.bounds, box):
             continue
         g = f.geometry
         inside = [p for p in ends if g.intersects(p) and g.intersection(p).area > 1e-9]
@@ -196,7 +192,7 @@ def blockers(sc, st, shooter, target, box: tuple[float, float, float, float] | N
         if u.alive and u.id not in (shooter.id, target.id):
             if box is not None:
                 cx, cy, r = near[u.id]
-                if _outside((cx - r, cy - r, cx + r, cy + r), box):
+                if boxes_apart((cx - r, cy - r, cx + r, cy + r), box):
                     continue
             out.append((rules.named(sc, u.id), poly(u)))
     return out

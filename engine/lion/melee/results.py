@@ -30,7 +30,7 @@ from shapely.geometry import box
 from engine.core.dice import DiceStream
 from engine.core.events import Event
 from engine.core.table import moves as tmoves
-from engine.core.table.geometry import (CONTACT_TOL, Pose, base_polygon, conform, contact_edge, forward,
+from engine.core.table.geometry import (CONTACT_TOL, Pose, base_polygon, boxes_apart, conform, contact_edge, forward,
                                         norm_angle, rnd)
 
 from engine.lion import checks, rules, tables
@@ -146,14 +146,8 @@ def _near(obstacles: list, start: Pose, fp, amount: float) -> list:
     answers as measuring every base on the table, with a few Shapely calls instead)."""
     a = base_polygon(start, fp).bounds
     b = base_polygon(tmoves.step_ends([(start, fp)], tmoves.Step("advance", amount))[0], fp).bounds
-    wx0, wy0 = min(a[0], b[0]) - 1.0, min(a[1], b[1]) - 1.0
-    wx1, wy1 = max(a[2], b[2]) + 1.0, max(a[3], b[3]) + 1.0
-    out = []
-    for oid, o in obstacles:
-        x0, y0, x1, y1 = o.bounds
-        if x0 <= wx1 and x1 >= wx0 and y0 <= wy1 and y1 >= wy0:
-            out.append((oid, o, (x0, y0, x1, y1)))
-    return out
+    way = (min(a[0], b[0]) - 1.0, min(a[1], b[1]) - 1.0, max(a[2], b[2]) + 1.0, max(a[3], b[3]) + 1.0)
+    return [(oid, o, o.bounds) for oid, o in obstacles if not boxes_apart(o.bounds, way)]
 
 
 def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: set[str]) -> tuple[float, str]:
@@ -184,10 +178,8 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
             return ""
         end = tmoves.step_ends([(start, fp)], tmoves.Step("advance", sign * d))[0] if d > 0 else start
         poly = base_polygon(end, fp)
-        px0, py0, px1, py1 = poly.bounds
-        return next((oid for oid, o, (x0, y0, x1, y1) in near
-                     if x0 <= px1 and x1 >= px0 and y0 <= py1 and y1 >= py0
-                     and poly.intersection(o).area > 0.01), "")
+        return next((oid for oid, o, bounds in near
+                     if not boxes_apart(bounds, poly.bounds) and poly.intersection(o).area > 0.01), "")
     if reach > 0 and not stands_on(0.0):
         d = 0.0
         while d < reach:
@@ -220,13 +212,11 @@ def _straight(sc, st, obj, start: Pose, distance: float, sign: float, exclude: s
 def _turn_overlaps(st, obj, pose: Pose, fp, exclude: set[str]) -> bool:
     """Whether `obj` placed at `pose` would stand on another live base (HERALD D100)."""
     poly = base_polygon(pose, fp)
-    px0, py0, px1, py1 = poly.bounds
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if not u.alive or u.id in exclude:
             continue
         o = base_polygon(checks.pose(u), checks.footprint(u))
-        x0, y0, x1, y1 = o.bounds             # boxes apart: no common area (a cheap test first)
-        if x0 <= px1 and x1 >= px0 and y0 <= py1 and y1 >= py0 and poly.intersection(o).area > 0.01:
+        if not boxes_apart(o.bounds, poly.bounds) and poly.intersection(o).area > 0.01:
             return True
     return False
 
