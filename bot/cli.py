@@ -396,9 +396,13 @@ def odds_command(args) -> int:
               f"(up to {EXACT_LIMIT:.0f} s)...", file=sys.stderr, flush=True)
         try:
             odds = what_if(game.ruleset, game.scenario, game.state, side, action,
-                           budget=None, time_limit=EXACT_LIMIT)
+                           budget=None, time_limit=EXACT_LIMIT, deepen=True)
         except HeraldError as exc:
             print(f"herald: no exact answer ({exc}): the answer cut at a horizon stands", file=sys.stderr)
+        else:
+            if odds.horizon is not None:
+                print(f"herald: the whole tree needs more than {EXACT_LIMIT:.0f} s: the answer is worked "
+                      f"out to {odds.horizon} dice", file=sys.stderr)
     print(odds.text())
     return 0
 

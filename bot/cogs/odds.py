@@ -18,7 +18,10 @@ says the exact one is being worked out, and the whole tree is enumerated in a pr
 (renders.pool.run_alone: the bot's process keeps its CPU, the render workers keep drawing, and
 the memory of the positions kept goes back to the system), one such at a time, up to EXACT_LIMIT
 seconds; meanwhile the reply says every few seconds what share of the chances is worked out,
-and it is edited in place with the exact answer, or says the first answer stands.
+and it is edited in place with the exact answer; when the whole tree needs more than EXACT_LIMIT,
+with the deepest answer worked out in that time (every die to a horizon much deeper than the
+first one's, the chance that more follow stated: engine.core.odds `deepen`), or, should not even
+that finish, it says the first answer stands.
 """
 from __future__ import annotations
 
@@ -57,6 +60,8 @@ log = logging.getLogger(__name__)
 WORKING = ("\n*To answer at once this stops after the first dice: the exact answer, every die "
            "enumerated, is being worked out{so_far} and will replace this one.*")
 MOVED_ON = ("\n*Worked out for the position when you asked: {n} command{s} given since.*")
+DEEPEST = ("\n*The whole tree needs more work than Herald gives one question ({limit:.0f} s): "
+           "this answer replaces the first one, worked out as deep as that allowed.*")
 GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
            "above, cut at a horizon, stands.*")
 
@@ -171,7 +176,10 @@ class OddsCog(commands.Cog, name="Odds"):
             whole = await exact(service, loaded, side, action, path)
             since = await service.store.last_seq(loaded.row.id) - loaded.seq
             # the game may have gone on while the exact answer was worked out
-            text = with_note(whole, MOVED_ON.format(n=since, s="s" if since != 1 else "") if since > 0 else "")
+            note = DEEPEST.format(limit=EXACT_LIMIT) if whole.horizon is not None else ""
+            if since > 0:
+                note += MOVED_ON.format(n=since, s="s" if since != 1 else "")
+            text = with_note(whole, note)
         except HeraldError as exc:            # too many die sequences even for the long run
             text = with_note(first, GAVE_UP.format(why=str(exc)[:200]))
         except Exception:

@@ -134,6 +134,9 @@ QUICK_BUDGET = 0.4
 QUICK_FALLBACK = 0.3
 EXACT_LIMIT = 120.0
 PROBES = 12                   # random descents that estimate the tree before cutting it
+DEEPEN_AFTER = 0.5             # the share of an exact answer's time the whole tree is tried;
+DEEPEN_FROM = 4                # then the first horizon of the deeper and deeper ones (_Runner.deepen)
+DEEPEN_STEP = 2                # ... and the dice each next one adds
 CLOCK_EVERY = 0.02            # seconds (wall) between two readings of the thread's CPU clock
 SECTION = "Herald /odds"
 
@@ -174,6 +177,8 @@ class Odds:
     notes: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)   # the commands simulated, in order
     horizon: int | None = None         # dice enumerated before the outcome is read, if cut short
+    unresolved: Fraction = Fraction(0)  # ... and the chance that more dice follow them (the
+                                       # outcomes read at the horizon, named after 'then')
 
     def probability(self, label_part: str) -> Fraction:
         """The probability of the outcomes whose label contains `label_part`."""
@@ -205,8 +210,9 @@ class Odds:
             lines.append("No die decides it: the outcome is certain.")
         if self.horizon is not None:
             lines.append(f"Too many dice follow to enumerate them all: the first {self.horizon} "
-                         f"{'die is' if self.horizon == 1 else 'dice are'} enumerated, and each outcome "
-                         "is the position when the next die would be rolled (named after 'then').")
+                         f"{'die is' if self.horizon == 1 else 'dice are'} enumerated; in "
+                         f"{_percent(self.unresolved)} of the chances more follow, and those outcomes are "
+                         "the position when the next die would be rolled (named after 'then').")
         lines.append("**Outcomes**")
         lines += _lines(self.outcomes, limit, "rarer outcomes")
         parts = self.effects()
@@ -336,6 +342,7 @@ class _Walk:
         self.step_state: Any = None       # the position it was given in, until keyed
         self.merged: tuple | None = None  # the key of the known subtree the walk stopped at
         self.final: Any = None            # the position the adjudication ended in (merging)
+        self.cut = False                  # the walk met the horizon
         self.saved = saved                # (command, stages, stage, dice) -> the state there
         self.command = 0                  # the command of the what-if being applied (its index)
         self.calls: dict = {}             # (command, name) -> the run_stages calls made
@@ -574,7 +581,7 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
             max_leaves: int = MAX_LEAVES, budget: float | None = BUDGET,
             time_limit: float | None = TIME_LIMIT, horizon: int | None = None,
             merge: bool = True, fallback: float = FALLBACK,
-            progress: Callable[[float], None] | None = None) -> Odds:
+            progress: Callable[[float], None] | None = None, deepen: bool = False) -> Odds:
     """The exact odds of `side` giving `line` now. Raises a HeraldError (the rules' own refusal
     of an illegal action, HiddenInformation, TooManyOutcomes) with the reason.
 
@@ -586,7 +593,9 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     about a second, cut at a horizon when the tree is larger; then, only for a cut answer, the
     whole tree with budget=None and EXACT_LIMIT, off the bot's process: bot/cogs/odds.py).
     `progress`, for a whole tree, is told every PROGRESS_EVERY seconds the share of the chances
-    worked out so far (0 to 1)."""
+    worked out so far (0 to 1). `deepen`, for a whole tree: enumerated to deeper and deeper
+    horizons (`_Runner.deepen`), so that when `time_limit` runs out the deepest answer finished
+    is given instead of a refusal (/odds's exact answer)."""
     mod = rules_for(ruleset)
     askable = getattr(mod, "ASKABLE", None)
     if isinstance(line, str) and not line.strip():
@@ -611,6 +620,8 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
             return run.enumerate(None, max_leaves, budget, quick=True)
         except _TooBig:
             return run.cut_short(max_leaves, time_limit, fallback)
+    if deepen and horizon is None:
+        return run.deepen(max_leaves, time_limit, progress)
     return run.enumerate(horizon, max_leaves, time_limit, progress=progress)
 
 
@@ -627,6 +638,7 @@ class _Node:
         self.depth, self.key, self.reach, self.faces, self.by_halves = depth, key, reach, faces, by_halves
         self.outs: dict[str, list] = {}
         self.seen: dict[int, tuple | None] = {}    # face index -> the position it leads to
+        self.cut = False                           # a leaf below it met the horizon
 
     def next_face(self) -> int | None:
         """The last face, then the middle of any two neighbouring faces tried that lead to
@@ -668,6 +680,7 @@ class _Runner:
         self.first_events: list | None = None
         self.steps: list[str] = [cmd.text]
         self.cut = False                  # a horizon was met
+        self.cut_labels: set[str] = set()  # the outcomes read at the horizon
         self.deepest = 1                  # the most dice a probe met (choose_horizon)
 
     def read(self, in_progress) -> str:
@@ -683,12 +696,14 @@ class _Runner:
         except _Merged:
             return None
         except _Horizon as h:
+            label = h.label.lstrip("; ") or "no effect"
             if h.frozen:
                 self.notes.setdefault(f"the {h.frozen} roll that follows is beyond the question: "
                                       "not enumerated", None)
             else:
-                self.cut = True
-            return h.label.lstrip("; ") or "no effect"
+                self.cut = walk.cut = True
+                self.cut_labels.add(label)
+            return label
         except Illegal as exc:
             if not walk.dice:          # refused before any die: the action itself is illegal
                 raise
@@ -772,7 +787,8 @@ class _Runner:
         return self.summary(self.scenario, self.state, current, events, self.side), events, done
 
     def enumerate(self, horizon: int | None, max_leaves: int, time_limit: float | None,
-                  quick: bool = False, progress: Callable[[float], None] | None = None) -> Odds:
+                  quick: bool = False, progress: Callable[[float], None] | None = None,
+                  exact: dict | None = None) -> Odds:
         """Every leaf, odometer order, the outcomes summed up exactly. Time is the thread's own
         CPU time, so a busy machine does not change the answer.
 
@@ -784,14 +800,23 @@ class _Runner:
         there and adds the kept outcomes, times its own chance so far. A node whose die the
         rules read against thresholds (the ruleset's `ordered`) tries its faces by halves: when
         two faces lead to the same position, the faces between them do too, and they add that
-        position's outcomes without an adjudication of their own."""
+        position's outcomes without an adjudication of their own.
+
+        `exact` (deepening): the positions whose whole subtree an earlier enumeration of the
+        same what-if worked out, no leaf below them met its horizon, so their outcomes hold at
+        any horizon; they are merged like the positions of this one, and those this one works
+        out are added to it."""
         mod, cmd = self.mod, self.cmd
         started = time.thread_time()
         clock_every = CLOCK_EVERY if time_limit is None else min(CLOCK_EVERY, time_limit / 10)
         next_check = time.perf_counter() + clock_every
         next_report = time.perf_counter() + PROGRESS_EVERY
         self.cut = False
+        self.cut_labels = set()
         known: dict | None = {} if self.state_key is not None else None
+        if known is not None and exact:
+            known.update(exact)
+        cut_keys: set = set()              # the positions kept whose subtree met the horizon
         saved: dict | None = {} if self.resume else None     # the stages kept (run_stages)
         joint: dict = {}                   # roll_sums's readings, by position
         ordered = getattr(mod, "ordered", None) if known is not None else None
@@ -836,6 +861,8 @@ class _Runner:
                 if node.by_halves:                                  # (only a search by halves reads them)
                     node.seen[walk.dice[node.depth].pick] = self._next_position(walk, node.depth + 1, label)
             deepest = opened[-1] if opened else None
+            if deepest is not None and (walk.cut or walk.merged in cut_keys):
+                deepest.cut = True
             if label is None:                                       # stopped at a known position
                 total_p += gain(known[walk.merged].items(), chances[-1], deepest)
             else:
@@ -882,8 +909,16 @@ class _Runner:
                 for face, like in node.alike():                    # faces that need no adjudication
                     total_p += gain(self._outcomes(known, node.seen[like]),
                                     node.reach * Fraction(d.faces[face][1], d.sides), node)
+                    node.cut = node.cut or node.seen[like][1] in cut_keys
                 known[node.key] = {lab: (p / node.reach, n) for lab, (p, n) in node.outs.items()}
-                gain(node.outs.items(), Fraction(1), opened[-1] if opened else None)   # to its parent
+                parent = opened[-1] if opened else None
+                if node.cut:
+                    cut_keys.add(node.key)
+                    if parent is not None:
+                        parent.cut = True
+                elif exact is not None:
+                    exact[node.key] = known[node.key]
+                gain(node.outs.items(), Fraction(1), parent)        # to its parent
         if self.first_events is None:          # every leaf met the horizon: one whole adjudication
             self.leaf(_Walk(mod, []))          # gives the first roll's calculation
         if total_p != 1:                       # the enumeration is exact or it is a bug
@@ -894,8 +929,9 @@ class _Runner:
             self.scenario, self.state, self.side, self.first_events or [])
         dice = [f"d{s} {p}" for s, p in dice_seen]
         cut = horizon if horizon is not None and self.cut else None
+        unresolved = sum((o.probability for o in outcomes if o.label in self.cut_labels), Fraction(0))
         return Odds(self.ruleset.id, self.side, cmd.text, outcomes, leaves, dice, list(breakdown),
-                    list(self.notes), self.steps, cut)
+                    list(self.notes), self.steps, cut, unresolved)
 
     def _next_position(self, walk: _Walk, depth: int, label: str | None) -> tuple | None:
         """Where a face leads: the keyed position of the next die, or the end of the
@@ -917,6 +953,52 @@ class _Runner:
         if position[0] == "die":
             return known[position[1]].items()
         return [(position[2], (Fraction(1), 1))]
+
+    def deepen(self, max_leaves: int, time_limit: float | None,
+               progress: Callable[[float], None] | None = None) -> Odds:
+        """The whole tree, or, when `time_limit` runs out first, the deepest answer finished
+        rather than none. The whole tree is tried first, for DEEPEN_AFTER of the time; then it
+        is enumerated to deeper and deeper horizons (DEEPEN_FROM, then DEEPEN_STEP dice more
+        each time). Every enumeration keeps the positions it works out whole (no leaf below
+        them met a horizon: `enumerate`'s `exact`) and the next ones merge them, so the first
+        try's work is not lost and each deeper one costs about what its new dice add. The
+        answer is the first that meets no horizon (exact), else the deepest finished, the
+        chance that more dice follow stated (`unresolved`). `progress` is told the chance
+        worked out so far (0 to 1)."""
+        started = time.thread_time()
+        exact: dict = {}
+        shown = [0.0]
+
+        def told(share: float) -> None:        # never backwards: each try counts its own way
+            if progress is not None and share > shown[0]:
+                shown[0] = share
+                progress(share)
+
+        first = None if time_limit is None else time_limit * DEEPEN_AFTER
+        try:
+            return self.enumerate(None, max_leaves, first, progress=told, exact=exact)
+        except TooManyOutcomes:
+            if time_limit is None:
+                raise
+        best: Odds | None = None
+        horizon, leaves = DEEPEN_FROM, 0
+        while True:
+            left = time_limit - (time.thread_time() - started)
+            if left <= 0 and best is not None:
+                return best
+            try:
+                odds = self.enumerate(horizon, max_leaves, left, exact=exact)
+            except TooManyOutcomes:
+                if best is None:
+                    raise
+                return best
+            leaves += odds.leaves
+            odds.leaves = leaves                  # the adjudications of every enumeration
+            if odds.horizon is None or horizon >= MAX_DICE:
+                return odds
+            best = odds
+            told(float(1 - odds.unresolved))
+            horizon = min(horizon + DEEPEN_STEP, MAX_DICE)
 
     def cut_short(self, max_leaves: int, time_limit: float | None, fallback: float = FALLBACK) -> Odds:
         """The whole tree did not fit the budget: enumerate it to a horizon. The estimator's

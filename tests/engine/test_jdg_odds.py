@@ -6,7 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from bot.cli import DEMO_DIR, read_script, split_side
 from engine.core.errors import HeraldError, Illegal
+from engine.core.game import Game
 from engine.core.odds import what_if
 from engine.jdg import tables
 from engine.jdg.fire.artillery import fire_odds_for
@@ -139,3 +141,61 @@ def test_the_state_copy_written_out_is_the_tree_copy():
     assert state_key(a) == state_key(st)
     a.units["a-ir52"].condition = "disordered"
     assert st.units["a-ir52"].condition == "good" and state_key(a) != state_key(st)
+
+
+@pytest.fixture(scope="module")
+def dragoons_charge():
+    """Marengo's demo before its line 373: the French 6e Dragons charge 0310, a tree about 12
+    dice deep (the charge, the square attempts, the reaction fire, the pursuit)."""
+    seed, lines = read_script(DEMO_DIR / "jdg--marengo.txt")
+    g = Game.new("jdg", "marengo", seed)
+    for raw in lines[:372]:
+        g.apply(*split_side(raw, g.ruleset.sides))
+    side, command = split_side(lines[372], g.ruleset.sides)
+    assert (side, command.split(" dice=")[0]) == ("french", "charge f-6e-dr 0310")
+    return g, side, "charge f-6e-dr 0310"
+
+
+def test_deepening_ends_with_the_whole_tree_exactly(dragoons_charge, monkeypatch):
+    """Issue 13: /odds's long answer (`deepen`) tries the whole tree, then deeper and deeper
+    horizons merging the positions already worked out whole; when one meets no horizon it is
+    the whole tree's answer, fraction for fraction, even when the first try gave up at once."""
+    import engine.core.odds as core
+    g, side, line = dragoons_charge
+    whole = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None)
+    deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True)
+    assert whole.horizon is None and deep.horizon is None and _fractions(deep) == _fractions(whole)
+    monkeypatch.setattr(core, "DEEPEN_AFTER", 0.0)                # the whole tree gives up at once
+    deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True)
+    assert deep.horizon is None and _fractions(deep) == _fractions(whole)
+    assert deep.unresolved == 0 and "Too many dice" not in deep.text()
+
+
+def test_deepening_out_of_time_gives_the_deepest_answer_and_what_it_leaves(dragoons_charge, monkeypatch):
+    """When the time runs out before the whole tree, the answer is the deepest horizon finished:
+    the same fractions as that horizon alone (the positions carried from the shallower ones
+    change none), each outcome finished no likelier than in the whole tree, and the chance
+    that more dice follow (`unresolved`, said in the text) is exactly what they lack."""
+    import engine.core.odds as core
+    g, side, line = dragoons_charge
+    whole = _fractions(what_if(g.ruleset, g.scenario, g.state, side, line, budget=None))
+    alone = what_if(g.ruleset, g.scenario, g.state, side, line, horizon=8)
+    real = core._Runner.enumerate
+
+    def out_of_time_beyond_8(self, horizon, *args, **kw):
+        if kw.get("exact") is not None and (horizon is None or horizon > 8):
+            raise core.TooManyOutcomes("out of time")
+        return real(self, horizon, *args, **kw)
+
+    monkeypatch.setattr(core._Runner, "enumerate", out_of_time_beyond_8)
+    shown = []
+    deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True,
+                   progress=shown.append)
+    assert deep.horizon == 8 and _fractions(deep) == _fractions(alone)
+    assert deep.unresolved == alone.unresolved > 0
+    assert deep.unresolved == sum(p for label, p in _fractions(deep).items() if "then: " in label)
+    finished = {label: p for label, p in _fractions(deep).items() if "then: " not in label}
+    assert all(p <= whole[label] for label, p in finished.items())
+    assert sum(whole.values()) - sum(finished.values()) == deep.unresolved
+    assert "the first 8 dice are enumerated; in 1.1% of the chances more follow" in deep.text()
+    assert shown == sorted(shown) and shown[-1] == float(1 - deep.unresolved)
