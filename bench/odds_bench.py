@@ -20,8 +20,9 @@ CHECK_LIMIT seconds: the fractions must be equal.
 
 With --as-bot, each question is asked as /odds asks it (bot/cogs/odds.py): a first answer within
 QUICK_BUDGET (cut at a horizon when the tree is larger), then, for a cut one, the whole tree up to
-EXACT_LIMIT, whose time and exactness are printed too: the reply's first answer is what the
-targets time, the edited one what "exact" counts.
+EXACT_LIMIT, else the deepest horizon finished by then (`deepen`), whose time and exactness are
+printed too, and for those still cut the dice they reach and the chance left beyond them: the
+reply's first answer is what the targets time, the edited one what "exact" counts.
 
 Run: .venv/bin/python bench/odds_bench.py [--per-verb N] [--slowest N] [--check] [--as-bot]
      [--script FILE] [--line N ...]
@@ -61,6 +62,7 @@ class Asked:
         self.checked: bool | None = None    # --check: equal to the plain enumeration (None: not checked)
         self.then: float | None = None      # --as-bot: CPU seconds of the whole tree after a cut answer
         self.exact_then = False             # ... and whether it finished within EXACT_LIMIT
+        self.deepest: tuple | None = None   # ... else (the dice it reached, the chance left beyond)
 
 
 def ask(g: Game, where: str, side: str, line: str, check: bool = False, as_bot: bool = False) -> Asked | None:
@@ -76,13 +78,16 @@ def ask(g: Game, where: str, side: str, line: str, check: bool = False, as_bot: 
     except HeraldError:
         return None
     a.seconds, a.wall = time.thread_time() - t, time.perf_counter() - w
-    a.exact, a.outcomes, a.runs = odds.horizon is None, len(odds.outcomes), odds.leaves
+    a.exact, a.outcomes, a.runs = odds.exact, len(odds.outcomes), odds.leaves
     a.exact_then = a.exact
     if as_bot and not a.exact:            # the reply is then edited with the whole tree
         t = time.thread_time()
         try:
-            odds = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=EXACT_LIMIT)
-            a.exact_then = True
+            odds = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=EXACT_LIMIT,
+                           deepen=True)
+            a.exact_then = odds.exact
+            if not odds.exact:
+                a.deepest = (odds.floor, odds.unresolved)
         except TooManyOutcomes:
             pass
         a.then = time.thread_time() - t
@@ -144,8 +149,12 @@ def _then(asked: list[Asked]) -> str:
     later = [a.then for a in asked if a.then is not None]
     if not later:
         return ""
+    deep = [a.deepest for a in asked if a.deepest is not None]
+    still = (f"; the {len(deep)} still cut followed each sequence of dice down to 1 in "
+             f"{round(1 / max(f for f, _ in deep)):,}-{round(1 / min(f for f, _ in deep)):,}, at most "
+             f"{max(float(u) for _, u in deep):.4%} of the chances left beyond") if deep else ""
     return (f"; then exact: {sum(a.exact_then for a in asked)}/{len(asked)} (the {len(later)} cut at "
-            f"first worked out in median {statistics.median(later):.1f} s, max {max(later):.1f} s of CPU)")
+            f"first worked out in median {statistics.median(later):.1f} s, max {max(later):.1f} s of CPU{still})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -176,7 +185,8 @@ def main(argv: list[str] | None = None) -> None:
     print(figures("ALL", everything, 0).replace("; refused by the rules 0", ""))
     if args.as_bot:
         print(f"  (as /odds asks: the first answer within {QUICK_BUDGET:g} s of budget and {QUICK_FALLBACK:g} s "
-              f"for a cut one; then the whole tree of a cut one, up to {EXACT_LIMIT:.0f} s, edited in)")
+              f"for a cut one; then the whole tree of a cut one, up to {EXACT_LIMIT:.0f} s, else the deepest "
+              f"horizon finished by then, edited in)")
     if args.check:
         checked = [a for a in everything if a.checked is not None]
         wrong = [a for a in checked if not a.checked]
@@ -186,6 +196,11 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  DIFFERENT: {a.where} {a.side}: {a.line}")
     for a in sorted(everything, key=lambda a: -a.seconds)[:args.slowest]:
         state = "exact" if a.exact else ("GAVE UP: " + a.failed[:60] if a.failed else "horizon cut")
+        if a.then is not None:
+            state += ("; then exact" if a.exact_then else
+                      f"; then down to 1 in {round(1 / a.deepest[0]):,}, {float(a.deepest[1]):.4%} beyond"
+                      if a.deepest else "; then gave up")
+            state += f" in {a.then:.0f} s"
         print(f"  {a.seconds * 1000:7.0f} ms (wall {a.wall * 1000:.0f})  {a.where} {a.side}: {a.line}  ({a.runs} adjudications, "
               f"{a.outcomes} outcomes, {state})")
 

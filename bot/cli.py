@@ -391,7 +391,7 @@ def odds_command(args) -> int:
     except HeraldError as exc:
         print(f"! refused: {exc}")
         return 1
-    if odds.horizon is not None:
+    if not odds.exact:
         print(f"herald: cut at {odds.horizon} dice to answer at once; working out the exact answer "
               f"(up to {EXACT_LIMIT:.0f} s)...", file=sys.stderr, flush=True)
         try:
@@ -400,9 +400,9 @@ def odds_command(args) -> int:
         except HeraldError as exc:
             print(f"herald: no exact answer ({exc}): the answer cut at a horizon stands", file=sys.stderr)
         else:
-            if odds.horizon is not None:
-                print(f"herald: the whole tree needs more than {EXACT_LIMIT:.0f} s: the answer is worked "
-                      f"out to {odds.horizon} dice", file=sys.stderr)
+            if not odds.exact:
+                print(f"herald: the whole tree needs more than {EXACT_LIMIT:.0f} s: each sequence of dice "
+                      f"is followed until it is rarer than 1 in {round(1 / odds.floor):,}", file=sys.stderr)
     print(odds.text())
     return 0
 

@@ -163,7 +163,7 @@ class OddsCog(commands.Cog, name="Odds"):
         except (HeraldError, StoreError) as exc:
             await refuse(interaction, exc)
             return
-        if first.horizon is None:
+        if first.exact:
             await send(interaction, odds_text(first), ephemeral=True, quiet=True)
             return
         none = discord.AllowedMentions.none()
@@ -176,7 +176,7 @@ class OddsCog(commands.Cog, name="Odds"):
             whole = await exact(service, loaded, side, action, path)
             since = await service.store.last_seq(loaded.row.id) - loaded.seq
             # the game may have gone on while the exact answer was worked out
-            note = DEEPEST.format(limit=EXACT_LIMIT) if whole.horizon is not None else ""
+            note = DEEPEST.format(limit=EXACT_LIMIT) if not whole.exact else ""
             if since > 0:
                 note += MOVED_ON.format(n=since, s="s" if since != 1 else "")
             text = with_note(whole, note)

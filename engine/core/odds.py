@@ -135,8 +135,8 @@ QUICK_FALLBACK = 0.3
 EXACT_LIMIT = 120.0
 PROBES = 12                   # random descents that estimate the tree before cutting it
 DEEPEN_AFTER = 0.5             # the share of an exact answer's time the whole tree is tried;
-DEEPEN_FROM = 4                # then the first horizon of the deeper and deeper ones (_Runner.deepen)
-DEEPEN_STEP = 2                # ... and the dice each next one adds
+DEEPEN_FLOOR = 0.01            # then the chance below which a sequence of dice is cut (_Runner.deepen)
+DEEPEN_DIVIDE = 4              # ... divided by this for each next try
 CLOCK_EVERY = 0.02            # seconds (wall) between two readings of the thread's CPU clock
 SECTION = "Herald /odds"
 
@@ -179,6 +179,12 @@ class Odds:
     horizon: int | None = None         # dice enumerated before the outcome is read, if cut short
     unresolved: Fraction = Fraction(0)  # ... and the chance that more dice follow them (the
                                        # outcomes read at the horizon, named after 'then')
+    floor: float | None = None         # or: each sequence of dice followed until rarer than this
+
+    @property
+    def exact(self) -> bool:
+        """Every die enumerated: no horizon, no floor cut it short."""
+        return self.horizon is None and self.floor is None
 
     def probability(self, label_part: str) -> Fraction:
         """The probability of the outcomes whose label contains `label_part`."""
@@ -208,11 +214,13 @@ class Odds:
             lines.append("Dice: " + "; ".join(self.dice[:6]) + more)
         else:
             lines.append("No die decides it: the outcome is certain.")
-        if self.horizon is not None:
-            lines.append(f"Too many dice follow to enumerate them all: the first {self.horizon} "
-                         f"{'die is' if self.horizon == 1 else 'dice are'} enumerated; in "
-                         f"{_percent(self.unresolved)} of the chances more follow, and those outcomes are "
-                         "the position when the next die would be rolled (named after 'then').")
+        if not self.exact:
+            cut = (f"the first {self.horizon} {'die is' if self.horizon == 1 else 'dice are'} enumerated"
+                   if self.horizon is not None else
+                   f"each sequence of dice is followed until it is rarer than 1 in {round(1 / self.floor):,}")
+            lines.append(f"Too many dice follow to enumerate them all: {cut}; in {_percent(self.unresolved)} "
+                         "of the chances more follow, and those outcomes are the position when the next die "
+                         "would be rolled (named after 'then').")
         lines.append("**Outcomes**")
         lines += _lines(self.outcomes, limit, "rarer outcomes")
         parts = self.effects()
@@ -324,8 +332,9 @@ class _Walk:
     def __init__(self, mod, path: list[int], horizon: int | None = None, read: Callable | None = None,
                  rng: random.Random | None = None, known: dict | None = None,
                  state_key: Callable | None = None, saved: dict | None = None, banded: bool = False,
-                 joint: dict | None = None):
+                 joint: dict | None = None, floor: float | None = None):
         self.path, self.horizon, self.read, self.rng = path, horizon, read, rng
+        self.floor = floor                # a new die is not rolled once the walk's chance is below it
         self.banded = banded              # a die's bands (DiceStream.roll) are tried one face each
         self.sums = banded                # dice read through their totals (DiceStream.roll_sums):
                                           # one reading each
@@ -355,14 +364,14 @@ class _Walk:
         never in the plain enumeration, which checks it) one face of each band is tried, its
         lowest, weighted by the band's width: a pass/fail check costs two adjudications, not
         the five or so of a search by halves."""
-        i = self._next(purpose, stream)
-        banded = bands is not None and self.banded
-        faces = _banded(sides, bands) if banded else list(self.faces(sides, purpose))
         group = self.group(purpose)
-        key = self._key(i, sides, purpose, group, stream)
         prev = self.dice[-1] if self.dice else None
         same_roll = (group is not None and prev is not None and prev.group is not None
                      and prev.group[0] == group[0] and prev.group[1] + 1 == group[1])
+        i = self._next(purpose, stream, mid_roll=same_roll)
+        banded = bands is not None and self.banded
+        faces = _banded(sides, bands) if banded else list(self.faces(sides, purpose))
+        key = self._key(i, sides, purpose, group, stream)
         low = prev.pick if same_roll else 0
         if i < len(self.path):
             pick = self.path[i]
@@ -374,18 +383,30 @@ class _Walk:
         self.dice.append(_Die(sides, purpose, faces, pick, group, low, key, banded))
         return faces[pick][0]
 
-    def _next(self, purpose: str, stream: Any, frozen: bool | None = None) -> int:
-        """The index of the next die; stops the walk at the horizon or a frozen die."""
+    def _next(self, purpose: str, stream: Any, frozen: bool | None = None, mid_roll: bool = False) -> int:
+        """The index of the next die; stops the walk at the horizon, the floor or a frozen die.
+        Never at the floor amid a roll of exchangeable dice (`mid_roll`): they are enumerated as
+        a multiset, whose partial chances hold only when every walk of the roll stops at the
+        same die (as at a horizon)."""
         i = len(self.dice)
         if i >= MAX_DICE:
             raise TooManyOutcomes(f"this action could roll more than {MAX_DICE} dice in a row "
                                   "(a chain of re-rolls): Herald does not enumerate it")
         frozen = self.is_frozen(purpose) if frozen is None else frozen
-        if frozen or (self.horizon is not None and i >= self.horizon):
+        if frozen or (self.horizon is not None and i >= self.horizon) or (
+                self.floor is not None and not mid_roll and i >= len(self.path) and self._chance() < self.floor):
             then = "" if frozen else f"; then: {generic(purpose)}"
             raise _Horizon(self.read(_in_progress(stream)) + then if self.read else then,
                            generic(purpose).split(",")[0] if frozen else "")
         return i
+
+    def _chance(self) -> float:
+        """The chance of the dice so far (what `floor` reads; a roll of exchangeable dice counted
+        in one order only: a little under its chance, so such a walk stops a little sooner)."""
+        p = 1.0
+        for d in self.dice:
+            p *= d.faces[d.pick][1] / d.sides
+        return p
 
     def _key(self, i: int, sides: int, purpose: str, group: tuple | None, stream: Any) -> tuple | None:
         """The merge key of a new die's position (None: not keyed); stops the walk (_Merged)
@@ -788,7 +809,7 @@ class _Runner:
 
     def enumerate(self, horizon: int | None, max_leaves: int, time_limit: float | None,
                   quick: bool = False, progress: Callable[[float], None] | None = None,
-                  exact: dict | None = None) -> Odds:
+                  exact: dict | None = None, floor: float | None = None) -> Odds:
         """Every leaf, odometer order, the outcomes summed up exactly. Time is the thread's own
         CPU time, so a busy machine does not change the answer.
 
@@ -802,10 +823,11 @@ class _Runner:
         two faces lead to the same position, the faces between them do too, and they add that
         position's outcomes without an adjudication of their own.
 
-        `exact` (deepening): the positions whose whole subtree an earlier enumeration of the
-        same what-if worked out, no leaf below them met its horizon, so their outcomes hold at
-        any horizon; they are merged like the positions of this one, and those this one works
-        out are added to it."""
+        `floor` cuts instead each sequence of dice once its chance is below it, outcomes read
+        there as at a horizon. `exact` (deepening): the positions whose whole subtree an earlier
+        enumeration of the same what-if worked out, no leaf below them met its horizon or floor,
+        so their outcomes hold whatever the cut; they are merged like the positions of this one,
+        and those this one works out whole are added to it."""
         mod, cmd = self.mod, self.cmd
         started = time.thread_time()
         clock_every = CLOCK_EVERY if time_limit is None else min(CLOCK_EVERY, time_limit / 10)
@@ -846,7 +868,7 @@ class _Runner:
         path: list[int] | None = []
         while path is not None:
             walk = _Walk(mod, path, horizon, self.read, known=known, state_key=self.state_key, saved=saved,
-                         banded=self.resume, joint=joint)
+                         banded=self.resume, joint=joint, floor=floor)
             label = self.leaf(walk)
             chances = walk.chances()
             for depth in range(len(path), len(walk.dice)):       # the nodes this walk opened
@@ -931,7 +953,8 @@ class _Runner:
         cut = horizon if horizon is not None and self.cut else None
         unresolved = sum((o.probability for o in outcomes if o.label in self.cut_labels), Fraction(0))
         return Odds(self.ruleset.id, self.side, cmd.text, outcomes, leaves, dice, list(breakdown),
-                    list(self.notes), self.steps, cut, unresolved)
+                    list(self.notes), self.steps, cut, unresolved,
+                    floor if floor is not None and self.cut and cut is None else None)
 
     def _next_position(self, walk: _Walk, depth: int, label: str | None) -> tuple | None:
         """Where a face leads: the keyed position of the next die, or the end of the
@@ -957,14 +980,15 @@ class _Runner:
     def deepen(self, max_leaves: int, time_limit: float | None,
                progress: Callable[[float], None] | None = None) -> Odds:
         """The whole tree, or, when `time_limit` runs out first, the deepest answer finished
-        rather than none. The whole tree is tried first, for DEEPEN_AFTER of the time; then it
-        is enumerated to deeper and deeper horizons (DEEPEN_FROM, then DEEPEN_STEP dice more
-        each time). Every enumeration keeps the positions it works out whole (no leaf below
-        them met a horizon: `enumerate`'s `exact`) and the next ones merge them, so the first
-        try's work is not lost and each deeper one costs about what its new dice add. The
-        answer is the first that meets no horizon (exact), else the deepest finished, the
-        chance that more dice follow stated (`unresolved`). `progress` is told the chance
-        worked out so far (0 to 1)."""
+        rather than none. The whole tree is tried first, for DEEPEN_AFTER of the time; then each
+        sequence of dice is followed until its chance falls below a floor, DEEPEN_FLOOR, then a
+        DEEPEN_DIVIDE-th of it each time (the rarest sequences left for last: a pursuit that
+        goes on while it wins rolls dozens of dice, each sequence of them rare). Every
+        enumeration keeps the positions it works out whole (no leaf below them cut:
+        `enumerate`'s `exact`) and the next ones merge them, so the first try's work is not lost
+        and each lower floor costs about what its new sequences add. The answer is the first
+        that cuts nothing (exact), else the last finished, the chance that more dice follow
+        stated (`unresolved`). `progress` is told the chance worked out so far (0 to 1)."""
         started = time.thread_time()
         exact: dict = {}
         shown = [0.0]
@@ -981,24 +1005,24 @@ class _Runner:
             if time_limit is None:
                 raise
         best: Odds | None = None
-        horizon, leaves = DEEPEN_FROM, 0
+        floor, leaves = DEEPEN_FLOOR, 0
         while True:
             left = time_limit - (time.thread_time() - started)
             if left <= 0 and best is not None:
                 return best
             try:
-                odds = self.enumerate(horizon, max_leaves, left, exact=exact)
+                odds = self.enumerate(None, max_leaves, left, exact=exact, floor=floor)
             except TooManyOutcomes:
                 if best is None:
                     raise
                 return best
             leaves += odds.leaves
             odds.leaves = leaves                  # the adjudications of every enumeration
-            if odds.horizon is None or horizon >= MAX_DICE:
+            if odds.exact:
                 return odds
             best = odds
             told(float(1 - odds.unresolved))
-            horizon = min(horizon + DEEPEN_STEP, MAX_DICE)
+            floor /= DEEPEN_DIVIDE
 
     def cut_short(self, max_leaves: int, time_limit: float | None, fallback: float = FALLBACK) -> Odds:
         """The whole tree did not fit the budget: enumerate it to a horizon. The estimator's

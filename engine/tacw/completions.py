@@ -191,7 +191,7 @@ def _with_odds(sc, st, side, candidates, line_of, target_of) -> list[tuple[str, 
         try:
             odds = what_if(TACW, sc, st, side, line_of(value), max_leaves=ODDS_LEAVES, budget=None,
                            time_limit=min(ODDS_EACH, left))
-            if odds.horizon is not None or not odds.outcomes or len(label) + 12 > LABEL_MAX:
+            if not odds.exact or not odds.outcomes or len(label) + 12 > LABEL_MAX:
                 raise ValueError("cut short, or no room")
             spread = _spread(odds, target_of(value))
         except Exception:               # HeraldError (refusal, TooManyOutcomes...) or any failure

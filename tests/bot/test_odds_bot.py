@@ -199,8 +199,9 @@ async def test_a_cut_answer_comes_at_once_then_the_exact_one_replaces_it(d, game
 
 async def test_when_the_whole_tree_needs_more_time_the_deepest_answer_replaces_the_first(d, game, monkeypatch):
     """Issue 13: the long run that cannot finish the whole tree in EXACT_LIMIT still replaces the
-    first answer with the deepest one it finished (engine.core.odds `deepen`), which says how
-    many dice it enumerates, the chance that more follow, and why it stops there."""
+    first answer with the deepest one it finished (engine.core.odds `deepen`, its own tests in
+    tests/engine/test_jdg_odds.py; here one cut at two dice stands for it), which says where it
+    stops, the chance that more dice follow, and why it stops there."""
     import engine.core.odds as core
     import bot.cogs.odds as odds_cog
     import bot.render_pool as render_pool
@@ -208,20 +209,19 @@ async def test_when_the_whole_tree_needs_more_time_the_deepest_answer_replaces_t
     monkeypatch.setattr(render_pool, "USE_POOL", False)       # in a thread: the patch below holds
     loaded = await d.bot.service.load(d.channel_id)
     at_two = what_if(loaded.ruleset, loaded.scenario, loaded.state, "union", "battle ui2 0604", horizon=2)
-    assert at_two.horizon == 2 and at_two.unresolved > 0
-    real = core._Runner.enumerate
+    assert not at_two.exact and at_two.unresolved == 1          # the five dice are one roll
+    asked = []
 
-    def out_of_time_beyond_2(self, horizon, *args, **kw):     # the long run's tries, beyond 2 dice
-        if kw.get("exact") is not None and (horizon is None or horizon > 2):
-            raise core.TooManyOutcomes("out of time")
-        return real(self, horizon, *args, **kw)
+    def out_of_time(self, max_leaves, time_limit, progress=None):
+        asked.append(time_limit)
+        return self.enumerate(2, max_leaves, time_limit)
 
-    monkeypatch.setattr(core._Runner, "enumerate", out_of_time_beyond_2)
+    monkeypatch.setattr(core._Runner, "deepen", out_of_time)
     monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
-    monkeypatch.setattr(core, "DEEPEN_FROM", 2)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
     final = rest.calls[-1].content
-    assert "the first 2 dice are enumerated; in " + core._percent(at_two.unresolved) in final
+    assert asked == [odds_cog.EXACT_LIMIT]
+    assert "the first 2 dice are enumerated; in 100% of the chances more follow" in final
     assert final.endswith(odds_cog.DEEPEST.format(limit=odds_cog.EXACT_LIMIT)) and len(final) <= 2000
     assert outcomes(final) == {o.label: o.probability for o in at_two.outcomes}
 

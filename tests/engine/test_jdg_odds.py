@@ -157,45 +157,51 @@ def dragoons_charge():
 
 
 def test_deepening_ends_with_the_whole_tree_exactly(dragoons_charge, monkeypatch):
-    """Issue 13: /odds's long answer (`deepen`) tries the whole tree, then deeper and deeper
-    horizons merging the positions already worked out whole; when one meets no horizon it is
-    the whole tree's answer, fraction for fraction, even when the first try gave up at once."""
+    """Issue 13: /odds's long answer (`deepen`) tries the whole tree, then follows each sequence
+    of dice down to lower and lower chances, merging the positions already worked out whole;
+    when a try cuts nothing it is the whole tree's answer, fraction for fraction, even when the
+    first try gave up at once."""
     import engine.core.odds as core
     g, side, line = dragoons_charge
     whole = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None)
     deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True)
-    assert whole.horizon is None and deep.horizon is None and _fractions(deep) == _fractions(whole)
+    assert whole.exact and deep.exact and _fractions(deep) == _fractions(whole)
     monkeypatch.setattr(core, "DEEPEN_AFTER", 0.0)                # the whole tree gives up at once
     deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True)
-    assert deep.horizon is None and _fractions(deep) == _fractions(whole)
+    assert deep.exact and _fractions(deep) == _fractions(whole)
     assert deep.unresolved == 0 and "Too many dice" not in deep.text()
 
 
 def test_deepening_out_of_time_gives_the_deepest_answer_and_what_it_leaves(dragoons_charge, monkeypatch):
-    """When the time runs out before the whole tree, the answer is the deepest horizon finished:
-    the same fractions as that horizon alone (the positions carried from the shallower ones
-    change none), each outcome finished no likelier than in the whole tree, and the chance
-    that more dice follow (`unresolved`, said in the text) is exactly what they lack."""
+    """When the time runs out before the whole tree, the answer is the last floor finished:
+    the same fractions as that floor alone (the positions carried from the earlier tries change
+    none), each outcome finished no likelier than in the whole tree, and the chance that more
+    dice follow (`unresolved`, said in the text) is exactly what they lack."""
     import engine.core.odds as core
+    from engine.core.commands import parse
     g, side, line = dragoons_charge
     whole = _fractions(what_if(g.ruleset, g.scenario, g.state, side, line, budget=None))
-    alone = what_if(g.ruleset, g.scenario, g.state, side, line, horizon=8)
+    floor = core.DEEPEN_FLOOR / core.DEEPEN_DIVIDE ** 2
+    alone = core._Runner(g.ruleset, g.scenario, g.state, side, parse(line), core.rules_for(g.ruleset)
+                         ).enumerate(None, core.MAX_LEAVES, 60, floor=floor)
+    assert alone.floor == floor and alone.horizon is None and not alone.exact
     real = core._Runner.enumerate
 
-    def out_of_time_beyond_8(self, horizon, *args, **kw):
-        if kw.get("exact") is not None and (horizon is None or horizon > 8):
+    def out_of_time_below(self, horizon, *args, **kw):
+        if kw.get("exact") is not None and (kw.get("floor") is None or kw["floor"] < floor):
             raise core.TooManyOutcomes("out of time")
         return real(self, horizon, *args, **kw)
 
-    monkeypatch.setattr(core._Runner, "enumerate", out_of_time_beyond_8)
+    monkeypatch.setattr(core._Runner, "enumerate", out_of_time_below)
     shown = []
     deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True,
                    progress=shown.append)
-    assert deep.horizon == 8 and _fractions(deep) == _fractions(alone)
+    assert deep.floor == floor and _fractions(deep) == _fractions(alone)
     assert deep.unresolved == alone.unresolved > 0
     assert deep.unresolved == sum(p for label, p in _fractions(deep).items() if "then: " in label)
     finished = {label: p for label, p in _fractions(deep).items() if "then: " not in label}
     assert all(p <= whole[label] for label, p in finished.items())
     assert sum(whole.values()) - sum(finished.values()) == deep.unresolved
-    assert "the first 8 dice are enumerated; in 1.1% of the chances more follow" in deep.text()
-    assert shown == sorted(shown) and shown[-1] == float(1 - deep.unresolved)
+    assert (f"each sequence of dice is followed until it is rarer than 1 in 1,600; in "
+            f"{core._percent(deep.unresolved)} of the chances more follow") in deep.text()
+    assert len(shown) == 3 and shown == sorted(shown) and shown[-1] == float(1 - deep.unresolved)

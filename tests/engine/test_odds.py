@@ -114,6 +114,21 @@ def test_bc_4_8_example_odds_equal_the_plain_enumeration_and_show_the_dice_count
     assert odds.leaves == 35
 
 
+def test_a_floor_never_cuts_amid_a_roll_of_exchangeable_dice():
+    """Issue 13: `deepen` cuts each sequence of dice once its chance falls below a floor; BC's
+    battle dice are one roll enumerated as multisets (BC §4.8: 35 for 3 dice), whose partial
+    chances hold only when every sequence of the roll stops at the same die, so a floor is
+    read only between rolls: a floor any single die would cross still gives the whole answer,
+    its chances adding up to 1 (enumerate checks it), and a cut at the first die is the whole
+    roll's."""
+    g = bc_example()
+    whole = what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0205", budget=None)
+    run_ = odds_module._Runner(BATTLECRY, g.scenario, g.state, "union", parse("battle b 0205"),
+                               odds_module.rules_for(BATTLECRY))
+    floored = run_.enumerate(None, odds_module.MAX_LEAVES, 60, floor=0.5)
+    assert as_dict(floored) == as_dict(whole) and floored.exact and floored.leaves == 35
+
+
 def test_bc_4_6_retreat_choices_are_outcomes_and_match_the_plain_enumeration():
     g = bc_duel()
     odds = what_if(BATTLECRY, g.scenario, g.state, "union", "battle b 0206", budget=None)
