@@ -1,5 +1,5 @@
 """Issue 13: Lion's melee /odds fast and exact. The core's dice read only through their totals
-(engine.core.dice.DiceStream.roll_sums, engine.core.odds `_sums` and `_Walk.roll_sums`), Lion's
+(engine.core.dice.DiceStream.roll_sums, engine.core.odds_walk `_sums` and `_Walk.roll_sums`), Lion's
 melee rolled with them (melee/fight.py roll_sides, checks.roll_totals): each a test, and a Lutzen
 melee's answer equal to the plain enumeration."""
 from __future__ import annotations
@@ -14,7 +14,8 @@ import pytest
 from engine.core.dice import DiceStream
 from engine.core.errors import DiceNeeded
 from engine.core.game import run_command
-from engine.core.odds import _sums, what_if
+from engine.core.odds import what_if
+from engine.core.odds_walk import _sums
 from engine.lion import checks
 from tests.engine.test_lion_odds import _before
 

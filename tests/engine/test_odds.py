@@ -289,7 +289,9 @@ def test_a_horizon_reads_the_working_copy_the_stream_carries_without_frame_inspe
     # a die drawn from a stream made outside run_command has no adjudication to read: refused
     with pytest.raises(TooManyOutcomes, match="cannot be read halfway"):
         what_if(TwoDiceRuleset(own_stream=True), None, _Counter(), "x", "go", horizon=1)
-    assert "_getframe" not in Path(odds_module.__file__).read_text(encoding="utf-8")
+    from engine.core import odds_walk
+    for module in (odds_module, odds_walk):
+        assert "_getframe" not in Path(module.__file__).read_text(encoding="utf-8")
 
 
 def test_a_tree_over_the_budget_is_cut_at_a_horizon_even_when_the_estimate_says_it_fits():
