@@ -392,7 +392,7 @@ def odds_command(args) -> int:
         print(f"! refused: {exc}")
         return 1
     if not odds.exact:
-        print(f"herald: cut at {odds.horizon} dice to answer at once; working out the exact answer "
+        print("herald: cut short to answer at once; working out the exact answer "
               f"(up to {EXACT_LIMIT:.0f} s)...", file=sys.stderr, flush=True)
         try:
             odds = what_if(game.ruleset, game.scenario, game.state, side, action,

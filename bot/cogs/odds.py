@@ -13,7 +13,8 @@ bridge); spectators, who command nothing, are refused. The enumeration runs in a
 never bites and the bot keeps answering the other channels.
 
 Quick, then exact (issue 13). The first answer comes within about a second: the whole tree when
-it fits QUICK_BUDGET, else the tree cut at a horizon (which the answer says). A cut answer then
+it fits QUICK_BUDGET, else each sequence of dice followed down to a floor of chance, or cut at a
+horizon (which the answer says). A cut answer then
 says the exact one is being worked out, and the whole tree is enumerated in a process of its own
 (renders.pool.run_alone: the bot's process keeps its CPU, the render workers keep drawing, and
 the memory of the positions kept goes back to the system), one such at a time, up to EXACT_LIMIT
@@ -57,13 +58,13 @@ def odds_text(odds: Odds, limit: int = MAX_CONTENT) -> str:
 
 log = logging.getLogger(__name__)
 
-WORKING = ("\n*To answer at once this stops after the first dice: the exact answer, every die "
+WORKING = ("\n*To answer at once this stops short of the rarest dice: the exact answer, every die "
            "enumerated, is being worked out{so_far} and will replace this one.*")
 MOVED_ON = ("\n*Worked out for the position when you asked: {n} command{s} given since.*")
 DEEPEST = ("\n*The whole tree needs more work than Herald gives one question ({limit:.0f} s): "
            "this answer replaces the first one, worked out as deep as that allowed.*")
 GAVE_UP = ("\n*The exact answer needs more work than Herald gives one question ({why}): the answer "
-           "above, cut at a horizon, stands.*")
+           "above, cut short, stands.*")
 
 
 def with_note(odds: Odds, note: str) -> str:

@@ -319,11 +319,15 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
         raise HiddenInformation(why)
     run = _Runner(ruleset, scenario, state, side, cmd, mod, merge)
     if horizon is None and budget is not None:
-        # the whole tree, exactly, within the budget; beyond it, measured and cut at a horizon
+        # the whole tree, exactly, within the budget; beyond it, each sequence of dice followed
+        # down to a floor of chance within `fallback`, or, should not even the first floor fit,
+        # measured and cut at a horizon within half of it more
+        exact: dict = {}
         try:
-            return run.enumerate(None, max_leaves, budget, quick=True)
+            return run.enumerate(None, max_leaves, budget, quick=True, exact=exact)
         except _TooBig:
-            return run.cut_short(max_leaves, time_limit, fallback)
+            floored = run.floored(max_leaves, fallback, exact, quick=True)
+            return floored if floored is not None else run.cut_short(max_leaves, time_limit, fallback / 2)
     if deepen and horizon is None:
         return run.deepen(max_leaves, time_limit, progress)
     return run.enumerate(horizon, max_leaves, time_limit, progress=progress)
@@ -687,24 +691,37 @@ class _Runner:
         except TooManyOutcomes:
             if time_limit is None:
                 raise
+        best = self.floored(max_leaves, time_limit - (time.thread_time() - started), exact, told)
+        if best is None:
+            raise TooManyOutcomes(f"`{self.cmd.text}` has too many die sequences to enumerate within "
+                                  f"{time_limit:.0f} s, even its likeliest; ask about a smaller step")
+        return best
+
+    def floored(self, max_leaves: int, time_limit: float, exact: dict,
+                told: Callable[[float], None] | None = None, quick: bool = False) -> Odds | None:
+        """Each sequence of dice followed until its chance falls below DEEPEN_FLOOR, then a
+        DEEPEN_DIVIDE-th of it, and so on, within `time_limit`, each try merging the positions
+        the earlier ones (and whatever filled `exact` before) worked out whole: the first
+        answer that cuts nothing, else the last one finished (None: not even the first).
+        `told` hears the chance each finished one works out."""
+        started = time.thread_time()
         best: Odds | None = None
         floor, leaves = DEEPEN_FLOOR, 0
         while True:
             left = time_limit - (time.thread_time() - started)
-            if left <= 0 and best is not None:
+            if left <= 0:
                 return best
             try:
-                odds = self.enumerate(None, max_leaves, left, exact=exact, floor=floor)
-            except TooManyOutcomes:
-                if best is None:
-                    raise
+                odds = self.enumerate(None, max_leaves, left, quick=quick, exact=exact, floor=floor)
+            except (TooManyOutcomes, _TooBig):
                 return best
             leaves += odds.leaves
             odds.leaves = leaves                  # the adjudications of every enumeration
             if odds.exact:
                 return odds
             best = odds
-            told(float(1 - odds.unresolved))
+            if told is not None:
+                told(float(1 - odds.unresolved))
             floor /= DEEPEN_DIVIDE
 
     def cut_short(self, max_leaves: int, time_limit: float | None, fallback: float = FALLBACK) -> Odds:

@@ -168,6 +168,15 @@ async def test_odds_bad_input_and_no_game_are_clear_refusals(d, game):
     assert msg.ephemeral and "no game in this channel" in msg.content
 
 
+def cut_at_first(monkeypatch) -> None:
+    """Any tree with dice is cut in the first answer: no quick budget for the whole tree, and no
+    floor of chance fits either (engine.core.odds `floored`), so it is cut at a horizon."""
+    import bot.cogs.odds as odds_cog
+    import engine.core.odds as core
+    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    monkeypatch.setattr(core._Runner, "floored", lambda self, *args, **kw: None)
+
+
 async def test_a_cut_answer_comes_at_once_then_the_exact_one_replaces_it(d, game, monkeypatch):
     """Issue 13: /odds answers within about a second; when that first answer had to be cut at a
     horizon it says so and that the exact one is coming, and the same reply is then edited with
@@ -176,7 +185,7 @@ async def test_a_cut_answer_comes_at_once_then_the_exact_one_replaces_it(d, game
     import bot.cogs.odds as odds_cog
     await advance_to_battle(d)
     before = await d.bot.store.last_seq(game.id)
-    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)        # any tree with dice is cut at first
+    cut_at_first(monkeypatch)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
     assert [c.kind for c in rest.calls] == ["response", "edit_original", "edit_original"]
     assert rest.calls[0].ephemeral                            # the deferred reply: private
@@ -193,7 +202,7 @@ async def test_a_cut_answer_comes_at_once_then_the_exact_one_replaces_it(d, game
     monkeypatch.setattr(odds_cog, "EXACT_LIMIT", 0.0)         # the long run cannot finish either
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
     final = rest.calls[-1].content
-    assert "Too many dice follow" in final and "cut at a horizon, stands" in final and len(final) <= 2000
+    assert "Too many dice follow" in final and "cut short, stands" in final and len(final) <= 2000
     assert await d.bot.store.last_seq(game.id) == before
 
 
@@ -217,7 +226,7 @@ async def test_when_the_whole_tree_needs_more_time_the_deepest_answer_replaces_t
         return self.enumerate(2, max_leaves, time_limit)
 
     monkeypatch.setattr(core._Runner, "deepen", out_of_time)
-    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    cut_at_first(monkeypatch)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
     final = rest.calls[-1].content
     assert asked == [odds_cog.EXACT_LIMIT]
@@ -242,7 +251,7 @@ async def test_the_exact_follow_up_runs_in_a_process_of_its_own_when_the_pool_is
         return f
 
     await advance_to_battle(d)
-    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    cut_at_first(monkeypatch)
     monkeypatch.setattr(render_pool, "USE_POOL", True)
     monkeypatch.setattr("renders.pool.run_alone", inline)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")
@@ -263,7 +272,7 @@ async def test_an_exact_answer_that_comes_after_a_move_says_the_game_went_on(d, 
         await service.act(d.channel_id, ALICE, "battle ui2 0604")      # given while it works
         return await real(service, loaded, side, line, progress_file)
 
-    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    cut_at_first(monkeypatch)
     monkeypatch.setattr(odds_cog, "exact", slow_exact)
     final = (await d.cmd("odds", user=ALICE, action="battle ui2 0604")).calls[-1].content
     assert final.endswith("*Worked out for the position when you asked: 1 command given since.*")
@@ -288,7 +297,7 @@ async def test_while_the_exact_answer_is_worked_out_the_reply_says_how_far_it_is
             await asyncio.sleep(0.2)
         return await real(service, loaded, side, line)
 
-    monkeypatch.setattr(odds_cog, "QUICK_BUDGET", 0.0)
+    cut_at_first(monkeypatch)
     monkeypatch.setattr(odds_cog, "PROGRESS_EDIT_S", 0.05)
     monkeypatch.setattr(odds_cog, "exact", slow_exact)
     rest = await d.cmd("odds", user=ALICE, action="battle ui2 0604")

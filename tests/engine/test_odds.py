@@ -298,10 +298,24 @@ def test_a_tree_over_the_budget_is_cut_at_a_horizon_even_when_the_estimate_says_
     """Issue 13: the quick exact enumeration ran out of its budget, yet the probes (which rarely
     meet a long pursuit) estimated that the whole tree fits: Herald used to enumerate it all
     then, and gave up after TIME_LIMIT (Marengo's `react recall`, 23 s). Now a horizon is cut
-    anyway, one die short of the deepest probe, and the odds still add up to one."""
-    odds = what_if(TwoDiceRuleset(), None, _Counter(), "x", "go", budget=0)
+    anyway (`cut_short`, when not even the first floor of chance fits: see below), one die short
+    of the deepest probe, and the odds still add up to one."""
+    rs = TwoDiceRuleset()
+    run_ = odds_module._Runner(rs, None, _Counter(), "x", parse("go"), odds_module.rules_for(rs))
+    odds = run_.cut_short(odds_module.MAX_LEAVES, odds_module.TIME_LIMIT)
     assert odds.horizon == 1
     assert as_dict(odds) == {"1 marks; then: die 2": Fraction(1, 2), "2 marks; then: die 2": Fraction(1, 2)}
+
+
+def test_over_the_budget_the_first_answer_follows_the_dice_down_to_a_floor_of_chance():
+    """Issue 13: when the whole tree does not fit the quick budget, the first answer follows each
+    sequence of dice until it is rarer than a floor (1 in 100, then a quarter of that, while
+    `fallback` lasts), merging what the whole try worked out: a tree of likely sequences
+    then comes whole, exact (an action whose first floor does not fit falls back on a horizon,
+    `cut_short`, above)."""
+    odds = what_if(TwoDiceRuleset(), None, _Counter(), "x", "go", budget=0)
+    assert odds.exact and as_dict(odds) == {"2 marks": Fraction(1, 4), "3 marks": Fraction(1, 2),
+                                            "4 marks": Fraction(1, 4)}
 
 
 # == TACW =========================================================================================
