@@ -48,14 +48,14 @@ ASKABLE = {
 CONDITION = {"good": "good order", "disordered": "disordered", "routed": "routed"}
 
 
-# what a combat's record (`st.combat["current"]`, combat/assault.py) keeps that no later rule reads
+# what a combat's record (`st.combat["current"]`, combat/resolution.py) keeps that no later rule reads
 # and no summary shows: the roll's die and total, why it was cancelled, the defenders at the start,
 # the hexes fought, the counter-chargers (kept for the narrative and the picture)
 _RECORD_ONLY = frozenset(("die", "total", "cancelled", "check_failed", "defenders_at_start", "fight_hexes",
                           "counter_chargers", "log"))
 _STAGES = ("start", "refuse", "check", "square", "recall", "counter_charge", "reaction_fire", "roll",
            "effects", "advance", "follow", "end", "done")
-# what each stage and those after it still read of the combat's record (combat/assault.py,
+# what each stage and those after it still read of the combat's record (combat/resolution.py,
 # combat/charge.py): after the effects, not `before` (the defenders the roll met); after the
 # follow-up (breakthrough, counter-assault), nothing but its id, side, origin, stage and the
 # charge it belongs to (`_finish`)

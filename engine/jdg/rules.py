@@ -14,10 +14,12 @@ How the package is laid out, after the rulebook's parts (paragraph numbers are t
                zones of control [6], the commander-in-chief's move [2.5].
 - `fire/`      artillery fire [7]: line of sight, range, point-blank, combined fire, reaction fire
                [8.3] and counter-battery [7.6].
-- `combat/`    assaults [8] (assault.py) and charges [9] (charge.py) on the Assault & Charge
-               table, engagement checks, results [10] (results.py), fall back, retreat and rout
-               moves [10.3-10.4] (retreat.py), breakthrough and counter-assault [8.7] (advance.py),
-               refusal [8.8] (refusal.py), recall, counter-charge and pursuit [9.3-9.5].
+- `combat/`    assaults [8] (declared: assault.py; resolved: resolution.py; the roll on the
+               table and its results: assault_table.py) and charges [9] (charge.py) on the
+               Assault & Charge table, engagement checks, results [10] (results.py), fall back,
+               retreat and rout moves [10.3-10.4] (retreat.py), breakthrough and counter-assault
+               [8.7] (advance.py), refusal [8.8] (refusal.py), recall, counter-charge and pursuit
+               [9.3-9.5].
 - `morale/`    rally [11].
 
 Each module registers its verbs here with `register(verb, handler, usage)`; a handler is
@@ -179,8 +181,8 @@ register("react", do_react, "react <answer> [more]: answer a reaction (JdG [7.6]
 register("policy", do_policy, "policy <kind> <value>: your standing answers to reactions")
 register("resign", do_resign, "resign: concede the battle")
 
-ACTION_MODULES = ("sequence.turn", "movement.move", "fire.artillery", "combat.assault", "combat.retreat",
-                  "morale.rally", "ids")
+ACTION_MODULES = ("sequence.turn", "movement.move", "fire.artillery", "combat.assault", "combat.resolution",
+                  "combat.retreat", "morale.rally", "ids")
 _loaded = False
 
 

@@ -1,5 +1,5 @@
 """Jours de Gloire cavalry charges [9] (engine/jdg/combat/charge.py, resolved with the assaults in
-engine/jdg/combat/assault.py): the charge move, the charge DRMs, square and recall, counter-charge,
+engine/jdg/combat/resolution.py): the charge move, the charge DRMs, square and recall, counter-charge,
 refusal, pursuit with its -1 a re-charge, and the disorder of every cavalry unit that charged.
 
 Positions are set by hand on an empty Marengo map around hex 1319 (open ground); every die is

@@ -1,4 +1,4 @@
-"""After the table [8.7], [9.5], stages of the assault resolution (combat/assault.py): the
+"""After the table [8.7], [9.5], stages of the assault resolution (combat/resolution.py): the
 winner's advance, breakthrough after a 10 or more, the defender's counter-assault after a result
 below 0, and the cavalry's pursuit (HERALD D48-D50, D55-D57, D90)."""
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A charge is declared during the movement step, as the cavalry moves ([9.1] L599, HERALD D14,
 D52): `move <unit> <hexes> charge <hex>` (the movement module calls `charge_move`) or
 `charge <unit> <hex>` for a charge from where the unit stands (0 hexes moved). It is resolved in
-the combat step with the assaults (`resolve`, combat/assault.py), through these stages of that
+the combat step with the assaults (`resolve`, combat/resolution.py), through these stages of that
 sequence (HERALD D53):
 
 - the square attempt of infantry charged in open terrain [9.3] (the defender's policy "square":

@@ -1,4 +1,4 @@
-"""Refusing an infantry assault [8.8], a stage of the assault resolution (combat/assault.py):
+"""Refusing an infantry assault [8.8], a stage of the assault resolution (combat/resolution.py):
 cavalry (even disordered, not routed) may refuse an infantry assault by falling back 1 or 2
 hexes, asked of the defender by its policy "refuse_assault" (HERALD D32, D51, D53)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from engine.core.errors import Illegal
 from engine.core.events import Event
 
 from engine.jdg import geometry, rules, tables
-from engine.jdg.combat import advance, assault as A
+from engine.jdg.combat import advance, assault as A, assault_table, resolution
 from engine.jdg.combat import results
 from engine.jdg.state import JdgState, Unit
 
@@ -131,13 +131,13 @@ def _refuse_move(sc, st, cur, foes: list[Unit], hex_id: str, path: list[str], st
                             f"{'charge' if A._is_charge(st, cur) else 'assault'} and fall back from {hex_id}",
                             inputs={"hex": hex_id}, outcome={"units": [u.id for u in foes]}))
         for u in foes:
-            events += A.fall_back(sc, st, u, stream, "JdG [8.8]", attackers_hexes)
+            events += assault_table.fall_back(sc, st, u, stream, "JdG [8.8]", attackers_hexes)
     return events
 
 
 def resume_refuse(sc, st, side, answer, more, stream) -> list[Event]:
     """`react refuse [hex] [hex]` or `react stand` [8.8]."""
-    cur = A._current_for(st)
+    cur = resolution._current_for(st)
     key = st.pending["key"]
     h = key.split(":", 1)[1]
     if answer == "refuse" and more:
@@ -147,7 +147,7 @@ def resume_refuse(sc, st, side, answer, more, stream) -> list[Event]:
         raise Illegal("only a refusal takes hexes", "JdG [8.8]")
     cur["answers"][key] = {"answer": answer, "path": list(more)}
     st.pending = None
-    return A.resolve_all(sc, st, stream)
+    return resolution.resolve_all(sc, st, stream)
 
 
 rules.register_reaction("refuse_assault", resume_refuse)
