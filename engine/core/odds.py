@@ -63,18 +63,20 @@ walk whose path begins with those dice starts after it (a command is a function 
 Only work is saved: the walks, their dice and keys are the same (`merge=False` replays plainly).
 
 The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
-seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, a few
-random descents estimate the tree's size at each depth and the cost of a leaf (Knuth's
-estimator) and the enumeration is cut at a horizon fitting FALLBACK: the first `depth` dice are
-enumerated exactly, and each outcome is the position as it stands when the next die would be
-rolled ("...; then: morale check, Caernarvon"), read from the adjudication in progress
+seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, each
+sequence of dice is followed down to lower and lower floors of chance within FALLBACK (see
+Deepening), and each outcome cut there is the position as it stands when the next die would
+be rolled. Only when not even the first floor fits, a few random descents estimate the tree's
+size at each depth and the cost of a leaf (Knuth's estimator) and the enumeration is cut at a
+horizon fitting FALLBACK: the first `depth` dice are enumerated exactly, and each outcome is,
+likewise, the position as it stands when the next die would be rolled ("...; then: morale check, Caernarvon"), read from the adjudication in progress
 (`run_command`'s working copy, which the DiceStream asking for the die carries as
 `stream.working`). The probabilities stay exact; only the question is shorter, and the answer
 says so. A ruleset also marks dice beyond any question (`frozen`: TACW's next-turn
 initiative): the outcome is read there. Beyond `MAX_LEAVES` leaves, or when not even the first
 die fits, the what-if is refused with a clear message.
 
-Deepening (issue 13, HERALD decision). /odds's long answer, after a first one cut at a horizon,
+Deepening (issue 13, HERALD decision). /odds's long answer, after a first one cut short,
 tries the whole tree for DEEPEN_AFTER of its EXACT_LIMIT; when that does not finish, it follows
 each sequence of dice until its chance falls below a floor (1 in 100, then a quarter of that
 each time: `Odds.floor`), keeping every position worked out whole for the next try, and gives
