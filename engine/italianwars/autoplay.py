@@ -26,7 +26,7 @@ from __future__ import annotations
 from engine.core.game import Game, autoplay, demo_script, print_demo_script, try_command
 from engine.core.table.geometry import angle_between, bearing_to
 
-from engine.italianwars import checks, completion, rules
+from engine.italianwars import checks, completion_shooting, rules
 
 STANDOFF = 1.5          # UDM short of the enemy a shock company stops when it cannot yet charge
 AIM_SLACK = 20.0        # degrees off its nearest enemy before a company wheels
@@ -75,7 +75,7 @@ def _aim(c, e) -> float:
 
 def _short_range(sc, st, c) -> float:
     missile = str(rules.attr(sc, st, c.id, "missile_weapon", "") or "")
-    ranges = completion.RANGES.get(missile)
+    ranges = completion_shooting.RANGES.get(missile)
     return float(ranges[0]) if ranges else 0.0
 
 

@@ -3,10 +3,10 @@
 What may be asked (ASKABLE): a battle's activation (IW Tabella 6), a shot (IW Azioni 2e, IW-H 5)
 and a melee (IW Azioni 2h, IW-H 6): the actions whose dice a player weighs before acting. The
 what-if runs the same code as the game (sequence/activation.py, combat/shooting.py,
-combat/melee.py, which call completion.resolve_shot and resolve_melee) with every d6 enumerated,
-so each outcome comes with its exact chance: the activation die (and a sacrificed six rolled
-again), the Shooting or Melee table's die, Doppelsöldner, the captains' risk and fate, the morale
-tests.
+combat/melee.py, which call completion_shooting.resolve_shot and completion_melee.resolve_melee)
+with every d6 enumerated, so each outcome comes with its exact chance: the activation die (and a
+sacrificed six rolled again), the Shooting or Melee table's die, Doppelsöldner, the captains' risk
+and fate, the morale tests.
 
 - A decision the what-if meets (a winner who may pursue or follow up) takes the side's standing
   answer, or the offered default, and the answer says so: the choice is the player's, no die

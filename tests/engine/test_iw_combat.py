@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.dice import DiceStream
 from engine.core.errors import Illegal
-from engine.italianwars import completion
+from engine.italianwars import completion, completion_melee, completion_shooting
 from engine.italianwars.combat import morale
 from engine.italianwars.sequence import endturn
 
@@ -52,7 +52,7 @@ def test_a_shot_reads_its_column_and_the_morale_test_follows():
     st, events = go(st, "french", "shoot fb0c0 lb0c0 dice=5,3,5")
     shot = events_of(events, "shot")[0]
     assert shot.outcome["column"] == 6 and shot.outcome["band"] == "short" and shot.outcome["points"] == 3
-    assert completion.shooting_points(6, 5) == 3
+    assert completion_shooting.shooting_points(6, 5) == 3
     assert [m.value for m in shot.modifiers] == [2]
     assert "column 6" in shot.narrative and "d6 5" in shot.narrative and "needs 4" in shot.narrative
     t = st.companies["lb0c0"]
@@ -233,7 +233,7 @@ def test_a_melee_round_from_known_dice_rout_and_the_pursuit_asked():
     st, events = go(st, "french", "pass dice=6,1,1,2,5")
     m = events_of(events, "melee")[0]
     assert m.outcome["columns"] == {"a": 4, "b": 0} and m.outcome["points"] == {"a": 0, "b": 3}
-    assert completion.melee_points(4, 6) == 3 and completion.melee_points(0, 1) == 0
+    assert completion_melee.melee_points(4, 6) == 3 and completion_melee.melee_points(0, 1) == 0
     assert m.outcome["broken_through"] and m.outcome["morale"] == "rout"
     b = st.companies["lb0c0"]
     assert (b.status, b.points_lost, b.bases, b.melee_with) == ("routing", 3, 1, [])

@@ -1,9 +1,9 @@
-"""The Italian Wars: Herald's completion (engine/italianwars/completion.py, SUPPLEMENT.md).
+"""The Italian Wars: Herald's completion (engine/italianwars/completion*.py, SUPPLEMENT.md).
 
 Run with -s to see the odds report (IW-H 16):
     .venv/bin/python -m pytest tests/engine/test_iw_completion.py -s
-After changing a number in completion.py, rewrite the supplement's generated blocks with
-    .venv/bin/python -c "from engine.italianwars import completion as C; \
+After changing a number in completion*.py, rewrite the supplement's generated blocks with
+    .venv/bin/python -c "from engine.italianwars import completion_odds as C; \
 C.SUPPLEMENT_PATH.write_text(C.render_supplement(C.SUPPLEMENT_PATH.read_text()))"
 """
 from __future__ import annotations
@@ -16,7 +16,13 @@ from pathlib import Path
 import pytest
 
 from engine.italianwars import completion as C
-from engine.italianwars.completion import Profile, Side, melee_odds, shot_odds
+from engine.italianwars import completion_melee as C_melee
+from engine.italianwars import completion_movement as C_move
+from engine.italianwars import completion_odds as C_odds
+from engine.italianwars import completion_shooting as C_shoot
+from engine.italianwars.completion import Profile
+from engine.italianwars.completion_melee import Side
+from engine.italianwars.completion_odds import melee_odds, shot_odds
 
 ONE = Fraction(1)
 
@@ -38,22 +44,22 @@ def _p(level, **kw):
 def test_iw_h_16_odds_report_is_printed_and_is_the_supplements():
     """IW-H 16: the odds the completion gives for the text's matchups, printed, and exactly the
     table SUPPLEMENT.md shows (the Shooting and Melee tables too): the document cannot drift."""
-    report = C.odds_report()
-    print("\n\nShooting table (IW-H 5.2)\n" + C.table_markdown(C.SHOOTING_TABLE))
-    print("\nMelee table (IW-H 6.2)\n" + C.table_markdown(C.MELEE_TABLE))
+    report = C_odds.odds_report()
+    print("\n\nShooting table (IW-H 5.2)\n" + C_odds.table_markdown(C_shoot.SHOOTING_TABLE))
+    print("\nMelee table (IW-H 6.2)\n" + C_odds.table_markdown(C_melee.MELEE_TABLE))
     print("\nOdds (IW-H 16)\n" + report + "\n")
     text = C.SUPPLEMENT_PATH.read_text(encoding="utf-8")
-    assert C.supplement_block("ODDS", text) == report
-    assert C.supplement_block("SHOOTING TABLE", text) == C.table_markdown(C.SHOOTING_TABLE)
-    assert C.supplement_block("MELEE TABLE", text) == C.table_markdown(C.MELEE_TABLE)
-    assert C.render_supplement(text) == text
+    assert C_odds.supplement_block("ODDS", text) == report
+    assert C_odds.supplement_block("SHOOTING TABLE", text) == C_odds.table_markdown(C_shoot.SHOOTING_TABLE)
+    assert C_odds.supplement_block("MELEE TABLE", text) == C_odds.table_markdown(C_melee.MELEE_TABLE)
+    assert C_odds.render_supplement(text) == text
 
 
 def test_iw_h_16_report_names_the_texts_matchups():
     """IW-H 16 (issue 16): gendarmes against pike (front, flank), pike against pike, Landsknechts
     against sword-and-buckler, arquebus against a screen, arquebus against crossbow at both
     ranges, stradiots against gendarmes, guns against a pike block, Italian foot, rabble."""
-    labels = " ".join(r[0] for r in C.melee_report() + C.shooting_report())
+    labels = " ".join(r[0] for r in C_odds.melee_report() + C_odds.shooting_report())
     for needle in ("Gendarmes charge Swiss pike, front", "Gendarmes charge Swiss pike, flank",
                    "Landsknechts (sworn enemies)", "sword-and-buckler", "screened",
                    "arquebus v Italian crossbow, short", "arquebus v Italian crossbow, long",
@@ -65,11 +71,11 @@ def test_iw_h_16_report_names_the_texts_matchups():
 def test_iw_h_supplement_rules_are_numbered_and_cited():
     """IW-H 1-16: the supplement's rules run 1..16 in order, each names the text it completes
     (but the odds), and every "IW-H n" the code cites exists."""
-    secs = C.supplement_sections()
+    secs = C_odds.supplement_sections()
     assert [s[0] for s in secs] == [f"IW-H {n}" for n in range(1, 17)]
     for sid, title, body in secs[:-1]:
         assert "*Completes:" in body, sid
-    code = Path(C.__file__).read_text(encoding="utf-8")
+    code = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (C, C_move, C_shoot, C_melee, C_odds))
     cited = {int(m) for m in re.findall(r'(?:hcite\(|mod\([^)]*?)"(\d+)\.\d+"', code)}
     cited |= {int(m) for m in re.findall(r"IW-H (\d+)", code)}
     assert cited and cited <= set(range(1, 17))
@@ -77,7 +83,7 @@ def test_iw_h_supplement_rules_are_numbered_and_cited():
 
 def test_iw_h_herald_values_cover_the_tables():
     """IW-H 1: every number is Herald's and listed with its rule, for /rules."""
-    vals = dict(C.herald_values())
+    vals = dict(C_odds.herald_values())
     assert vals["melee_table.5 = (1, 1, 2, 2, 3, 3)"] == "IW-H 6.2"
     assert vals["morale.rabble = 6+"] == "IW-H 7.1"
     assert any(k.startswith("move.foot = 4") for k in vals)
@@ -88,11 +94,11 @@ def test_iw_h_herald_values_cover_the_tables():
 def test_iw_h_16_every_probability_table_sums_to_one():
     """IW-H 5, IW-H 6: every exact distribution (win/draw, outcomes, points, shot points) sums to 1."""
     sides = [
-        (Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE)),
-        (Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE, flanked=True)),
-        (Side(C.SWISS_PIKE, charging=True), Side(C.LANDSKNECHTS)),
-        (Side(C.SPANISH_SWORD, charging=True), Side(C.LANDSKNECHTS)),
-        (Side(C.RABBLE, charging=True), Side(C.MILITIA_PIKE)),
+        (Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE)),
+        (Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE, flanked=True)),
+        (Side(C_odds.SWISS_PIKE, charging=True), Side(C_odds.LANDSKNECHTS)),
+        (Side(C_odds.SPANISH_SWORD, charging=True), Side(C_odds.LANDSKNECHTS)),
+        (Side(C_odds.RABBLE, charging=True), Side(C_odds.MILITIA_PIKE)),
     ]
     for a, b in sides:
         o = melee_odds(a, b)
@@ -104,8 +110,8 @@ def test_iw_h_16_every_probability_table_sums_to_one():
         for k in ("a", "b"):
             held = o.p(k, "drawn", "drawn, disordered")
             assert held <= o.win["draw"] <= held + o.p(k, "routed")
-    for shooter, target, band in [(C.SPANISH_ARQ, C.SWISS_PIKE, "short"), (C.FRENCH_GUNS, C.LANDSKNECHTS, "long"),
-                                  (C.ITALIAN_XBOW, C.ITALIAN_ARQ, "long"), (C.STRADIOTS, C.GENDARMES, "short")]:
+    for shooter, target, band in [(C_odds.SPANISH_ARQ, C_odds.SWISS_PIKE, "short"), (C_odds.FRENCH_GUNS, C_odds.LANDSKNECHTS, "long"),
+                                  (C_odds.ITALIAN_XBOW, C_odds.ITALIAN_ARQ, "long"), (C_odds.STRADIOTS, C_odds.GENDARMES, "short")]:
         o = shot_odds(shooter, target, band)
         assert sum(o.points.values()) == ONE
         assert o.disorder + o.rout <= o.test <= ONE
@@ -113,7 +119,7 @@ def test_iw_h_16_every_probability_table_sums_to_one():
 
 def test_iw_h_5_2_and_6_2_tables_rise_with_column_and_die():
     """IW-H 5.2, 6.2: a better column or a better die never inflicts fewer points."""
-    for table in (C.SHOOTING_TABLE, C.MELEE_TABLE):
+    for table in (C_shoot.SHOOTING_TABLE, C_melee.MELEE_TABLE):
         assert sorted(table) == list(range(0, 11))
         for col, vals in table.items():
             assert list(vals) == sorted(vals)
@@ -148,14 +154,14 @@ def test_iw_h_6_wider_gaps_are_more_decisive():
 
 def test_iw_h_5_higher_shooting_level_hits_harder():
     """IW Fattori di tiro, IW-H 5: 5 > 4 > 2 > 1 in mean points, the same target and range."""
-    means = [shot_odds(replace(C.ITALIAN_XBOW, shooting=lvl), C.LANDSKNECHTS, "short").mean for lvl in (5, 4, 2, 1)]
+    means = [shot_odds(replace(C_odds.ITALIAN_XBOW, shooting=lvl), C_odds.LANDSKNECHTS, "short").mean for lvl in (5, 4, 2, 1)]
     assert means == sorted(means, reverse=True) and len(set(means)) == 4
 
 
 def test_iw_h_5_and_6_armour_protects():
     """IW Tipo di armatura, IW-H 5.3, 6.3: armoured loses fewer points than protected, protected
     fewer than unprotected, to a crossbow and in melee."""
-    shots = [shot_odds(C.ITALIAN_XBOW, _p(2, armour=a), "short").mean for a in C.ARMOURS]
+    shots = [shot_odds(C_odds.ITALIAN_XBOW, _p(2, armour=a), "short").mean for a in C.ARMOURS]
     assert shots[0] < shots[1] < shots[2]
     melee = [melee_odds(Side(_p(4, weapon="pike")), Side(_p(4, armour=a))).mean_points["b"] for a in C.ARMOURS]
     assert melee[0] < melee[1] < melee[2]
@@ -164,10 +170,10 @@ def test_iw_h_5_and_6_armour_protects():
 def test_iw_h_5_3_firearms_pierce_armour():
     """IW-H 5.3: the arquebus counts armour one class lighter, guns ignore it: against armoured
     gendarmes the arquebus reads one column more than a crossbow of its level, range aside."""
-    arq = C.shooting_column(C.ITALIAN_ARQ, C.GENDARMES, "long")[0]
-    xbow = C.shooting_column(C.ITALIAN_XBOW, C.GENDARMES, "long")[0]
+    arq = C_shoot.shooting_column(C_odds.ITALIAN_ARQ, C_odds.GENDARMES, "long")[0]
+    xbow = C_shoot.shooting_column(C_odds.ITALIAN_XBOW, C_odds.GENDARMES, "long")[0]
     assert (arq + 1) - xbow == 1          # arquebus long -1, crossbow long 0: piercing worth +1
-    gun = C.shooting_column(C.FRENCH_GUNS, C.GENDARMES, "long")[0]
+    gun = C_shoot.shooting_column(C_odds.FRENCH_GUNS, C_odds.GENDARMES, "long")[0]
     assert gun == 5 - 1 + 0               # small gun company -1, light guns long 0, no armour
 
 
@@ -176,19 +182,19 @@ def test_iw_h_6_3_disorder_hurts_pikes_most():
     pike company more columns than a polearm company, and turns the Swiss' front fight round."""
     def drop(weapon, enemy):
         c = _p(4, weapon=weapon)
-        return (C.melee_column(Side(c), Side(enemy))[0]
-                - C.melee_column(Side(replace(c, disordered=True)), Side(enemy))[0])
-    assert drop("pike", C.GENDARMES) == 4 and drop("polearm", C.GENDARMES) == 1
-    assert drop("pike", C.LANDSKNECHTS) == 3 > drop("polearm", C.LANDSKNECHTS)
-    good = melee_odds(Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE))
-    bad = melee_odds(Side(C.GENDARMES, charging=True), Side(replace(C.SWISS_PIKE, disordered=True)))
+        return (C_melee.melee_column(Side(c), Side(enemy))[0]
+                - C_melee.melee_column(Side(replace(c, disordered=True)), Side(enemy))[0])
+    assert drop("pike", C_odds.GENDARMES) == 4 and drop("polearm", C_odds.GENDARMES) == 1
+    assert drop("pike", C_odds.LANDSKNECHTS) == 3 > drop("polearm", C_odds.LANDSKNECHTS)
+    good = melee_odds(Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE))
+    bad = melee_odds(Side(C_odds.GENDARMES, charging=True), Side(replace(C_odds.SWISS_PIKE, disordered=True)))
     assert good.win["b"] > 0.5 and bad.win["a"] > 0.8
 
 
 def test_iw_h_6_3_flank_attacks_are_worse():
     """IW Dichiarazioni di carica, IW Risposte obbligatorie, IW-H 6.3, 7: charged in the flank a
     company loses more, routs more and wins less than charged in front."""
-    for att, dfn in [(C.GENDARMES, C.SWISS_PIKE), (C.LANDSKNECHTS, C.SWISS_PIKE), (_p(4), _p(4))]:
+    for att, dfn in [(C_odds.GENDARMES, C_odds.SWISS_PIKE), (C_odds.LANDSKNECHTS, C_odds.SWISS_PIKE), (_p(4), _p(4))]:
         front = melee_odds(Side(att, charging=True), Side(dfn))
         flank = melee_odds(Side(att, charging=True), Side(dfn, flanked=True))
         assert flank.win["a"] > front.win["a"]
@@ -201,7 +207,7 @@ def test_iw_h_6_3_size_matters():
     even = melee_odds(Side(_p(4)), Side(_p(4))).win["a"]
     big = melee_odds(Side(_p(4, bases=4)), Side(_p(4, bases=1))).win["a"]
     assert big > even
-    col = lambda c, e: C.melee_column(Side(c), Side(e))[0]
+    col = lambda c, e: C_melee.melee_column(Side(c), Side(e))[0]
     assert col(_p(4, bases=4), _p(4, bases=1)) - col(_p(4, bases=1), _p(4, bases=4)) == 2
     assert col(_p(4, bases=4, phalanx=True), _p(4, bases=4)) == col(_p(4, bases=4), _p(4, bases=4)) + 1
     assert col(_p(4, bases=2, mixed=True), _p(4, bases=1)) == col(_p(4, bases=2), _p(4, bases=1))
@@ -212,28 +218,28 @@ def test_iw_h_6_3_hand_computed_columns():
     pikes) -2 (armoured front ranks) = 4; the Swiss 5 +1 (large v medium) +2 (pikes v horse) -2
     (armoured gendarmes) = 6. In the flank: gendarmes 5 +2 -1 (the Swiss' lighter armour) = 6,
     the Swiss 5 -2 (armoured) -2 (flanked) = 1."""
-    g, s = Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE)
-    assert C.melee_column(g, s)[0] == 4 and C.melee_column(s, g)[0] == 6
-    sf = Side(C.SWISS_PIKE, flanked=True)
-    assert C.melee_column(g, sf)[0] == 6 and C.melee_column(sf, g)[0] == 1
+    g, s = Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE)
+    assert C_melee.melee_column(g, s)[0] == 4 and C_melee.melee_column(s, g)[0] == 6
+    sf = Side(C_odds.SWISS_PIKE, flanked=True)
+    assert C_melee.melee_column(g, sf)[0] == 6 and C_melee.melee_column(sf, g)[0] == 1
 
 
 def test_iw_h_6_lancers_who_did_not_charge_use_side_arms():
     """IW Tipi di armi (Armi da fianco), IW-H 6.3: lancers charging get +2; not charging, or in a
     later round, or rallied from rout, they fight with side arms (-1)."""
-    col = lambda side: C.melee_column(side, Side(_p(2, armour="unprotected")))[0]
-    assert col(Side(C.GENDARMES, charging=True)) == 5 + 2
-    assert col(Side(C.GENDARMES)) == 5 - 1
-    assert col(Side(C.GENDARMES, charging=True, first_round=False)) == 5 - 1
-    assert col(Side(replace(C.GENDARMES, side_arms_only=True), charging=True)) == 5 - 1 + 1
+    col = lambda side: C_melee.melee_column(side, Side(_p(2, armour="unprotected")))[0]
+    assert col(Side(C_odds.GENDARMES, charging=True)) == 5 + 2
+    assert col(Side(C_odds.GENDARMES)) == 5 - 1
+    assert col(Side(C_odds.GENDARMES, charging=True, first_round=False)) == 5 - 1
+    assert col(Side(replace(C_odds.GENDARMES, side_arms_only=True), charging=True)) == 5 - 1 + 1
 
 
 def test_iw_h_6_1_doppelsoldner_disorder_on_5_or_6():
     """IW Doppelsöldner, IW-H 6.1: before the first round, 5-6 disorders the enemy foot (here the
     Spanish roll 5, the Landsknechts' own roll 4 fails): the Landsknechts fight disordered."""
-    sp, lk = Side(C.SPANISH_SWORD, charging=True), Side(C.LANDSKNECHTS)
+    sp, lk = Side(C_odds.SPANISH_SWORD, charging=True), Side(C_odds.LANDSKNECHTS)
     # dice: Spanish Doppelsöldner, Landsknecht Doppelsöldner, melee a, melee b, captain a, captain b, morale
-    r = C.resolve_melee(sp, lk, _scripted([5, 4, 4, 1, 1, 1, 3]))
+    r = C_melee.resolve_melee(sp, lk, _scripted([5, 4, 4, 1, 1, 1, 3]))
     assert r.doppel == {"a": True, "b": False}
     # Landsknechts, disordered: 4 +1 (large v medium) -1 (protected Spanish) -2 (disordered pikes,
     # no hedge) = 2; the Spanish: 4 +1 (charged), the Landsknechts' lightest armour (protected:
@@ -249,15 +255,15 @@ def test_iw_h_6_4_a_melee_round_by_hand():
     """IW-H 6.4 by hand: Swiss (6) roll 6 -> 4 points; gendarmes (4) roll 1 -> 0: the Swiss win by
     4, the gendarmes are broken through (disordered), test at 3+ -3 -1: a 4 totals 0, short by 3,
     but disordered: rout."""
-    g, s = Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE)
-    r = C.resolve_melee(g, s, _scripted([1, 6, 1, 1, 4]))
+    g, s = Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE)
+    r = C_melee.resolve_melee(g, s, _scripted([1, 6, 1, 1, 4]))
     assert r.points == {"a": 4, "b": 0} and r.winner == "b" and r.broken_through
     assert r.morale == "rout" and r.outcome == {"a": "routed", "b": "won"}
 
 
 def test_iw_h_6_draw_keeps_the_melee_going():
     """IW-H 6.4: equal points is a draw: nobody tests, both stay."""
-    r = C.resolve_melee(Side(_p(4)), Side(_p(4)), _scripted([3, 2, 1, 1]))
+    r = C_melee.resolve_melee(Side(_p(4)), Side(_p(4)), _scripted([3, 2, 1, 1]))
     assert r.points == {"a": 1, "b": 1} and r.winner == "" and r.morale == ""
     assert r.outcome == {"a": "drawn", "b": "drawn"}
 
@@ -267,45 +273,45 @@ def test_iw_h_6_draw_keeps_the_melee_going():
 def test_iw_h_16_swiss_pike_beat_gendarmes_in_front_and_break_in_the_flank():
     """IW-H 16: Swiss pike usually beat unsupported gendarmes frontally, but are vulnerable in
     the flank."""
-    front = melee_odds(Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE))
+    front = melee_odds(Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE))
     assert front.win["b"] > 0.55 and front.win["a"] < 0.2
-    flank = melee_odds(Side(C.GENDARMES, charging=True), Side(C.SWISS_PIKE, flanked=True))
+    flank = melee_odds(Side(C_odds.GENDARMES, charging=True), Side(C_odds.SWISS_PIKE, flanked=True))
     assert flank.win["a"] > 0.9 and flank.p("b", "routed", "destroyed") > 0.4
 
 
 def test_iw_h_16_gendarmes_crush_militia_unreliable_foot_and_stradiots():
     """IW-H 16: gendarmes crush militia and unreliable foot, and light horse."""
-    for foe in (C.ITALIAN_FOOT, C.STRADIOTS, C.RABBLE):
-        o = melee_odds(Side(C.GENDARMES, charging=True), Side(foe))
+    for foe in (C_odds.ITALIAN_FOOT, C_odds.STRADIOTS, C_odds.RABBLE):
+        o = melee_odds(Side(C_odds.GENDARMES, charging=True), Side(foe))
         assert o.win["a"] > 0.75 and o.win["b"] < 0.1
-    assert melee_odds(Side(C.STRADIOTS, charging=True), Side(C.GENDARMES)).win["a"] < 0.05
+    assert melee_odds(Side(C_odds.STRADIOTS, charging=True), Side(C_odds.GENDARMES)).win["a"] < 0.05
 
 
 def test_iw_h_16_shot_beats_pike_and_a_screen_blunts_it():
     """IW-H 16: Swiss pike are vulnerable to arquebus and artillery fire; a skirmisher screen
     blunts the arquebus somewhat (less, not nothing)."""
-    bare = shot_odds(C.SPANISH_ARQ, C.SWISS_PIKE, "short")
-    screened = shot_odds(C.SPANISH_ARQ, replace(C.SWISS_PIKE, screen=True), "short")
+    bare = shot_odds(C_odds.SPANISH_ARQ, C_odds.SWISS_PIKE, "short")
+    screened = shot_odds(C_odds.SPANISH_ARQ, replace(C_odds.SWISS_PIKE, screen=True), "short")
     assert bare.disorder + bare.rout > 0.2
     assert 0 < screened.mean < bare.mean and screened.disorder < bare.disorder
     assert screened.mean >= Fraction(3, 4) * bare.mean
-    guns = shot_odds(C.FRENCH_GUNS, C.SWISS_PIKE, "long")
+    guns = shot_odds(C_odds.FRENCH_GUNS, C_odds.SWISS_PIKE, "long")
     assert guns.mean >= 2 and guns.disorder > 0.15
 
 
 def test_iw_h_16_arquebus_outshoots_crossbow_close_not_far():
     """IW-H 5.1, 5.3: at short range the arquebus hits harder than the crossbow; at long range
     they are even, and the crossbow reaches 5 UDM where the arquebus cannot."""
-    a_s, x_s = shot_odds(C.ITALIAN_ARQ, C.ITALIAN_XBOW, "short"), shot_odds(C.ITALIAN_XBOW, C.ITALIAN_ARQ, "short")
-    a_l, x_l = shot_odds(C.ITALIAN_ARQ, C.ITALIAN_XBOW, "long"), shot_odds(C.ITALIAN_XBOW, C.ITALIAN_ARQ, "long")
+    a_s, x_s = shot_odds(C_odds.ITALIAN_ARQ, C_odds.ITALIAN_XBOW, "short"), shot_odds(C_odds.ITALIAN_XBOW, C_odds.ITALIAN_ARQ, "short")
+    a_l, x_l = shot_odds(C_odds.ITALIAN_ARQ, C_odds.ITALIAN_XBOW, "long"), shot_odds(C_odds.ITALIAN_XBOW, C_odds.ITALIAN_ARQ, "long")
     assert a_s.mean > x_s.mean and a_l.mean == x_l.mean
-    assert C.range_band("crossbow", 5) == "long" and C.range_band("arquebus", 5) is None
+    assert C_shoot.range_band("crossbow", 5) == "long" and C_shoot.range_band("arquebus", 5) is None
 
 
 def test_iw_h_16_rabble_rarely_hold():
     """IW-H 7, 16: a rabble company rarely holds anything: charged by militia it wins under one
     time in ten and routs over a third of the time."""
-    o = melee_odds(Side(C.MILITIA_PIKE, charging=True), Side(C.RABBLE))
+    o = melee_odds(Side(C_odds.MILITIA_PIKE, charging=True), Side(C_odds.RABBLE))
     assert o.win["b"] < 0.1 and o.p("b", "routed", "destroyed") > 0.33
 
 
@@ -332,8 +338,8 @@ def test_iw_h_7_2_morale_outcome(morale, mod, die, disordered, result):
 
 def test_iw_h_8_captain_risk_odds():
     """IW 2i, IW-H 8: a shot that costs 2+ points risks the captain: 1/6 x 1/2 = 1/12 killed."""
-    target = replace(C.LANDSKNECHTS, points_lost=0)
-    shooter = replace(C.SPANISH_ARQ, shooting=10)            # column 10+: always 2+ points
+    target = replace(C_odds.LANDSKNECHTS, points_lost=0)
+    shooter = replace(C_odds.SPANISH_ARQ, shooting=10)            # column 10+: always 2+ points
     assert shot_odds(shooter, target, "short").captain == Fraction(1, 12)
     assert C.captain_fate("shot", 6) == "killed" and C.captain_fate("melee", 6) == "captured"
     assert C.captain_fate("melee", 3) == ""
@@ -342,14 +348,14 @@ def test_iw_h_8_captain_risk_odds():
 def test_iw_h_5_bad_weather_silences_firearms():
     """IW Tempo atmosferico ("Nessun arma da fuoco ... può sparare", "ridotti"), IW-H 5.3."""
     with pytest.raises(ValueError):
-        C.shooting_column(C.SPANISH_ARQ, C.SWISS_PIKE, "short", weather="bad")
-    good = C.shooting_column(C.ITALIAN_XBOW, C.SWISS_PIKE, "short")[0]
-    assert C.shooting_column(C.ITALIAN_XBOW, C.SWISS_PIKE, "short", weather="bad")[0] == good - 1
+        C_shoot.shooting_column(C_odds.SPANISH_ARQ, C_odds.SWISS_PIKE, "short", weather="bad")
+    good = C_shoot.shooting_column(C_odds.ITALIAN_XBOW, C_odds.SWISS_PIKE, "short")[0]
+    assert C_shoot.shooting_column(C_odds.ITALIAN_XBOW, C_odds.SWISS_PIKE, "short", weather="bad")[0] == good - 1
 
 
 def test_iw_h_mixed_armour_rule():
     """IW Tipo di armatura: the best armour only in good order from the front, else the lightest."""
-    s = C.SWISS_PIKE
+    s = C_odds.SWISS_PIKE
     assert s.armour_class(True) == "armoured" and s.armour_class(False) == "protected"
     assert replace(s, disordered=True).armour_class(True) == "protected"
 
@@ -362,13 +368,13 @@ def test_iw_h_mixed_armour_rule():
 ])
 def test_iw_h_2_move_allowance(cls, kw, udm):
     """IW-H 2 (and the text's halvings: IW Tempo atmosferico, IW Indietreggiare)."""
-    assert C.move_allowance(cls, **kw) == udm
+    assert C_move.move_allowance(cls, **kw) == udm
 
 
 def test_iw_h_3_emergency_facing_matches_the_texts_example():
     """IW Risposte facoltative, the example: foot in the open may face a flank attacker only if
     its possible move is at least 2 UDM (IW-H 3.2: a facing change costs 1 UDM for foot)."""
-    assert C.can_face_emergency("infantry", 2) and not C.can_face_emergency("infantry", Fraction(3, 2))
-    assert C.can_face_emergency("infantry", C.move_allowance("foot", terrain="broken"))
-    assert not C.can_face_emergency("infantry", C.move_allowance("foot", terrain="broken", weather="bad"))
-    assert C.wheel_cost(90) == 1.57
+    assert C_move.can_face_emergency("infantry", 2) and not C_move.can_face_emergency("infantry", Fraction(3, 2))
+    assert C_move.can_face_emergency("infantry", C_move.move_allowance("foot", terrain="broken"))
+    assert not C_move.can_face_emergency("infantry", C_move.move_allowance("foot", terrain="broken", weather="bad"))
+    assert C_move.wheel_cost(90) == 1.57

@@ -1,6 +1,6 @@
 """/odds in the Italian Wars (engine/italianwars/odds.py): the what-if runs the game's own code with
 every d6 enumerated, so its answer for a shot and a melee round is the supplement's own
-(completion.shot_odds, melee_odds: IW-H 16), and an activation's is Tabella 6's."""
+(completion_odds.shot_odds, melee_odds: IW-H 16), and an activation's is Tabella 6's."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.errors import HeraldError
 from engine.core.odds import what_if
-from engine.italianwars import completion
+from engine.italianwars import completion_melee, completion_odds
 from engine.italianwars.profiles import profile_of
 from engine.italianwars.ruleset import ITALIANWARS as IW
 from tests.engine.test_iw_combat import melee_state, shooting_state
@@ -22,12 +22,12 @@ def by_label(odds) -> dict[str, Fraction]:
 
 def test_the_odds_of_a_shot_are_the_supplements():
     """IW Azioni 2e, IW-H 5, IW-H 16: Accurate arquebus at 1.5 UDM (short range) on protected
-    mercenary foot, column 6: the what-if's chance of each loss equals completion.shot_odds's,
+    mercenary foot, column 6: the what-if's chance of each loss equals completion_odds.shot_odds's,
     and the breakdown names the table's column."""
     st = shooting_state()
     odds = what_if(IW, None, st, "french", "shoot fb0c0 lb0c0")
     shooter, target = profile_of(None, st, st.companies["fb0c0"]), profile_of(None, st, st.companies["lb0c0"])
-    exact = completion.shot_odds(shooter, target, "short")
+    exact = completion_odds.shot_odds(shooter, target, "short")
     assert sum(o.probability for o in odds.outcomes) == 1
     lost: dict[int, Fraction] = {}
     for o in odds.outcomes:
@@ -44,14 +44,14 @@ def test_the_odds_of_a_shot_are_the_supplements():
 
 def test_the_odds_of_a_melee_round_and_its_decision():
     """IW Azioni 2h, IW-H 6: the what-if of `melee fb0c0` (Valiant pike against Unreliable side
-    arms) wins, draws and loses as completion.melee_odds says; a winner's choice to pursue is
+    arms) wins, draws and loses as completion_odds.melee_odds says; a winner's choice to pursue is
     answered by the offered default and the answer says so."""
     st = melee_state()
     odds = what_if(IW, None, st, "french", "melee fb0c0")
     assert sum(o.probability for o in odds.outcomes) == 1
-    a = completion.Side(profile_of(None, st, st.companies["fb0c0"]))
-    b = completion.Side(profile_of(None, st, st.companies["lb0c0"]))
-    exact = completion.melee_odds(a, b)
+    a = completion_melee.Side(profile_of(None, st, st.companies["fb0c0"]))
+    b = completion_melee.Side(profile_of(None, st, st.companies["lb0c0"]))
+    exact = completion_odds.melee_odds(a, b)
     routs = sum((o.probability for o in odds.outcomes if "lb0c0" in o.label and "routing" in o.label.split("lb0c0")[1].split(";")[0]),
                 Fraction(0))
     assert routs == exact.p("b", "routed") > 0, (routs, exact.outcome["b"])

@@ -8,7 +8,7 @@ import math
 from shapely.geometry import Point
 
 from engine.core.game import Game
-from engine.italianwars import autoplay, completion, tables
+from engine.italianwars import autoplay, completion, completion_shooting, tables
 from engine.italianwars.armies import army_lists
 from engine.italianwars.profiles import profile_of
 from engine.italianwars.state import PHASES
@@ -97,7 +97,7 @@ def test_the_supplement_is_the_completion_the_game_plays():
     text = completion.SUPPLEMENT_PATH.read_text(encoding="utf-8")
     assert "Herald completion" in text
     assert "| 5 | 0 | 1 | 1 | 2 | 2 | 3 | 1.50 |" in text
-    assert completion.SHOOTING_TABLE[5] == (0, 1, 1, 2, 2, 3)
+    assert completion_shooting.SHOOTING_TABLE[5] == (0, 1, 1, 2, 2, 3)
 
 
 def test_the_companies_list_fits_a_message():

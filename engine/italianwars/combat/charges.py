@@ -24,7 +24,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.table.geometry import Pose, base_polygon, centre, forward
 
-from engine.italianwars import checks, completion, rules
+from engine.italianwars import checks, completion, completion_movement, rules
 from engine.italianwars.combat.common import hesitate_to_withdraw, in_contact
 from engine.italianwars.combat.morale import morale_test
 from engine.italianwars.state import IWState
@@ -138,9 +138,9 @@ def optional_refusal(sc, st: IWState, t, response: str, charger) -> str:
             return "an Igel has no flank nor rear: it already faces every way (IW-H 3.5)"
         kind = "skirmishers" if rules.role_of(sc, st, t.id) == "skirmishers" else rules.arm_of(sc, st, t.id)
         allowance = api().allowance(sc, st, t)
-        if not completion.can_face_emergency(kind, allowance):
+        if not completion_movement.can_face_emergency(kind, allowance):
             return (f"half of {name}'s move in its ground ({allowance / 2:g} UDM) does not pay a facing change "
-                    f"({completion.FACING_COST[kind]} UDM, {completion.hcite('3.2')})")
+                    f"({completion_movement.FACING_COST[kind]} UDM, {completion.hcite('3.2')})")
         return ""
     return f"'{response}' is not a response: {', '.join(RESPONSES)}"
 

@@ -3,7 +3,7 @@ IW Doppelsöldner, IW Falange, IW Disordine; IW-H 6, 8, 9.2).
 
 "Le compagnie che si trovino a contatto con unità nemiche devono effettuare il combattimento.
 Ogni morale derivante dalla risoluzione delle mischie viene ora effettuato." One round is
-completion.resolve_melee (the Doppelsöldner, each side's d6 on the Melee table, the captains, the
+completion_melee.resolve_melee (the Doppelsöldner, each side's d6 on the Melee table, the captains, the
 loser's test); here its results are applied: points and bases, disorder, push back (movement
 api), rout, destruction, guns taken, and the winner's follow-up or pursuit.
 
@@ -33,7 +33,7 @@ from engine.core.errors import Illegal
 from engine.core.events import Event, Modifier
 from engine.core.table.geometry import contact_edge
 
-from engine.italianwars import checks, completion, rules
+from engine.italianwars import checks, completion, completion_melee, rules
 from engine.italianwars.combat.common import (Dice, apply_points, destroy, dice_text, disorder, end_contacts, in_contact,
                                               loss_text, set_routing)
 from engine.italianwars.combat.morale import RESULT_TEXT, apply_morale, captain_lost, captain_risk_text, pass_command
@@ -72,7 +72,7 @@ def charging(st: IWState, c, enemy) -> bool:
 
 
 def flank_tested(st: IWState, c) -> bool:
-    """`c` took the compulsory flank test at 2f this turn (completion.resolve_melee must not test
+    """`c` took the compulsory flank test at 2f this turn (completion_melee.resolve_melee must not test
     it again: HERALD D95)."""
     return any(x.charge.get("target") == c.id and x.charge.get("turn") == st.turn and "flank_test" in x.charge
                for x in st.companies.values() if x.charge)
@@ -129,11 +129,11 @@ def fight(sc, st: IWState, a, stream) -> list[Event]:
     new = a_ch or b_ch
     first = {"a": new and not (a_flanked and flank_tested(st, a) and not a_ch),
              "b": new and not (b_flanked and flank_tested(st, b) and not b_ch)}
-    sa = completion.Side(profile_of(sc, st, a), charging=a_ch, flanked=a_flanked, first_round=first["a"])
-    sb = completion.Side(profile_of(sc, st, b), charging=b_ch, flanked=b_flanked, first_round=first["b"])
+    sa = completion_melee.Side(profile_of(sc, st, a), charging=a_ch, flanked=a_flanked, first_round=first["a"])
+    sb = completion_melee.Side(profile_of(sc, st, b), charging=b_ch, flanked=b_flanked, first_round=first["b"])
     owner = DiceOwner(a, b, sa, sb)
     dice = Dice(st, stream, None, owner=owner)
-    res = completion.resolve_melee(sa, sb, dice)
+    res = completion_melee.resolve_melee(sa, sb, dice)
     for c in [a, b] + helpers_a + [e for e in enemies if e is not b]:
         c.fought_turn = st.turn
         c.in_melee = True
@@ -236,7 +236,7 @@ class DiceOwner:
         sides = {"a": sa, "b": sb}
         self.flank = [k for k in ("a", "b") if sides[k].flanked and sides[k].first_round
                       and sides["b" if k == "a" else "a"].charging and not sides[k].company.igel]
-        self.doppel = [k for k in ("a", "b") if completion.may_use_doppelsoldner(sides[k], sides["b" if k == "a" else "a"])]
+        self.doppel = [k for k in ("a", "b") if completion_melee.may_use_doppelsoldner(sides[k], sides["b" if k == "a" else "a"])]
         self.loser = ""
 
     def __call__(self, purpose: str, key) -> str:
@@ -293,7 +293,7 @@ def round_text(sc, st: IWState, a, b, res, dice: Dice, outs: dict) -> str:
         margin = abs(res.points.get("a", 0) - res.points.get("b", 0))
         text = f"{rules.named(sc, comp[res.winner].id)} wins by {margin}"
         if res.broken_through:
-            text += f" ({completion.BROKEN_THROUGH_MARGIN}+: broken through)"
+            text += f" ({completion_melee.BROKEN_THROUGH_MARGIN}+: broken through)"
         if res.morale:
             lc, mm = loser_test(sc, st, comp[loser_k], res, loser_k, outs)
             die = dice.faces.get("morale", 0)

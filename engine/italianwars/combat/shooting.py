@@ -3,11 +3,11 @@ atmosferico, IW Visibilità; IW-H 5), and the response shot of 2f.
 
 "Le compagnie armate con armi da tiro possono tirare a nemici entro la gittata e l'angolo di
 tiro. Ogni test di morale risultante dal tiro viene effettuato ora." Once a turn (a response shot
-counts), at a visible enemy in range (completion.range_band on the edge-to-edge distance, HERALD
-D2) and arc (completion.ARC from the front edge: any part of the target inside, HERALD D90), never
+counts), at a visible enemy in range (completion_shooting.range_band on the edge-to-edge distance, HERALD
+D2) and arc (completion_shooting.ARC from the front edge: any part of the target inside, HERALD D90), never
 at a company in melee; firearms and guns not in bad weather; limbered guns never. A skirmisher
 screen shoots for its parent shock company (the screen's strip is where it measures from,
-HERALD D16, D91) and is never a target itself. The shot is completion.resolve_shot: the Shooting
+HERALD D16, D91) and is never a target itself. The shot is completion_shooting.resolve_shot: the Shooting
 table, captain risk and the morale test, applied here (points and bases, disorder, rout, a
 charger that fails no longer closes, IW Azioni 2g).
 
@@ -22,7 +22,7 @@ from engine.core.errors import CannotParse, Illegal
 from engine.core.events import Event
 from engine.core.table.geometry import Pose, forward, in_arc
 
-from engine.italianwars import checks, completion, rules, tables
+from engine.italianwars import checks, completion, completion_shooting, rules, tables
 from engine.italianwars.combat.common import Dice, apply_points, hesitate_to_withdraw, loss_text
 from engine.italianwars.combat.morale import apply_morale, captain_lost, captain_risk_text
 from engine.italianwars.profiles import profile_of
@@ -50,7 +50,7 @@ def shooter_of(sc, st: IWState, c):
     if own_missile(sc, st, c):
         p = profile_of(sc, st, c)
         if p.shooting:
-            half = completion.ARC["skirmishers" if role == "skirmishers" else arm]
+            half = completion_shooting.ARC["skirmishers" if role == "skirmishers" else arm]
             return p, checks.pose(c), checks.footprint(sc, st, c), half, rules.named(sc, c.id)
     if screened(c):
         weapon = str(rules.attr(sc, st, c.id, "screen_weapon", "") or SCREEN_WEAPON).lower()
@@ -58,7 +58,7 @@ def shooter_of(sc, st: IWState, c):
         dx, dy = forward(c.facing)
         depth = tables.SCREEN.depth
         pose = Pose.rounded(c.x + dx * depth, c.y + dy * depth, c.facing)
-        return p, pose, tables.SCREEN, completion.ARC["screen"], f"the screen of {rules.named(sc, c.id)}"
+        return p, pose, tables.SCREEN, completion_shooting.ARC["screen"], f"the screen of {rules.named(sc, c.id)}"
     return None
 
 
@@ -99,8 +99,8 @@ def shot_refusal(sc, st: IWState, c, t, response: bool = False) -> tuple[str, di
                 f"from its front edge, {completion.hcite('5.1')})"), {}
     from engine.core.table.geometry import distance
     d = round(distance(pose, fp, tpose, tfp), 2)
-    band = completion.range_band(p.missile, d)
-    short, long_ = completion.RANGES[p.missile]
+    band = completion_shooting.range_band(p.missile, d)
+    short, long_ = completion_shooting.RANGES[p.missile]
     if band is None:
         return (f"{rules.named(sc, t.id)} is {d:g} UDM away, beyond the {p.missile.replace('_', ' ')}'s long range "
                 f"of {long_:g} ({completion.hcite('5.1')})"), {}
@@ -117,14 +117,14 @@ def targets(sc, st: IWState, c, response: bool = False) -> list[str]:
 
 
 def fire(sc, st: IWState, c, t, stream, response: bool = False) -> list[Event]:
-    """One shot of `c` at `t` (already checked): completion.resolve_shot and its results."""
+    """One shot of `c` at `t` (already checked): completion_shooting.resolve_shot and its results."""
     _, facts = shot_refusal(sc, st, c, t, response)
     from engine.italianwars.sequence.charges import relative_face
     shooter = facts["profile"]
     target = profile_of(sc, st, t)
     frontal = relative_face(sc, st, c, t) == "front"
     dice = Dice(st, stream, None, owner=lambda purpose, key: c.side if purpose == "shooting" else t.side)
-    res = completion.resolve_shot(shooter, target, facts["band"], dice, weather=st.weather or "good", frontal=frontal)
+    res = completion_shooting.resolve_shot(shooter, target, facts["band"], dice, weather=st.weather or "good", frontal=frontal)
     c.shot = True
     dice.mark("shooting", f"{res.points} point{'s' if res.points != 1 else ''}")
     col = completion.clamp(res.column)

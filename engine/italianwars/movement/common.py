@@ -1,7 +1,7 @@
 """What every movement module shares: a company's rate and what it has spent this turn, the ground
 a path crosses and its price, the table's edges and the companies in the way.
 
-Rates (IW-H 2.1-2.4, completion.move_allowance): the company's open-ground move for its class,
+Rates (IW-H 2.1-2.4, completion_movement.move_allowance): the company's open-ground move for its class,
 x1.5 under March while no enemy is within 2 UDM (IW Marcia), halved in bad weather (IW Cattivo
 tempo) and under Withdraw (IW Indietreggiare). The ground is paid part by part along the path
 (IW-H 2.3, IW Terreno): a stretch in broken ground costs double (not for skirmishers), in closed
@@ -25,7 +25,7 @@ from engine.core.errors import Illegal
 from engine.core.table import moves as tmoves
 from engine.core.table.geometry import CONTACT_TOL, Pose, base_polygon, forward, rnd
 
-from engine.italianwars import checks, completion, rules, tables
+from engine.italianwars import checks, completion, completion_movement, rules, tables
 from engine.italianwars.state import IWState
 
 S_MOVE = "IW Azioni 2d"
@@ -62,15 +62,15 @@ def set_pose(c, p: Pose) -> None:
 
 
 def kind_of(sc, st: IWState, c) -> str:
-    """The facing-cost kind (completion.FACING_COST): skirmishers, cavalry, infantry, artillery."""
+    """The facing-cost kind (completion_movement.FACING_COST): skirmishers, cavalry, infantry, artillery."""
     if rules.role_of(sc, st, c.id) == "skirmishers":
         return "skirmishers"
     return rules.arm_of(sc, st, c.id)
 
 
 def move_class(sc, st: IWState, c) -> str:
-    """IW-H 2.1 movement class (completion.move_class)."""
-    return completion.move_class(rules.arm_of(sc, st, c.id),
+    """IW-H 2.1 movement class (completion_movement.move_class)."""
+    return completion_movement.move_class(rules.arm_of(sc, st, c.id),
                                  str(rules.attr(sc, st, c.id, "armour", "protected") or "protected"),
                                  rules.role_of(sc, st, c.id),
                                  str(rules.attr(sc, st, c.id, "missile_weapon", "") or ""))
@@ -121,7 +121,7 @@ def rate(sc, st: IWState, c, *, routing: bool = False, order: str | None = None)
     o = order_of(st, c) if order is None else order
     if o == "march" and march_halted(sc, st, c):
         o = ""
-    return float(completion.move_allowance(move_class(sc, st, c), weather=st.weather or "good",
+    return float(completion_movement.move_allowance(move_class(sc, st, c), weather=st.weather or "good",
                                            order="" if routing else o, routing=routing))
 
 
@@ -234,7 +234,7 @@ def pieces(bodies: list, steps) -> list[list[tuple[Pose, float]]]:
     [(Pose, Footprint)]) cut in pieces: per member, [(pose after the piece, allowance of the
     piece before the ground)]. A piece's allowance is the block's (an advance its length, a wheel
     the arc of the block's outer front corner: 90 degrees of a lone company cost 1.57 UDM,
-    completion.wheel_cost). Each pose is walked from its step's start (one rounding)."""
+    completion_movement.wheel_cost). Each pose is walked from its step's start (one rounding)."""
     out: list[list[tuple[Pose, float]]] = [[] for _ in bodies]
     cur = list(bodies)
     for s in steps:
@@ -248,7 +248,7 @@ def pieces(bodies: list, steps) -> list[list[tuple[Pose, float]]]:
         total = abs(s.amount) or 1.0
         cost = whole[0].used if s.kind in ("advance", "slide", "wheel") else 0.0
         if s.kind == "wheel" and len(cur) == 1:
-            cost = completion.wheel_cost(s.amount)
+            cost = completion_movement.wheel_cost(s.amount)
         done = 0.0
         for mark in marks:
             each = cost * (mark - done) / total

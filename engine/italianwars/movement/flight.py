@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from engine.core.table import moves as tmoves
 from engine.core.table.geometry import CONTACT_TOL, Pose, centre, forward, rnd
 
-from engine.italianwars import completion
+from engine.italianwars import completion_movement
 from engine.italianwars.movement import common as cm
 from engine.italianwars.movement.plan import affordable, cut_at
 from engine.italianwars.state import IWState
@@ -54,7 +54,7 @@ def run(sc, st: IWState, c, heading: float, budget: float, *, edge: str = "leave
     saved = (c.x, c.y, c.facing)
     cm.set_pose(c, turned)
     try:
-        reach = rnd(budget + completion.ROAD_BONUS)          # the ground only shortens it, a road adds 2
+        reach = rnd(budget + completion_movement.ROAD_BONUS)          # the ground only shortens it, a road adds 2
         steps, priced = affordable(sc, st, [c], [tmoves.Step("advance", reach)], budget)
         d = steps[0].amount if steps else 0.0
         blocked = ""

@@ -4,7 +4,7 @@ D74, D75).
     manoeuvre <company> <steps>
       wheel N left|right    pivot on a front corner: the other corner's arc (90 degrees 1.57 UDM)
       turn left|right       a facing change of 90 degrees in place: foot, guns, skirmishers 1 UDM,
-      about                 horse 2 (completion.FACING_COST); about-face the same
+      about                 horse 2 (completion_movement.FACING_COST); about-face the same
       pivot N left|right    unlimbered guns: up to 45 degrees instead of moving (IW-H 11.2)
       igel | break          pike companies form or leave an Igel with their whole move (IW-H 3.5)
       phalanx <company...>  shock companies side by side in contact form a phalanx, 2 UDM each
@@ -23,7 +23,7 @@ from engine.core.events import Event
 from engine.core.table import moves as tmoves
 from engine.core.table.geometry import CONTACT_TOL, angle_between, bearing_to, centre, rnd
 
-from engine.italianwars import completion, rules, tables
+from engine.italianwars import completion_movement, rules, tables
 from engine.italianwars.movement import common as cm
 from engine.italianwars.movement.move import busy, members, nearest_enemy
 from engine.italianwars.state import IWState
@@ -183,7 +183,7 @@ def do_manoeuvre(sc, st: IWState, side: str, cmd, stream) -> list[Event]:
         if pr.refusal:
             raise Illegal(pr.refusal, cm.S_TERRAIN)
         cost += pr.cost
-    facing = completion.FACING_COST[cm.kind_of(sc, st, c)]
+    facing = completion_movement.FACING_COST[cm.kind_of(sc, st, c)]
     cost += facing * sum(1 for s in steps if s.kind == "about" or (s.kind == "pivot" and not gun))
     if gun and "pivot" in kinds:
         cost = cm.rate(sc, st, c)
@@ -238,7 +238,7 @@ def phalanx(sc, st: IWState, side: str, c, item, perm: str) -> list[Event]:
     if perm != "any":
         raise Illegal(f"{cm.order_of(st, c).title()}: manoeuvres only to face the enemy; no formation changes "
                       "(IW Definizione degli ordini di gioco)", "IW Definizione degli ordini di gioco")
-    cost = float(completion.PHALANX_COST)
+    cost = float(completion_movement.PHALANX_COST)
     kind, _, rest = item
     if kind == "break":
         group = members(st, c)

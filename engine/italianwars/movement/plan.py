@@ -15,7 +15,7 @@ from shapely.ops import unary_union
 from engine.core.table import moves as tmoves
 from engine.core.table.geometry import CONTACT_TOL, rnd
 
-from engine.italianwars import completion, rules, tables
+from engine.italianwars import completion, completion_movement, rules, tables
 from engine.italianwars.movement import common as cm
 from engine.italianwars.state import IWState
 
@@ -209,7 +209,7 @@ def plan_move(sc, st: IWState, movers: list, steps: list, *, available: float, m
     plan.priced = cm.price(sc, st, movers, [cm.pose(m) for m in movers], plan.steps)
     if plan.priced.refusal:
         cm.refuse(plan.priced.refusal, cm.S_TERRAIN)
-    room = available + (completion.ROAD_BONUS if plan.priced.road else 0)
+    room = available + (completion_movement.ROAD_BONUS if plan.priced.road else 0)
     if plan.priced.cost > room + 1e-6:
         cm.refuse(f"the move costs {cm.fmt(plan.priced.cost)} UDM over the ground it crosses and "
                   f"{rules.named(sc, c.id)} has {cm.fmt(room)} left ({cm.fmt(plan.priced.cost - room)} too far; "

@@ -46,13 +46,13 @@ def move_allowance(sc, st: IWState, c) -> float:
     and its battle's order (HERALD D59: measured straight, the ground it stands on counted for the
     whole way); the placeholder MOVE_PLACEHOLDER while the completion lacks it."""
     try:
-        from engine.italianwars import completion
-        cls = completion.move_class(rules.arm_of(sc, st, c.id), str(rules.attr(sc, st, c.id, "armour", "protected") or "protected"),
+        from engine.italianwars import completion_movement
+        cls = completion_movement.move_class(rules.arm_of(sc, st, c.id), str(rules.attr(sc, st, c.id, "armour", "protected") or "protected"),
                                     rules.role_of(sc, st, c.id), str(rules.attr(sc, st, c.id, "missile_weapon", "") or ""))
         cats = checks.categories_at(sc, checks.polygon(sc, st, c))
         terrain = next((t for t in ("impassable", "closed", "broken") if t in cats), "open")
         b = st.battles.get(c.battle)
-        return float(completion.move_allowance(cls, terrain=terrain, weather=st.weather or "good",
+        return float(completion_movement.move_allowance(cls, terrain=terrain, weather=st.weather or "good",
                                                order=b.order if b is not None else ""))
     except (ImportError, AttributeError, TypeError, KeyError):
         role = rules.role_of(sc, st, c.id)
