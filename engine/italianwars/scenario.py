@@ -34,7 +34,8 @@ Schema (one file per battle; see `scenarios/*.toml`):
                    protected | unprotected; "" for artillery), armour_mixed? (the lightest armour
                    of its other bases, "Tipo di armatura" L48), melee_weapon, missile_weapon? (""),
                    melee_factor, shooting_factor? ("" without a missile weapon), bases (1, 2, 4),
-                   x, y, facing, screen? (a skirmisher screen, L84), composition? ("" | colunella
+                   x, y, facing, screen? (a skirmisher screen, L84), screen_weapon? (its
+                   crossbow or arquebus; an arquebus when left out, D91), composition? ("" | colunella
                    | legion), formation? ("" | igel | "phalanx:<label>"), doppelsoldner?,
                    captain? ("" rolled on Tabella 2, or a fixed personality), ambush? (hidden in
                    ambush, "Prima della battaglia" 5), type? (its army list's company type), note?

@@ -15,7 +15,7 @@ from engine.italianwars import tables
 
 COMPANY_KEYS = {"id", "battle", "side", "name", "nation", "arm", "morale", "role", "armour",
                 "armour_mixed", "melee_weapon", "missile_weapon", "melee_factor",
-                "shooting_factor", "bases", "x", "y", "facing", "screen", "composition",
+                "shooting_factor", "bases", "x", "y", "facing", "screen", "screen_weapon", "composition",
                 "formation", "doppelsoldner", "captain", "ambush", "type", "note"}
 COMPOSITIONS = ("", "colunella", "legion")
 
@@ -40,6 +40,7 @@ class CompanySpec:
     y: float
     facing: float
     screen: bool = False
+    screen_weapon: str = ""         # its screen's crossbow or arquebus (L84; "" = arquebus, D91)
     formation: str = ""             # "" / "igel" / "phalanx:<label>"
     composition: str = ""           # "" / "colunella" / "legion"
     armour_mixed: str = ""          # the lightest armour of its bases when mixed ("" = none)
@@ -162,6 +163,8 @@ def parse_companies(r: TableReader, data: dict, where: str, armies: dict, battle
             arm=arm, morale=morale, role=role, armour=armour, melee_weapon=melee,
             missile_weapon=missile, melee_factor=mfactor, shooting_factor=sfactor, bases=bases,
             x=x, y=y, facing=facing, screen=r.opt(c, "screen", bool, w, path, False),
+            screen_weapon=_str_of(r, c, "screen_weapon", ("",) + tables.SCREEN_WEAPONS, w, path,
+                                  "screen's weapon", default=""),
             formation=formation, composition=composition, armour_mixed=armour_mixed,
             doppelsoldner=r.opt(c, "doppelsoldner", bool, w, path, False), captain=captain,
             ambush=r.opt(c, "ambush", bool, w, path, False),
@@ -243,6 +246,9 @@ def company_problem(c: CompanySpec) -> tuple[str, str] | None:
     if c.screen and not (c.arm == "infantry" and c.role == "shock"):
         return "screen", ("a skirmisher screen stands in front of shock infantry (Schermi di "
                           "Schermagliatori L84)")
+    if c.screen_weapon and not c.screen:
+        return "screen_weapon", ("a screen's weapon is given for a company without a screen: add "
+                                 "`screen = true` or leave it out (Schermi di Schermagliatori L84)")
     if c.captain and c.nation in tables.SWISS_NATIONS and c.captain != tables.SWISS_PERSONALITY:
         return "captain", "a Swiss captain is always Rash (Tabella 2 L249: \"Svizzeri Sempre " \
                           "Irruento\")"

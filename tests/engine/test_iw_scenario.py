@@ -404,6 +404,25 @@ def test_swiss_captain_fixed_refused():
     assert "Swiss captain is always Rash" in msg
 
 
+def test_a_screens_weapon_is_the_battle_files_and_shoots():
+    """IW Schermi di Schermagliatori (L84: crossbowmen or arquebusiers in front of shock
+    infantry; HERALD D91): a battle file says a screen's weapon (`screen_weapon`), and the
+    screen shoots with it; left out, an arquebus. A weapon for a company without a screen, or
+    one a screen cannot carry, is refused with the reason."""
+    from engine.italianwars.combat.shooting import shooter_of
+    screened = BASE.replace('melee_weapon = "pike"', 'melee_weapon = "pike"\nscreen = true')
+    for text, weapon in ((screened.replace("screen = true", 'screen = true\nscreen_weapon = "crossbow"'), "crossbow"),
+                         (screened, "arquebus")):
+        sc = parse_scenario(text)
+        st = new_state(sc, 7)
+        profile, *_, what = shooter_of(sc, st, st.companies["f2"])
+        assert profile.missile == weapon and profile.shooting == 2 and what == "the screen of Swiss (f2)"
+    msg = refused(BASE.replace('melee_weapon = "pike"', 'melee_weapon = "pike"\nscreen_weapon = "crossbow"'))
+    assert "a company without a screen" in msg and "L84" in msg
+    msg = refused(screened.replace("screen = true", 'screen = true\nscreen_weapon = "bow"'))
+    assert "'bow' is not a known screen's weapon" in msg and "crossbow" in msg
+
+
 def test_commander_not_in_battle_refused():
     """IW Organizzazione dell'esercito (L113): the commander is a captain of one of its companies."""
     msg = refused(BASE.replace('commander = "l1"', 'commander = "f1"'))
