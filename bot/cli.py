@@ -398,7 +398,7 @@ def odds_command(args) -> int:
             odds = what_if(game.ruleset, game.scenario, game.state, side, action,
                            budget=None, time_limit=EXACT_LIMIT, deepen=True)
         except HeraldError as exc:
-            print(f"herald: no exact answer ({exc}): the answer cut at a horizon stands", file=sys.stderr)
+            print(f"herald: no exact answer ({exc}): the answer cut short stands", file=sys.stderr)
         else:
             if not odds.exact:
                 print(f"herald: the whole tree needs more than {EXACT_LIMIT:.0f} s: each sequence of dice "

@@ -110,10 +110,11 @@ def _scenario(rs: Any, job: Job) -> Any:
 
 def what_if_job(job: Job, side: str, line: str, time_limit: float, progress_file: str | None = None) -> Any:
     """The whole what-if tree of `line` for `side` in the job's game (engine.core.odds, no
-    budget, up to `time_limit` seconds, else the deepest horizon finished: `deepen`): /odds's
-    exact answer after a first one cut at a horizon, worked out in a process of its own (`run_alone`) so the bot's process keeps
-    answering and the render workers keep drawing (bot/cogs/odds.py). The share of the chances
-    worked out so far is written to `progress_file` (`progress_writer`) as it goes."""
+    budget, up to `time_limit` seconds, else the deepest answer finished: `deepen`): /odds's
+    long answer after a first one cut short, worked out in a process of its own (`run_alone`)
+    so the bot's process keeps answering and the render workers keep drawing (bot/cogs/odds.py).
+    The share of the chances worked out so far is written to `progress_file` (`progress_writer`)
+    as it goes."""
     from engine.core.game import rulesets
     from engine.core.odds import what_if
     rs = rulesets(include_unfinished=True)[job.ruleset_id]

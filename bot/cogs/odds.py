@@ -20,9 +20,9 @@ says the exact one is being worked out, and the whole tree is enumerated in a pr
 the memory of the positions kept goes back to the system), one such at a time, up to EXACT_LIMIT
 seconds; meanwhile the reply says every few seconds what share of the chances is worked out,
 and it is edited in place with the exact answer; when the whole tree needs more than EXACT_LIMIT,
-with the deepest answer worked out in that time (every die to a horizon much deeper than the
-first one's, the chance that more follow stated: engine.core.odds `deepen`), or, should not even
-that finish, it says the first answer stands.
+with the deepest answer worked out in that time (each sequence of dice followed down to a floor
+of chance far below the first one's, the chance that more follow stated: engine.core.odds
+`deepen`), or, should not even that finish, it says the first answer stands.
 """
 from __future__ import annotations
 
