@@ -183,8 +183,9 @@ class JdgState(GameState):
     vp: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
     winner: str | None = None
     result: str = ""
-    # the assaults and charges of the activation [8], [9] (combat/assault.py): declared, being
-    # resolved (the stage reached, so a pending decision resumes it), units already assaulted
+    # the assaults and charges of the activation [8], [9]: declared (combat/assault.py), being
+    # resolved (combat/resolution.py: the stage reached, so a pending decision resumes it),
+    # units already assaulted
     combat: dict[str, Any] = field(default_factory=dict)
     # the side that draws the next marker from the cup [1.D.1] (sequence/activation.py)
     drawer: str = ""
