@@ -65,30 +65,17 @@ Only work is saved: the walks, their dice and keys are the same (`merge=False` r
 The budget (HERALD decision). The whole tree is enumerated when it fits the budget (BUDGET,
 seconds of the thread's CPU time, so a busy machine gives the same answer). Beyond it, each
 sequence of dice is followed down to lower and lower floors of chance within FALLBACK (see
-Deepening), and each outcome cut there is the position as it stands when the next die would
-be rolled. Only when not even the first floor fits, a few random descents estimate the tree's
-size at each depth and the cost of a leaf (Knuth's estimator) and the enumeration is cut at a
-horizon fitting FALLBACK: the first `depth` dice are enumerated exactly, and each outcome is,
-likewise, the position as it stands when the next die would be rolled ("...; then: morale check, Caernarvon"), read from the adjudication in progress
-(`run_command`'s working copy, which the DiceStream asking for the die carries as
-`stream.working`). The probabilities stay exact; only the question is shorter, and the answer
-says so. A ruleset also marks dice beyond any question (`frozen`: TACW's next-turn
-initiative): the outcome is read there. Beyond `MAX_LEAVES` leaves, or when not even the first
-die fits, the what-if is refused with a clear message.
-
-Deepening (issue 13, HERALD decision). /odds's long answer, after a first one cut short,
-tries the whole tree for DEEPEN_AFTER of its EXACT_LIMIT; when that does not finish, it follows
-each sequence of dice until its chance falls below a floor (1 in 100, then a quarter of that
-each time: `Odds.floor`), keeping every position worked out whole for the next try, and gives
-the last floor finished instead of no answer: its fractions exact, the chance that more dice
-follow stated (`Odds.unresolved`). Why not the whole tree: a JdG cavalry charge's pursuits go on
-while they win ([9.5]: unlimited, each rolling the table and a check for every unit of the
-stack), so Marengo's largest charge has 4,679 distinct outcomes (boards) and 71,866
-adjudications even merged, about 5 minutes of work; no merging of equal positions brings that
-under a second (keying only the units within 2 hexes of the charger, which is not even exact,
-still took over a minute). The floor, rather than a deeper horizon, because the rare
-sequences are the long ones: Marengo's line 353 pursuit left 0.5% of its chances beyond the
-floor after 64 s where deeper horizons left 1.8% after 99 s.
+engine/core/odds_budget.py), and each outcome cut there is the position as it stands when the
+next die would be rolled. Only when not even the first floor fits, a few random descents
+estimate the tree's size at each depth and the cost of a leaf (Knuth's estimator) and the
+enumeration is cut at a horizon fitting FALLBACK: the first `depth` dice are enumerated exactly,
+and each outcome is, likewise, the position as it stands when the next die would be rolled
+("...; then: morale check, Caernarvon"), read from the adjudication in progress (`run_command`'s
+working copy, which the DiceStream asking for the die carries as `stream.working`). The
+probabilities stay exact; only the question is shorter, and the answer says so. A ruleset also
+marks dice beyond any question (`frozen`: TACW's next-turn initiative): the outcome is read
+there. Beyond `MAX_LEAVES` leaves, or when not even the first die fits, the what-if is refused
+with a clear message.
 
 The ruleset's part lives in `engine/<ruleset>/odds.py` (looked up by ruleset id, so a later
 ruleset only adds that module); every function is optional except `summary`:
@@ -124,21 +111,21 @@ from __future__ import annotations
 
 import importlib
 import pickle
-import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable
 
 from .commands import Command, dice_faces, parse
 from .dice import WHAT_IF
 from .errors import CannotParse, Illegal
+from .odds_answer import Odds, Outcome
+from .odds_budget import FALLBACK, Budget, _TooBig
 from .odds_walk import HiddenInformation, TooManyOutcomes, _Horizon, _keyless, _Merged, _Walk, generic
 
 MAX_LEAVES = 200_000          # the adjudications one what-if may run
 BUDGET = 3.0                  # seconds of work for the exact answer; beyond, a horizon
-FALLBACK = 1.0                # seconds the enumeration cut at a horizon aims at
 TIME_LIMIT = 20.0             # seconds of work; beyond, a refusal rather than a blocked channel
 # /odds in the bot (bot/cogs/odds.py, issue 13): a first answer within about a second (exact when
 # the tree fits QUICK_BUDGET, else cut at a horizon fitting QUICK_FALLBACK), then, for a cut one,
@@ -147,121 +134,8 @@ PROGRESS_EVERY = 1.0          # seconds (wall) between two progress reports of a
 QUICK_BUDGET = 0.4
 QUICK_FALLBACK = 0.3
 EXACT_LIMIT = 120.0
-PROBES = 12                   # random descents that estimate the tree before cutting it
-DEEPEN_AFTER = 0.5             # the share of an exact answer's time the whole tree is tried;
-DEEPEN_FLOOR = 0.01            # then the chance below which a sequence of dice is cut (_Runner.deepen)
-DEEPEN_DIVIDE = 4              # ... divided by this for each next try
 CLOCK_EVERY = 0.02            # seconds (wall) between two readings of the thread's CPU clock
 SECTION = "Herald /odds"
-
-
-# == the result ==================================================================================
-
-@dataclass
-class Outcome:
-    label: str                 # the ruleset's summary of what happened
-    probability: Fraction
-    leaves: int = 0            # the adjudications that gave it (a position merged or a face
-                               # skipped counts those of the one it stands for)
-
-    @property
-    def percent(self) -> str:
-        return _percent(self.probability)
-
-
-@dataclass
-class Odds:
-    ruleset: str
-    side: str
-    line: str                          # the command asked about (the first one)
-    outcomes: list[Outcome]            # most likely first
-    leaves: int                        # adjudications run (merged positions and skipped faces
-                                       # need none)
-    dice: list[str]                    # the kinds of dice the action rolls, in order
-    breakdown: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    steps: list[str] = field(default_factory=list)   # the commands simulated, in order
-    horizon: int | None = None         # dice enumerated before the outcome is read, if cut short
-    unresolved: Fraction = Fraction(0)  # ... and the chance that more dice follow them (the
-                                       # outcomes read at the horizon, named after 'then')
-    floor: float | None = None         # or: each sequence of dice followed until rarer than this
-
-    @property
-    def exact(self) -> bool:
-        """Every die enumerated: no horizon, no floor cut it short."""
-        return self.horizon is None and self.floor is None
-
-    def probability(self, label_part: str) -> Fraction:
-        """The probability of the outcomes whose label contains `label_part`."""
-        return sum((o.probability for o in self.outcomes if label_part in o.label), Fraction(0))
-
-    def effects(self) -> list[Outcome]:
-        """Each part of the outcomes ("; "-separated) with the chance it happens at all, in
-        whatever outcome: the marginal view ("ci2 eliminated: 19%")."""
-        parts: dict[str, list] = {}
-        for o in self.outcomes:
-            for part in dict.fromkeys(o.label.split("; ")):
-                entry = parts.setdefault(part, [Fraction(0), 0])
-                entry[0] += o.probability
-                entry[1] += o.leaves
-        return sorted((Outcome(k, v[0], v[1]) for k, v in parts.items()), key=lambda o: (-o.probability, o.label))
-
-    def text(self, limit: int = 20, effects: int = 10) -> str:
-        """The answer for people: the calculation, then each outcome with its exact chance, then
-        each effect alone. `limit` and `effects` cap the lines (the rarest are summed up)."""
-        head = f"**What if {self.side.title()}: `{self.line}`**"
-        if len(self.steps) > 1:
-            head += " (simulated: " + " → ".join(f"`{s}`" for s in self.steps) + ")"
-        lines = [head + (" — exact odds, nothing committed" if self.exact else
-                         " — exact odds as far as they go (below), nothing committed")]
-        lines += self.breakdown
-        if self.dice:
-            more = f"; and {len(self.dice) - 6} more" if len(self.dice) > 6 else ""
-            lines.append("Dice: " + "; ".join(self.dice[:6]) + more)
-        else:
-            lines.append("No die decides it: the outcome is certain.")
-        if not self.exact:
-            cut = (f"the first {self.horizon} {'die is' if self.horizon == 1 else 'dice are'} enumerated"
-                   if self.horizon is not None else
-                   f"each sequence of dice is followed until it is rarer than 1 in {round(1 / self.floor):,}")
-            lines.append(f"Too many dice follow to enumerate them all: {cut}; in {_percent(self.unresolved)} "
-                         "of the chances more follow, and those outcomes are the position when the next die "
-                         "would be rolled (named after 'then').")
-        lines.append("**Outcomes**")
-        lines += _lines(self.outcomes, limit, "rarer outcomes")
-        parts = self.effects()
-        if effects and len(self.outcomes) > 4 and any("; " in o.label for o in self.outcomes):
-            lines.append("**Each effect, in any outcome**")
-            lines += _lines(parts, effects, "rarer effects", rest=False)
-        lines += [f"Note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-
-def _lines(items: list[Outcome], limit: int, rarer: str, rest: bool = True) -> list[str]:
-    out = []
-    for o in items[:limit]:
-        frac = "" if o.probability in (0, 1) else f" ({o.probability.numerator}/{o.probability.denominator})"
-        out.append(f"`{o.percent:>6}`{frac} {o.label}")
-    if len(items) > limit:
-        if rest:
-            p = sum((o.probability for o in items[limit:]), Fraction(0))
-            out.append(f"`{_percent(p):>6}` {len(items) - limit} {rarer}")
-        else:
-            out.append(f"… {len(items) - limit} {rarer}")
-    return out
-
-
-def _percent(p: Fraction) -> str:
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    v = float(p) * 100
-    if v < 0.1:
-        return "<0.1%"
-    if v > 99.9:
-        return ">99.9%"
-    return f"{v:.1f}%"
 
 
 # == the ruleset's part ==========================================================================
@@ -300,8 +174,8 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     `progress`, for a whole tree, is told every PROGRESS_EVERY seconds the share of the chances
     worked out so far (0 to 1). `deepen`, for a whole tree: when it does not fit the first part
     of `time_limit`, each sequence of dice is followed down to lower and lower chances
-    (`_Runner.deepen`), and the last answer finished is given instead of a refusal (/odds's
-    long answer)."""
+    (`Budget.deepen`, engine/core/odds_budget.py), and the last answer finished is given instead
+    of a refusal (/odds's long answer)."""
     mod = rules_for(ruleset)
     askable = getattr(mod, "ASKABLE", None)
     if isinstance(line, str) and not line.strip():
@@ -333,10 +207,6 @@ def what_if(ruleset: Any, scenario: Any, state: Any, side: str, line: str | Comm
     if deepen and horizon is None:
         return run.deepen(max_leaves, time_limit, progress)
     return run.enumerate(horizon, max_leaves, time_limit, progress=progress)
-
-
-class _TooBig(Exception):
-    """The quick enumeration of a small tree found a larger one."""
 
 
 class _Node:
@@ -374,7 +244,7 @@ class _Node:
         return out
 
 
-class _Runner:
+class _Runner(Budget):
     """One what-if's commands, applied leaf after leaf."""
 
     def __init__(self, ruleset, scenario, state, side, cmd, mod, merge: bool = True):
@@ -665,120 +535,6 @@ class _Runner:
         if position[0] == "die":
             return known[position[1]].items()
         return [(position[2], (Fraction(1), 1))]
-
-    def deepen(self, max_leaves: int, time_limit: float | None,
-               progress: Callable[[float], None] | None = None) -> Odds:
-        """The whole tree, or, when `time_limit` runs out first, the deepest answer finished
-        rather than none. The whole tree is tried first, for DEEPEN_AFTER of the time; then each
-        sequence of dice is followed until its chance falls below a floor, DEEPEN_FLOOR, then a
-        DEEPEN_DIVIDE-th of it each time (the rarest sequences left for last: a pursuit that
-        goes on while it wins rolls dozens of dice, each sequence of them rare). Every
-        enumeration keeps the positions it works out whole (no leaf below them cut:
-        `enumerate`'s `exact`) and the next ones merge them, so the first try's work is not lost
-        and each lower floor costs about what its new sequences add. The answer is the first
-        that cuts nothing (exact), else the last finished, the chance that more dice follow
-        stated (`unresolved`). `progress` is told the chance worked out so far (0 to 1)."""
-        started = time.thread_time()
-        exact: dict = {}
-        shown = [0.0]
-
-        def told(share: float) -> None:        # never backwards: each try counts its own way
-            if progress is not None and share > shown[0]:
-                shown[0] = share
-                progress(share)
-
-        first = None if time_limit is None else time_limit * DEEPEN_AFTER
-        try:
-            return self.enumerate(None, max_leaves, first, progress=told, exact=exact)
-        except TooManyOutcomes:
-            if time_limit is None:
-                raise
-        best = self.floored(max_leaves, time_limit - (time.thread_time() - started), exact, told)
-        if best is None:
-            raise TooManyOutcomes(f"`{self.cmd.text}` has too many die sequences to enumerate within "
-                                  f"{time_limit:.0f} s, even its likeliest; ask about a smaller step")
-        return best
-
-    def floored(self, max_leaves: int, time_limit: float, exact: dict,
-                told: Callable[[float], None] | None = None, quick: bool = False) -> Odds | None:
-        """Each sequence of dice followed until its chance falls below DEEPEN_FLOOR, then a
-        DEEPEN_DIVIDE-th of it, and so on, within `time_limit`, each try merging the positions
-        the earlier ones (and whatever filled `exact` before) worked out whole: the first
-        answer that cuts nothing, else the last one finished (None: not even the first).
-        `told` hears the chance each finished one works out."""
-        started = time.thread_time()
-        best: Odds | None = None
-        floor, leaves = DEEPEN_FLOOR, 0
-        while True:
-            left = time_limit - (time.thread_time() - started)
-            if left <= 0:
-                return best
-            try:
-                odds = self.enumerate(None, max_leaves, left, quick=quick, exact=exact, floor=floor)
-            except (TooManyOutcomes, _TooBig):
-                return best
-            leaves += odds.leaves
-            odds.leaves = leaves                  # the adjudications of every enumeration
-            if odds.exact:
-                return odds
-            best = odds
-            if told is not None:
-                told(float(1 - odds.unresolved))
-            floor /= DEEPEN_DIVIDE
-
-    def cut_short(self, max_leaves: int, time_limit: float | None, fallback: float = FALLBACK) -> Odds:
-        """The whole tree did not fit the budget: enumerate it to a horizon. The estimator's
-        horizon is tried first, within `fallback`; when its leaves cost more than estimated (a
-        tree whose deep branches the probes rarely meet: pursuits that go on while they win),
-        a shallower one, each try within `fallback`, down to the first die, which is enumerated
-        whatever it costs (up to `time_limit`)."""
-        horizon = self.choose_horizon(fallback, max_leaves)
-        if horizon is None:               # the estimate fits, the tree did not: one die less
-            horizon = max(1, self.deepest - 1)
-        while horizon > 1:
-            try:
-                return self.enumerate(horizon, max_leaves, fallback, quick=True)
-            except _TooBig:
-                horizon = max(1, horizon // 2 if horizon > 4 else horizon - 1)
-        return self.enumerate(horizon, max_leaves, time_limit)
-
-    def choose_horizon(self, budget: float, max_leaves: int) -> int | None:
-        """Knuth's estimator: random descents give the tree's size at each depth and the cost of
-        a leaf; the deepest horizon whose leaves fit the budget (None: the whole tree fits)."""
-        rng = random.Random(0)            # Herald's own probes: no game die is drawn
-        sizes: list[list[int]] = []
-        cost = 0.0
-        for _ in range(PROBES):
-            walk = _Walk(self.mod, [], None, None, rng, banded=self.resume)
-            t0 = time.thread_time()
-            self.leaf(walk)
-            cost += time.thread_time() - t0
-            if not walk.branching:
-                return None               # no die, or the same dice whatever happens
-            sizes.append(list(_cumprod(walk.branching)))
-        cost /= PROBES
-        depth = max(len(s) for s in sizes)
-        self.deepest = depth
-
-        def leaves_at(d: int) -> float:
-            return sum(s[min(d, len(s)) - 1] for s in sizes) / len(sizes)
-
-        fits = lambda d: leaves_at(d) <= max_leaves and leaves_at(d) * cost <= budget  # noqa: E731
-        if fits(depth):
-            return None
-        for d in range(depth - 1, 0, -1):
-            if fits(d):
-                return d
-        raise TooManyOutcomes(f"`{self.cmd.text}`: even its first die opens more outcomes than Herald "
-                              "enumerates in time; ask about a smaller step")
-
-
-def _cumprod(xs: list[int]):
-    p = 1
-    for x in xs:
-        p *= x
-        yield p
-
 
 # -- the merge key ---------------------------------------------------------------------------------
 

@@ -149,7 +149,7 @@ def _enemy_at(st, u, h):
 def _short_pct(p) -> str:
     """A probability in a few characters, as /odds writes it, a whole number without its ".0":
     30%, 2.5%, <0.1%."""
-    from engine.core.odds import _percent
+    from engine.core.odds_answer import _percent
     return _percent(p).replace(".0%", "%")
 
 

@@ -10,6 +10,7 @@ from bot.cli import DEMO_DIR, read_script, split_side
 from engine.core.errors import HeraldError, Illegal
 from engine.core.game import Game
 from engine.core.odds import what_if
+from engine.core.odds_answer import _percent
 from engine.jdg import tables
 from engine.jdg.fire.artillery import fire_odds_for
 from engine.jdg.ruleset import JDG
@@ -161,12 +162,12 @@ def test_deepening_ends_with_the_whole_tree_exactly(dragoons_charge, monkeypatch
     of dice down to lower and lower chances, merging the positions already worked out whole;
     when a try cuts nothing it is the whole tree's answer, fraction for fraction, even when the
     first try gave up at once."""
-    import engine.core.odds as core
+    import engine.core.odds_budget as budget
     g, side, line = dragoons_charge
     whole = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None)
     deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True)
     assert whole.exact and deep.exact and _fractions(deep) == _fractions(whole)
-    monkeypatch.setattr(core, "DEEPEN_AFTER", 0.0)                # the whole tree gives up at once
+    monkeypatch.setattr(budget, "DEEPEN_AFTER", 0.0)                # the whole tree gives up at once
     deep = what_if(g.ruleset, g.scenario, g.state, side, line, budget=None, time_limit=60, deepen=True)
     assert deep.exact and _fractions(deep) == _fractions(whole)
     assert deep.unresolved == 0 and "Too many dice" not in deep.text()
@@ -178,10 +179,11 @@ def test_deepening_out_of_time_gives_the_deepest_answer_and_what_it_leaves(drago
     none), each outcome finished no likelier than in the whole tree, and the chance that more
     dice follow (`unresolved`, said in the text) is exactly what they lack."""
     import engine.core.odds as core
+    import engine.core.odds_budget as budget
     from engine.core.commands import parse
     g, side, line = dragoons_charge
     whole = _fractions(what_if(g.ruleset, g.scenario, g.state, side, line, budget=None))
-    floor = core.DEEPEN_FLOOR / core.DEEPEN_DIVIDE ** 2
+    floor = budget.DEEPEN_FLOOR / budget.DEEPEN_DIVIDE ** 2
     alone = core._Runner(g.ruleset, g.scenario, g.state, side, parse(line), core.rules_for(g.ruleset)
                          ).enumerate(None, core.MAX_LEAVES, 60, floor=floor)
     assert alone.floor == floor and alone.horizon is None and not alone.exact
@@ -203,5 +205,5 @@ def test_deepening_out_of_time_gives_the_deepest_answer_and_what_it_leaves(drago
     assert all(p <= whole[label] for label, p in finished.items())
     assert sum(whole.values()) - sum(finished.values()) == deep.unresolved
     assert (f"each sequence of dice is followed until it is rarer than 1 in 1,600; in "
-            f"{core._percent(deep.unresolved)} of the chances more follow") in deep.text()
+            f"{_percent(deep.unresolved)} of the chances more follow") in deep.text()
     assert len(shown) == 3 and shown == sorted(shown) and shown[-1] == float(1 - deep.unresolved)
