@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 
@@ -268,6 +268,21 @@ class FieldReader:
         for i, item in enumerate(items):
             self.check(item, dict, f"{where} {key}[{i}]", f"{key}[{i}]")
         return items
+
+    def entries(self, data: dict, key: str, where: str, keys, required: bool = True,
+                by_id: bool = True) -> Iterator[tuple[int, dict, str, str]]:
+        """(i, table, where, path) of each `[[key]]` table, its keys checked: `where` names it
+        "<where> key[i]" (and its id when `by_id`), `path` is "key[i]"."""
+        for i, item in enumerate(self.tables(data, key, where, required)):
+            path = f"{key}[{i}]"
+            w = f"{where} {key}[{i}]" + (named(item) if by_id else "")
+            self.keys(item, keys, w, path)
+            yield i, item, w, path
+
+
+def named(table: dict) -> str:
+    """' (<id>)' for a table with a string id, to name it in a message."""
+    return f" ({table['id']})" if isinstance(table.get("id"), str) else ""
 
 
 def bundled_ids(directory) -> list[str]:

@@ -421,11 +421,6 @@ class _Reader(FieldReader):
         super().__init__(text, source, ScenarioError)
 
 
-def _named(table: dict) -> str:
-    """' (<id>)' after a table's place in a message, when it has a readable id."""
-    return f" ({table['id']})" if isinstance(table.get("id"), str) else ""
-
-
 def parse_scenario(text: str, source: str = "<upload>") -> Scenario:
     """Parse and validate a scenario; raises ScenarioError naming what is wrong (and where)."""
     # the parts of the file (imported here: they read the classes above)

@@ -10,16 +10,13 @@ from engine.core.scenario_files import close_match
 
 from engine.jdg.scenario import (ARMS, COMMANDER_KEYS, FORMATION_KEYS, REINFORCEMENT_KEYS, SIDES, SUBTYPES,
                                  SUCCESSOR_KEYS, UNIT_KEYS, CommanderSetup, FormationSetup, MapData,
-                                 Reinforcement, Successor, TurnTrack, UnitSetup, _named, _Reader)
+                                 Reinforcement, Successor, TurnTrack, UnitSetup, _Reader)
 from engine.jdg.scenario_map import _facing, _hex_checker, _on_edge
 
 
 def _parse_formations(r: _Reader, data: dict, where: str) -> tuple[FormationSetup, ...]:
     out: dict[str, FormationSetup] = {}
-    for i, f in enumerate(r.tables(data, "formations", where)):
-        path = f"formations[{i}]"
-        ww = f"{where} formations[{i}]" + _named(f)
-        r.keys(f, FORMATION_KEYS, ww, path)
+    for i, f, ww, path in r.entries(data, "formations", where, FORMATION_KEYS):
         fid = r.ident(f.get("id"), f"{ww}.id", path)
         ww = f"{where} formations ({fid})"
         if fid in out:
@@ -36,10 +33,7 @@ def _parse_units(r: _Reader, data: dict, where: str, m: MapData,
                  formations: dict[str, FormationSetup]) -> tuple[UnitSetup, ...]:
     on_map = _hex_checker(r, m.grid, m.terrain)
     out: dict[str, UnitSetup] = {}
-    for i, u in enumerate(r.tables(data, "units", where)):
-        path = f"units[{i}]"
-        ww = f"{where} units[{i}]" + _named(u)
-        r.keys(u, UNIT_KEYS, ww, path)
+    for i, u, ww, path in r.entries(data, "units", where, UNIT_KEYS):
         uid = r.ident(u.get("id"), f"{ww}.id", path)
         ww = f"{where} units ({uid})"
         if uid in out:
@@ -96,10 +90,7 @@ def _parse_units(r: _Reader, data: dict, where: str, m: MapData,
 def _parse_commanders(r: _Reader, data: dict, where: str, m: MapData) -> tuple[CommanderSetup, ...]:
     on_map = _hex_checker(r, m.grid, m.terrain)
     out = []
-    for i, c in enumerate(r.tables(data, "commanders", where)):
-        path = f"commanders[{i}]"
-        ww = f"{where} commanders[{i}]" + _named(c)
-        r.keys(c, COMMANDER_KEYS, ww, path)
+    for i, c, ww, path in r.entries(data, "commanders", where, COMMANDER_KEYS):
         cid = r.ident(c.get("id"), f"{ww}.id", path)
         ww = f"{where} commanders ({cid})"
         succ = None
@@ -132,10 +123,7 @@ def _parse_reinforcements(r: _Reader, data: dict, where: str, m: MapData, turns:
     on_map = _hex_checker(r, m.grid, m.terrain)
     out: list[Reinforcement] = []
     placed: dict[str, str] = {}
-    for i, rf in enumerate(r.tables(data, "reinforcements", where, required=False)):
-        path = f"reinforcements[{i}]"
-        ww = f"{where} reinforcements[{i}]" + _named(rf)
-        r.keys(rf, REINFORCEMENT_KEYS, ww, path)
+    for i, rf, ww, path in r.entries(data, "reinforcements", where, REINFORCEMENT_KEYS, required=False):
         rid = r.ident(rf.get("id"), f"{ww}.id", path)
         ww = f"{where} reinforcements ({rid})"
         side = r.one_of(rf.get("side"), SIDES, f"{ww}.side", path)

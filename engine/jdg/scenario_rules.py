@@ -9,7 +9,7 @@ import re
 from engine.jdg.scenario import (AUTO_KEYS, AUTO_KINDS, EDGES, EXIT_KEYS, IAC_ACTIVATES, MARKER_KEYS,
                                  MARKER_KINDS, SIDES, TURN_KEYS, VHEX_KEYS, VICTORY_KEYS, AutoVictory,
                                  CommanderSetup, FormationSetup, MapData, RoutExit, Scale, SpecialMarker,
-                                 TurnTrack, Victory, VictoryHex, _named, _Reader)
+                                 TurnTrack, Victory, VictoryHex, _Reader)
 from engine.jdg.scenario_map import _edges_of, _hex_checker
 
 
@@ -102,10 +102,7 @@ def _parse_victory(r: _Reader, data: dict, where: str, m: MapData, turns: TurnTr
 def _parse_markers(r: _Reader, data: dict, where: str, formations: dict[str, FormationSetup],
                    commanders: tuple[CommanderSetup, ...], turns: TurnTrack) -> tuple[SpecialMarker, ...]:
     out: dict[str, SpecialMarker] = {}
-    for i, mk in enumerate(r.tables(data, "markers", where, required=False)):
-        path = f"markers[{i}]"
-        ww = f"{where} markers[{i}]" + _named(mk)
-        r.keys(mk, MARKER_KEYS, ww, path)
+    for i, mk, ww, path in r.entries(data, "markers", where, MARKER_KEYS, required=False):
         mid = r.ident(mk.get("id"), f"{ww}.id", path)
         ww = f"{where} markers ({mid})"
         if mid in out or mid in formations:

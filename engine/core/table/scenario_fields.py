@@ -61,16 +61,6 @@ class TableReader(FieldReader):
             out.append((float(p[0]), float(p[1])))
         return tuple(out)
 
-    def entries(self, data: dict, key: str, where: str, keys, required: bool = True,
-                by_id: bool = True) -> Iterator[tuple[int, dict, str, str]]:
-        """(i, table, where, path) of each `[[key]]` table, its keys checked: `where` names it
-        "<where> key[i]" (and its id when `by_id`), `path` is "key[i]"."""
-        for i, item in enumerate(self.tables(data, key, where, required)):
-            path = f"{key}[{i}]"
-            w = f"{where} {key}[{i}]" + (named(item) if by_id else "")
-            self.keys(item, keys, w, path)
-            yield i, item, w, path
-
     def facing(self, d: dict, where: str, path: str) -> float:
         f = self.need(d, "facing", NUMBER, where, path)
         if not 0 <= f < 360:
@@ -93,11 +83,6 @@ class TableReader(FieldReader):
             raise self.fail(where, f"{what} lies {out:.2f} {u} off the {width:g} x {height:g} {u} "
                             f"table ({self.spans} x {minx:.2f}..{maxx:.2f}, "
                             f"y {miny:.2f}..{maxy:.2f})", path)
-
-
-def named(table: dict) -> str:
-    """' (<id>)' for a table with a string id, to name it in a message."""
-    return f" ({table['id']})" if isinstance(table.get("id"), str) else ""
 
 
 def open_battle_file(text: str, source: str, max_bytes: int, error: type[Exception],
