@@ -17,7 +17,7 @@ from engine.core.commands import parse
 from engine.core.errors import Illegal
 from engine.core.facing import double_facings
 from engine.tacw import rules, victory
-from engine.tacw.close_combat import melee as melee
+from engine.tacw.close_combat import resolution as resolution
 from engine.tacw.geometry import in_command
 from engine.tacw.scenario.schema import SCENARIO_DIR, ScenarioError, load_scenario, parse_scenario
 from engine.tacw.battles.special_data import special_of
@@ -220,12 +220,12 @@ def _cavalry_attacks_bard_and_page(sc):
 
 
 def test_bard_minus_one_when_attacked_by_cavalry(sc):
-    """D28: the -1 is a penalty to Bard: the attacking cavalry adds +1 (melee.py already keys the
+    """D28: the -1 is a penalty to Bard: the attacking cavalry adds +1 (resolution.py already keys the
     modifier on the scenario's `no_hedgehog` mark, tables_combat `naseby_bard_vs_cavalry`)."""
     _, st, _ = game()
     cav, bard, page = st.units["p-i-11"], st.units["r-ii-bard"], st.units["r-page"]
-    mods_bard, _ = melee.combat_modifiers(sc, st, [cav], bard)
-    mods_page, _ = melee.combat_modifiers(sc, st, [cav], page)
+    mods_bard, _ = resolution.combat_modifiers(sc, st, [cav], bard)
+    mods_page, _ = resolution.combat_modifiers(sc, st, [cav], page)
     extra = [m for m in mods_bard if "Bard" in m.reason]
     assert [(m.value, m.section) for m in extra] == [(+1, "TACW Naseby special rule")]
     assert sum(m.value for m in mods_bard) == sum(m.value for m in mods_page) + 1
@@ -241,7 +241,7 @@ def test_bard_minus_one_when_attacked_by_cavalry(sc):
 def test_bard_takes_no_penalty_from_infantry(sc):
     _, st, _ = game()
     foot = st.units["p-pride-i-4th"]
-    mods, _ = melee.combat_modifiers(sc, st, [foot], st.units["r-ii-bard"])
+    mods, _ = resolution.combat_modifiers(sc, st, [foot], st.units["r-ii-bard"])
     assert not [m for m in mods if "Bard" in m.reason]
 
 

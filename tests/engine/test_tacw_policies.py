@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import CannotParse, Illegal
-from engine.tacw.close_combat import melee as melee
+from engine.tacw.close_combat import resolution as resolution
 from engine.tacw.fire.small_arms import reaction_fire
 from engine.tacw.sequence.policies import policy
 
@@ -274,4 +274,4 @@ def test_10_4_6_advance_after_combat_follows_the_defending_units_own_policy():
 def test_10_3_9_pistols_policy_by_cavalry_unit():
     p = tm.pos(tm.cav("c1", R, ["0505"], "W"), tm.cav("c2", R, ["0507"], "W"), tm.heavy("p1", P, ["0405"], "E"))
     p.go(R, "policy pistols keep for c1")
-    assert not melee._spends_pistol(p.st, p.unit("c1")) and melee._spends_pistol(p.st, p.unit("c2"))
+    assert not resolution._spends_pistol(p.st, p.unit("c1")) and resolution._spends_pistol(p.st, p.unit("c2"))

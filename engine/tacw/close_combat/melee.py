@@ -1,6 +1,9 @@
-"""Close combat (TACW §10): designation, reaction attacks, the Close Combat table with every
-modifier, results and retreats, formation hits, artillery and light infantry special cases,
-cavalry pursuit, advance after combat, leader loss.
+"""Close combat (TACW §10): who may attack (§10.1), designation, reaction attacks and the close
+combat step (§10.2 A-C), each combat run as stages (engine.core.dice.run_stages). The combat up
+to its formation hits (the modifiers §10.3, the Close Combat table and its results §10.2 D-E,
+§10.4.1-10.4.2, artillery §10.5, light infantry §10.6) is in close_combat/resolution.py; what
+follows it (cavalry pursuit §10.7, advance after combat §10.4.6, leader loss §10.8) in
+close_combat/aftermath.py; retreats in close_combat/retreat.py.
 
 Commands (step "close_combat" of the active wing's activation, after `close`):
 - `attack <unit> <hex>`: the active player designates an attack by a unit of the active wing
@@ -47,20 +50,19 @@ from __future__ import annotations
 
 from engine.core.dice import DiceStream, run_stages
 from engine.core.errors import CannotParse, Illegal
-from engine.core.events import DieRoll, Event, Modifier
+from engine.core.events import Event
 from engine.core.facing import central_front_hex
 
 from engine.tacw import rules, tables
 
-from engine.tacw.sequence import choices as choices
-from engine.tacw import tables_combat as tc
 from engine.tacw.sequence.actions import find_unit
-from engine.tacw.geometry import arc_to, unit_arcs
-from engine.tacw.morale.checks import d10, eliminate, formation_hit, morale_check, remove_leader
+from engine.tacw.geometry import unit_arcs
+from engine.tacw.morale.checks import remove_leader
 from engine.tacw.sequence.policies import policy, values_in_use
-from engine.tacw.close_combat.retreat import (advance_after_combat, companions, inert, live_units_at, reaction_fire, reaction_moves,
-                      relocate, retreat_unit)
-from engine.tacw.state import Leader, TacwState, Unit
+from engine.tacw.close_combat.retreat import inert, live_units_at
+from engine.tacw.close_combat.resolution import _fight
+from engine.tacw.close_combat.aftermath import FIGHT_STEPS
+from engine.tacw.state import TacwState, Unit
 
 
 # == who defends, who may attack =================================================================
@@ -114,231 +116,7 @@ def check_attack(sc, st: TacwState, attacker: Unit, target_hex: str) -> Unit | N
     return defender
 
 
-# == the modifiers (§10.3) =======================================================================
-
-def _rule(key: str):
-    return next(r for r in tc.CLOSE_COMBAT_MODIFIERS if r.key == key)
-
-
-def participant_leaders(st: TacwState, units: list[Unit]) -> list[Leader]:
-    out: list[Leader] = []
-    for u in units:
-        for h in u.hexes:
-            out += [ld for ld in st.leaders_at(h) if ld.side == u.side and ld not in out]
-    return sorted(out, key=lambda ld: ld.id)
-
-
-def _just_fired_salvo(st: TacwState, u: Unit) -> bool:
-    act = st.activation
-    return bool(u.salvo_used and act is not None and u.wing == act.wing and u.side == act.side
-                and u.id in act.acted)
-
-
-def _momentum(st: TacwState, u: Unit) -> bool:
-    act = st.activation
-    return (u.kind in tc.MOMENTUM and act is not None and act.straight.get(u.id, 0) >= 2)
-
-
-def _spends_pistol(st: TacwState, u: Unit) -> bool:
-    keep = policy(st, u.side, "close_combat_pistols", unit=u) == "keep"
-    return u.kind == "cavalry" and u.pistols > 0 and not keep
-
-
-def combat_modifiers(sc, st: TacwState, attackers: list[Unit], defender: Unit) -> tuple[list[Modifier], dict]:
-    """Every modifier of one close combat roll (§10.3) through `tables_combat`, and the facts
-    used later: leaders, momentum, pistols spent."""
-    grid = sc.grid
-    hedgehog = defender.special_formation == "hedgehog"
-    pairs = [(h, dh) for a in attackers for h in a.hexes for dh in defender.hexes if grid.adjacent(h, dh)]
-    att_hexes = sorted({h for h, _ in pairs})
-    def_hexes = sorted({dh for _, dh in pairs}) or list(defender.hexes)
-    kinds = sorted({a.kind for a in attackers})
-    matrix_kind = min(kinds, key=lambda k: (tc.matrix_modifier(k, defender.kind, hedgehog), k))
-    all_cav = kinds == ["cavalry"]
-    # the best leader with each side; under Marston Moor's rivalry an Army Commander counts only
-    # for units of his colour (HERALD D120); every leader present still risks §10.8
-    from engine.tacw.battles.marston_moor import leader_may_influence
-    att_ld = min((ld for ld in participant_leaders(st, attackers) if leader_may_influence(sc, ld, attackers[0])),
-                 key=lambda ld: (ld.value, ld.id), default=None)
-    def_ld = min((ld for ld in participant_leaders(st, [defender]) if leader_may_influence(sc, ld, defender)),
-                 key=lambda ld: (ld.value, ld.id), default=None)
-    flank = sum(1 for h in att_hexes if arc_to(sc, defender, h) in ("flank", "rear"))
-    pistols = [a for a in attackers if _spends_pistol(st, a)]
-    def_pistol = _spends_pistol(st, defender)
-    hex_key = min(def_hexes, key=lambda h: (tables.terrain_close_combat_modifier(sc.terrain_at(h)), h))
-    crossings = [sc.crossing(h, dh) for h, dh in pairs]
-    side_key = min(crossings, key=lambda x: (tables.terrain_close_combat_modifier(x, hexside=True)
-                                             if x else 0, x or ""), default=None)
-    mods = tc.close_combat_modifiers(
-        attacker_kind=matrix_kind, defender_kind=defender.kind,
-        attacker_strength=sum(a.remaining_strength for a in attackers),
-        defender_strength=defender.remaining_strength,
-        attacker_morales=[a.current_morale for a in attackers], defender_morale=defender.current_morale,
-        attacker_leader=att_ld.value if att_ld else None, defender_leader=def_ld.value if def_ld else None,
-        flank_rear_hexes=flank, attacker_pistols=len(pistols), defender_pistol=def_pistol,
-        defender_formation=defender.formation, defender_special=defender.special_formation,
-        target_terrain=sc.terrain_at(hex_key), hexside=side_key,
-        naseby_bard_vs_cavalry=defender.no_hedgehog and all_cav,
-        halve_heavy=all_cav and defender.kind == "heavy")
-    for m in mods:
-        if m.reason == "attacker's leader":
-            m.reason = f"attacker's leader {att_ld.name} (value {att_ld.value}, counted positive)"
-        elif m.reason == "defender's leader":
-            m.reason = f"defender's leader {def_ld.name} (value {def_ld.value})"
-    momentum = all(_momentum(st, a) for a in attackers)
-    if momentum:
-        value = min(tc.momentum_modifier(a.kind) for a in attackers)
-        mods.append(_rule("cavalry_momentum" if value == 2 else "heavy_momentum").modifier())
-    worst = min(attackers, key=lambda a: (tc.attacker_state_modifier(a.formation, a.special_formation), a.id))
-    form = tc.attacker_state_modifier(worst.formation, worst.special_formation)
-    if form:
-        mods.append(_rule("attacker_disordered" if form == -1 else "attacker_broken").modifier(
-            reason=f"{worst.called} in " + ("Open Order" if worst.special_formation == "open" and
-                                          worst.formation == "normal" else f"F-{worst.formation.title()}")
-            + " formation"))
-    if all(_just_fired_salvo(st, a) for a in attackers):
-        mods.append(_rule("attacker_salvo").modifier())
-    info = {"attacker_leader": att_ld, "defender_leader": def_ld, "pistols": pistols,
-            "defender_pistol": def_pistol, "momentum": momentum and all_cav}
-    return mods, info
-
-
 # == one combat ==================================================================================
-
-def _item(sc, st: TacwState, attackers: list[Unit], target: str, text: str = "") -> None:
-    for a in attackers:
-        src = next((h for h in a.hexes if sc.grid.adjacent(h, target)), a.hexes[0] if a.hexes else None)
-        st.last_action.setdefault("items", []).append(
-            {"kind": "close_combat", "from": src, "to": target, "text": text})
-
-
-def _apply_result(sc, st: TacwState, unit: Unit, result: str, hexes: int, threat: list[str],
-                  code: str, stream: DiceStream) -> list[Event]:
-    """§10.4.1-10.4.2: a result with its escalation, shared by stacked light infantry (§8.2.1),
-    then the retreat (Broken: flight of 2 hexes; Shaken: orderly, as the table says)."""
-    events: list[Event] = []
-    new = tc.morale_after_result(unit.morale_state, result)
-    note = "" if new == result else f" (a {result.title()} result on a {unit.morale_state.title()} unit, §10.4.2)"
-    for c in companions(st, unit):
-        c_new = tc.morale_after_result(c.morale_state, result)
-        if c_new == "eliminated":
-            events += eliminate(sc, st, c, f"shares {unit.called}'s close combat result", "TACW §8.2.1")
-        else:
-            c.morale_state = c_new
-    if new == "eliminated":
-        return events + eliminate(sc, st, unit, f"close combat result {code}{note}", "TACW §10.4.1")
-    unit.morale_state = new
-    events.append(Event("morale", unit.side, "TACW §10.4.1" + (", §10.4.2" if note else ""),
-                        f"{unit.called} is {new.title()} (close combat result {code}){note}",
-                        outcome={"unit": unit.id, "morale": new}))
-    return events + retreat_unit(sc, st, unit, 2 if new == "broken" else hexes, new, stream, threat=threat)
-
-
-def _retreat_path(events: list[Event], unit_id: str) -> list[list[str]]:
-    for e in events:
-        if e.kind == "retreat" and e.outcome.get("unit") == unit_id:
-            return e.outcome.get("path", [])
-    return []
-
-
-def _eliminate_stack(sc, st: TacwState, unit: Unit, reason: str, section: str) -> list[Event]:
-    """Eliminate a unit and the light infantry sharing its fate (§8.2.1)."""
-    events: list[Event] = []
-    if unit.alive:
-        for c in companions(st, unit):
-            events += eliminate(sc, st, c, reason, section)
-        events += eliminate(sc, st, unit, reason, section)
-    return events
-
-
-def _pursuit(sc, st: TacwState, pursuers: list[Unit], routed: Unit, momentum: list[str],
-             path: list[list[str]], stream: DiceStream) -> tuple[list[Event], set[str]]:
-    """§10.7: each winning cavalry unit rolls on the Cavalry Pursuit table (D32)."""
-    events: list[Event] = []
-    gone: set[str] = set()
-    for cav in pursuers:
-        if not cav.alive:
-            continue
-        cromwell = any(ld.special == "cromwell" and ld.side == cav.side and ld.hex is not None
-                       and any(sc.grid.distance(ld.hex, h) <= 1 for h in cav.hexes)
-                       for ld in st.leaders.values() if ld.status == "active")
-        mods = tc.pursuit_modifiers(charge_orders=st.wings[cav.wing].order == "charge",
-                                    momentum=cav.id in momentum, cromwell=cromwell)
-        plus, gone_already = sum(m.value for m in mods), not routed.alive
-        roll = d10(stream, f"cavalry pursuit, {cav.called}", cav.side,
-                   reading=lambda r: tc.cavalry_pursuit(r + plus, routed_unit_gone=gone_already))
-        total = roll + plus
-        result = tc.cavalry_pursuit(total, routed_unit_gone=gone_already)
-        text = {"break_contact": "breaks contact", "pursue_eliminate": "pursues and eliminates",
-                "pursue_off_map": "pursues off the map"}[result]
-        events.append(Event("pursuit", cav.side, "TACW §10.7.2",
-                            f"{cav.called} checks pursuit of {routed.called}: {roll}"
-                            + "".join(f" {m.value:+d}" for m in mods) + f" = {total} -> {text}",
-                            base=roll, modifiers=mods, dice=[DieRoll("cavalry pursuit", "d10", roll)],
-                            table="Cavalry Pursuit table", row=tc.PURSUIT_TABLE.row(total).label,
-                            outcome={"unit": cav.id, "result": result, "routed": routed.id}))
-        if result == "break_contact":
-            continue
-        gone.add(cav.id)
-        if result == "pursue_off_map":
-            for ld in participant_leaders(st, [cav]):
-                events += remove_leader(st, ld, f"pursued off the map with {cav.called}", "TACW §10.7.2 C")
-            events += _eliminate_stack(sc, st, routed, f"pursued off the map by {cav.called}", "TACW §10.7.2 C")
-            cav.status, cav.hexes = "off_map", []
-            events.append(Event("pursuit", cav.side, "TACW §10.7.2 C",
-                                f"{cav.called} pursues off the map: it never returns (no VP)",
-                                outcome={"unit": cav.id, "off_map": True}))
-            continue
-        # pursue and eliminate: along the retreat path into the routed unit's hex (§10.7.2 B)
-        steps = path[1:] if path else []
-        here = cav.hexes[0]
-        trail = [here]
-        for hexes in [path[0] if path else routed.hexes] + steps:
-            nxt = min(hexes, key=lambda h: (sc.grid.distance(trail[-1], h), h))
-            if nxt != trail[-1]:
-                trail.append(nxt)
-        events += _eliminate_stack(sc, st, routed, f"caught by {cav.called}'s pursuit", "TACW §10.7.2 B")
-        events += relocate(sc, st, cav, [trail[-1]], [], "TACW §10.7.2 B", leaders_follow=True)
-        events.append(Event("pursuit", cav.side, "TACW §10.7.2 B",
-                            f"{cav.called} pursues: " + " -> ".join(trail), outcome={"unit": cav.id, "path": trail}))
-        st.last_action.setdefault("items", []).append({"kind": "move", "unit": cav.id, "path": trail})
-        events += reaction_fire(sc, st, cav, "advance", stream, trail[1:], exclude=[routed.id])
-        events += reaction_moves(sc, st, cav, trail[1:], stream, exclude=[routed.id], before=[here])
-    return events, gone
-
-
-def _advancer(st: TacwState, attackers: list[Unit], start: dict[str, list[str]], gone: set[str]) -> Unit | None:
-    """§10.4.6: of several attackers, the one with the highest morale advances; on a tie its
-    owner chooses (`policy advance_choice ask`; Herald's choice: the first designated, D74, D93)."""
-    ok = [a for a in attackers if a.alive and a.morale_state != "broken" and a.hexes == start[a.id]
-          and a.id not in gone]
-    if not ok:
-        return None
-    best = max(a.current_morale for a in ok)
-    tied = [a.id for a in ok if a.current_morale == best]
-    pick = choices.choose(st, ok[0].side, "advance", tied, "which attacker advances (a tie in morale)",
-                          "TACW §10.4.6", labels={i: st.units[i].name for i in tied})
-    return st.units[pick]
-
-
-def _leader_losses(st: TacwState, involved: list[Leader], stream: DiceStream) -> list[Event]:
-    """§10.8: after each close combat, a d10 for every leader stacked with a participant who is
-    still on the field: removed on a 9 (Leader Loss table)."""
-    events: list[Event] = []
-    for ld in involved:
-        if ld.status != "active":
-            continue
-        lr = d10(stream, f"leader loss, {ld.name}", ld.side)
-        out = tables.leader_loss(lr)
-        events.append(Event("leader_loss", ld.side, "TACW §10.8",
-                            f"{ld.name} was in the close combat: {lr} -> "
-                            + ("removed" if out == "removed" else "no effect"),
-                            base=lr, dice=[DieRoll("leader loss", "d10", lr)], table="Leader Loss table",
-                            row=tables.LEADER_LOSS_TABLE.row(lr).label, outcome={"leader": ld.id, "result": out}))
-        if out == "removed":
-            events += remove_leader(st, ld, "lost in close combat", "TACW §10.8")
-    return events
-
 
 def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: DiceStream) -> list[Event]:
     """Resolve one close combat (§10.2 D-E) of `attackers` against `defender`."""
@@ -349,146 +127,6 @@ def fight(sc, st: TacwState, attackers: list[Unit], defender: Unit, stream: Dice
         events += more
         todo[:0] = then
     return events
-
-
-def _fight(sc, st: TacwState, attackers: list[Unit], defender: Unit,
-           stream: DiceStream) -> tuple[list[Event], list[tuple[str, dict]]]:
-    """The combat up to its formation hits (§10.2 D-E), and what follows it as stages (step
-    name, plain data: ids, hexes): the pursuit (§10.7), the advance (§10.4.6) and the leader
-    losses (§10.8), each reading the state alone (a what-if resumes there, run_stages)."""
-    side = attackers[0].side
-    target = next((h for h in defender.hexes if any(sc.grid.adjacent(h, x) for a in attackers for x in a.hexes)),
-                  defender.hexes[0])
-    names = " and ".join(a.called for a in attackers)
-    start = {a.id: list(a.hexes) for a in attackers}
-    def_start = list(defender.hexes)
-    involved = participant_leaders(st, attackers) + participant_leaders(st, [defender])
-    losses = ("leader_losses", {"involved": [ld.id for ld in involved]})
-    # §10.5.1: artillery alone is captured; §10.6: one-SP light infantry alone is eliminated.
-    if defender.kind == "artillery":
-        defender.gun_state, defender.captured_by = "captured", side
-        _item(sc, st, attackers, target, "captured")
-        events = [Event("captured", side, "TACW §10.5.1", f"{names} capture {defender.called}'s guns in {target}",
-                        outcome={"unit": defender.id, "by": side})]
-        mover = _advancer(st, attackers, start, set())
-        events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
-        return events, [losses]
-    lone = [u for u in live_units_at(st, target) if u.id != defender.id]
-    if defender.kind == "light" and defender.remaining_strength == 1 and not lone and \
-            not all(a.kind == "light" and a.remaining_strength == 1 for a in attackers):
-        _item(sc, st, attackers, target, "DE")
-        events = eliminate(sc, st, defender, f"a 1-SP light infantry unit alone, assaulted by {names}", "TACW §10.6")
-        mover = _advancer(st, attackers, start, set())
-        events += advance_after_combat(sc, st, mover, def_start, stream) if mover else []
-        return events, [losses]
-    events: list[Event] = []
-    if defender.special_formation == "column":        # §6.3.4: F-Broken and an MC first
-        defender.special_formation, defender.formation = "", "broken"
-        events.append(Event("formation", defender.side, "TACW §6.3.4",
-                            f"{defender.called} is assaulted in column: F-Broken", outcome={"unit": defender.id}))
-        events += morale_check(sc, st, defender, stream, reason="assaulted in column", section="TACW §6.3.4")
-        if not defender.alive or defender.hexes != def_start:
-            return events + [Event("close_combat", side, "TACW §6.3.4",
-                                   f"{names}'s assault finds no one in {target}")], []
-    mods, info = combat_modifiers(sc, st, attackers, defender)
-    for a in info["pistols"]:
-        a.pistols -= 1
-    if info["defender_pistol"]:
-        defender.pistols -= 1
-    plus = sum(m.value for m in mods)
-    roll = d10(stream, f"close combat, {names} against {defender.called}", attackers[0].side,
-               reading=lambda r: tc.close_combat(r + plus))     # `total` is read only through it
-    total = roll + plus
-    res = tc.close_combat(total)
-    row = tc.CLOSE_COMBAT_TABLE.row(total).label
-    _item(sc, st, attackers, target, res.code)
-    events.append(Event("close_combat", side, "TACW §10.2",
-                        f"{names} assault {defender.called} in {target}: {roll}"
-                        + "".join(f" {m.value:+d}" for m in mods) + f" = {total} -> {res.code}: {res.text}",
-                        inputs={"attackers": [a.id for a in attackers], "defender": defender.id, "hex": target},
-                        base=roll, modifiers=mods, dice=[DieRoll("close combat", "d10", roll)],
-                        table="Close Combat table", row=row,
-                        outcome={"result": res.code, "total": total, "winner": res.winner}))
-    threat_att = [h for a in attackers for h in a.hexes]
-    if res.attacker:
-        for a in attackers:
-            events += _apply_result(sc, st, a, res.attacker, res.attacker_retreat, list(def_start), res.code, stream)
-    if res.defender:
-        events += _apply_result(sc, st, defender, res.defender, res.defender_retreat, threat_att, res.code, stream)
-    if res.winner == "attacker":                      # §10.5.2: stacked guns are lost with the hex
-        for g in (u for h in def_start for u in st.units_at(h)):
-            if g.kind == "artillery" and g.side == defender.side and not g.gun_state:
-                g.gun_state, g.captured_by = "captured", side
-                events.append(Event("captured", side, "TACW §10.5.2",
-                                    f"{g.called}'s guns are captured: the unit stacked with them lost",
-                                    outcome={"unit": g.id, "by": side}))
-    for u in attackers + [defender]:                  # §10.2 E
-        for x in [u] + companions(st, u):
-            events += formation_hit(sc, st, x, stream, "close combat", "TACW §10.2 E")
-    ctx = {"attackers": [a.id for a in attackers], "defender": defender.id, "start": start,
-           "def_start": def_start, "total": total, "momentum": bool(info["momentum"]), "gone": [],
-           "path": None, "involved": losses[1]["involved"]}
-    if res.check_pursuit:
-        if res.winner == "attacker":
-            ctx["path"] = _retreat_path(events, defender.id)
-        else:
-            ctx["path"] = _retreat_path(events, attackers[0].id) or [start[attackers[0].id]]
-        return events, [("pursuit", ctx)]
-    return events, [("advance", ctx)]
-
-
-def _fight_pursuit(sc, st: TacwState, stream: DiceStream, ctx: dict) -> tuple[list[Event], list]:
-    """§10.7: the winner's cavalry checks pursuit of the routed loser."""
-    events: list[Event] = []
-    attackers = [st.units[i] for i in ctx["attackers"]]
-    defender = st.units[ctx["defender"]]
-    start, def_start, res = ctx["start"], ctx["def_start"], tc.close_combat(ctx["total"])
-    if res.winner == "attacker":
-        pursuers = [a for a in attackers if a.kind == "cavalry" and a.alive and a.hexes == start[a.id]]
-        routed, path = defender, ctx["path"]
-    else:
-        in_place = defender.alive and defender.hexes == def_start
-        pursuers = [defender] if defender.kind == "cavalry" and in_place else []
-        routed = attackers[0]
-        path = ctx["path"]
-    if pursuers and routed.kind == "light":
-        events.append(Event("pursuit", attackers[0].side, "TACW §10.7.1",
-                            f"{routed.called} is light infantry: no pursuit, a normal advance"))
-    elif pursuers:
-        momentum = [a.id for a in attackers] if ctx["momentum"] else []
-        more, gone = _pursuit(sc, st, pursuers, routed, momentum, path or [def_start], stream)
-        events += more
-        ctx["gone"] = sorted(gone)
-    return events, [("advance", ctx)]
-
-
-def _fight_advance(sc, st: TacwState, stream: DiceStream, ctx: dict) -> tuple[list[Event], list]:
-    """§10.4.6: the winner's advance after combat."""
-    events: list[Event] = []
-    attackers = [st.units[i] for i in ctx["attackers"]]
-    defender = st.units[ctx["defender"]]
-    start, def_start, res = ctx["start"], ctx["def_start"], tc.close_combat(ctx["total"])
-    gone = set(ctx["gone"])
-    retreated = [u.id for u in attackers + [defender] if u.alive and
-                 u.hexes != (start.get(u.id) or def_start)]
-    if res.winner == "attacker" and res.advance == "must":
-        vacated = [h for h in def_start if not live_units_at(st, h)]
-        mover = _advancer(st, attackers, start, gone)
-        if mover and vacated:
-            events += advance_after_combat(sc, st, mover, vacated, stream, retreated)
-    elif res.winner == "defender" and res.advance == "may" and defender.alive and defender.hexes == def_start \
-            and policy(st, defender.side, "advance_after_combat", unit=defender) == "advance":
-        vacated = [h for a in attackers for h in start[a.id] if not live_units_at(st, h)]
-        if vacated:
-            events += advance_after_combat(sc, st, defender, vacated, stream, retreated, "TACW §10.4.6 (may)")
-    return events, [("leader_losses", {"involved": ctx["involved"], "record": ctx.get("record")})]
-
-
-def _fight_leader_losses(sc, st: TacwState, stream: DiceStream, ctx: dict) -> tuple[list[Event], list]:
-    return _leader_losses(st, [st.leaders[i] for i in ctx["involved"]], stream), []
-
-
-FIGHT_STEPS = {"pursuit": _fight_pursuit, "advance": _fight_advance, "leader_losses": _fight_leader_losses}
 
 
 def immediate_close_combat(sc, st: TacwState, attacker: Unit, defender_hex: str,
